@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "hexmask",
+  products: [
+    .library(name: "HexMask", targets: ["HexMask"]),
+    .executable(name: "hexmask", targets: ["hexmask"]),
+  ],
+  targets: [
+    // System libraries, imported through module maps.
+    .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng16",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+    .systemLibrary(
+      name: "CJPEG", pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+    // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
+    // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
+    .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
+    // All image work: decode → crop → shape → coverage → composite → encode.
+    .target(name: "HexMask", dependencies: ["CImageShims"]),
+    // Arguments → job description → exit status.
+    .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
+    .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
+    .testTarget(name: "HexMaskTests", dependencies: ["HexMask"]),
+    .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
+  ]
+)

@@ -1,0 +1,2 @@
+#include "image_shims.h"
+int hm_shims_version(void) { return 1; }

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A C stdio stream; decoders read from one, the PNG writer writes to one.
+public typealias CFile = UnsafeMutablePointer<FILE>
+
+/// A decoded image delivered one row at a time, top to bottom, as straight-alpha RGBA8.
+///
+/// Decoders never hold more than a few rows unless the format forces it (Adam7
+/// interlaced PNG, progressive JPEG inside libjpeg).
+///
+/// ```swift
+/// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
+/// var row = [UInt8](repeating: 0, count: decoder.width * 4)
+/// try row.withUnsafeMutableBufferPointer { try decoder.readRow(into: $0) }
+/// ```
+public protocol ImageDecoder: AnyObject {
+  /// Pixels per row as stored in the file.
+  var width: Int { get }
+  /// Rows as stored in the file.
+  var height: Int { get }
+  /// Non-fatal problems libpng/libjpeg reported so far (e.g. a truncated scan).
+  var warnings: [String] { get }
+  /// Decodes the next row into `row`, which holds exactly `width * 4` bytes.
+  func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError)
+}

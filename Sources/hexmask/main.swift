@@ -1,0 +1,9 @@
+import HexMaskCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+exit(runHexMask(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,4 @@
+import Testing
+@testable import HexMaskCLI
+
+@Test func noArgumentsIsUsageError() { #expect(runHexMask([]) == 2) }

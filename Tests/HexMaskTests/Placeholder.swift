@@ -1,0 +1,4 @@
+import Testing
+@testable import HexMask
+
+@Test func whiteIsOpaque() { #expect(RGBAColor.white.alpha == 255) }
