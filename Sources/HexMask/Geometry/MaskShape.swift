@@ -1,0 +1,80 @@
+/// The shape for one canvas: the options with their defaults fitted, placed as the
+/// layout says. Geometry is in output pixels.
+///
+/// ```swift
+/// let shape = try MaskShape(options: RenderOptions(), canvasSide: 512)
+/// shape.polygon.circumradius   // ≈ 255.4 for the seed's hexagon
+/// ```
+public struct MaskShape: Equatable, Sendable {
+  /// The polygon, already moved to its place on the canvas.
+  public var polygon: RoundedPolygon
+  /// Border width; 0 for no border.
+  public var lineWidth: Double
+  public var layout: Layout
+  public var canvasSide: Int
+
+  /// The seed's corner radius and border width; used when the user gives none.
+  public static let defaultCornerRadius = 10.0
+  public static let defaultLineWidth = 5.0
+
+  /// Resolves `options` for a `canvasSide` square.
+  ///
+  /// Defaults shrink so a 16 px icon works with no options; explicit values that cannot
+  /// fit are errors that say what would.
+  public init(options: RenderOptions, canvasSide: Int) throws(ShapeError) {
+    let side = Double(canvasSide)
+    let line: Double
+    if let explicit = options.lineWidth {
+      guard explicit < side else { throw .lineTooWide(explicit, canvasSide: canvasSide) }
+      line = explicit
+    } else {
+      line = min(Self.defaultLineWidth, side / 8)
+    }
+    let maximum = RoundedPolygon.maximumCornerRadius(canvasSide: side, lineWidth: line, sides: options.sides)
+    let corner: Double
+    if let explicit = options.cornerRadius {
+      guard explicit <= maximum * (1 + 1e-12) else {
+        throw .cornerTooLarge(explicit, maximum: maximum, canvasSide: canvasSide)
+      }
+      corner = min(explicit, maximum)
+    } else {
+      corner = min(Self.defaultCornerRadius, maximum)
+    }
+    let unplaced = RoundedPolygon(
+      canvasSide: side, lineWidth: line, sides: options.sides, cornerRadius: corner,
+      rotation: options.rotationDegrees * .pi / 180)
+    switch options.layout {
+    case .centered:
+      polygon = unplaced.translated(by: Point(x: side / 2, y: side / 2) - unplaced.curveBounds.center)
+    case .seed:
+      polygon = unplaced.translated(by: Point(x: line / 2, y: line / 2) - unplaced.controlBounds.origin)
+    }
+    lineWidth = line
+    layout = options.layout
+    self.canvasSide = canvasSide
+  }
+}
+
+/// Options that cannot make a shape on this canvas. These are usage errors (exit 2).
+public enum ShapeError: Error, Equatable, Sendable, CustomStringConvertible {
+  case cornerTooLarge(Double, maximum: Double, canvasSide: Int)
+  case lineTooWide(Double, canvasSide: Int)
+
+  public var description: String {
+    switch self {
+    case .cornerTooLarge(let corner, let maximum, let side):
+      "--corner \(pixels(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px canvas with this line and number of sides"
+    case .lineTooWide(let line, let side):
+      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas"
+    }
+  }
+}
+
+/// A pixel amount for messages: whole numbers plainly, others to two decimals, rounded down
+/// so that a printed maximum is always accepted.
+func pixels(_ value: Double) -> String {
+  if value == value.rounded() { return String(Int(value)) }
+  let hundredths = Int((value * 100).rounded(.down))
+  let fraction = hundredths % 100
+  return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
