@@ -18,6 +18,9 @@ public struct RenderOptions: Sendable, Equatable {
   public var borderColor = RGBAColor.white
   /// Where the shape sits on the canvas.
   public var layout = Layout.centered
+  /// Largest `width × height` accepted, checked from the header before any pixel memory
+  /// is allocated (sharp's default limit, a defence against decompression bombs).
+  public var maxPixels = 268_402_689
 
   public init() {}
 }
