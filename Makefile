@@ -30,7 +30,8 @@ deps:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  echo "make: installing libpng-dev libjpeg-dev pkg-config with apt-get"; \
 	  apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y libpng-dev libjpeg-dev pkg-config; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y libpng-dev libjpeg-dev pkg-config && \
+	  pkg-config --exists libpng16 libjpeg; \
 	else \
 	  echo "make: hexmask needs libpng16 and libjpeg, found through pkg-config." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install libpng-dev libjpeg-dev pkg-config" >&2; \
