@@ -1,7 +1,45 @@
+import Foundation
 import HexMask
 
-/// Runs the command line `arguments` (without the program name) and returns the exit status.
-/// (Stub.)
+/// Runs the command line `arguments` (without the program name) and returns the exit status:
+/// 0 when the output was written (or help or the version was printed), 1 when the input could
+/// not be turned into an output, 2 when the command line is wrong.
+///
+/// ```swift
+/// exit(runHexMask(Array(CommandLine.arguments.dropFirst())))
+/// ```
 public func runHexMask(_ arguments: [String]) -> Int32 {
-  return 2
+  run(
+    arguments, render: render(input:output:options:),
+    standardOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
+    standardError: { FileHandle.standardError.write(Data($0.utf8)) })
+}
+
+/// The work of `runHexMask`, with the renderer and the two output streams passed in so tests
+/// can watch them.
+func run(
+  _ arguments: [String],
+  render: (String, String, RenderOptions) throws(HexMaskError) -> Void,
+  standardOutput: (String) -> Void,
+  standardError: (String) -> Void
+) -> Int32 {
+  do throws(CommandError) {
+    let job = try Job(parsing: arguments)
+    switch job.action {
+    case .showHelp:
+      standardOutput(helpText())
+    case .showVersion:
+      standardOutput("hexmask \(hexmaskVersion)\n")
+    case .render:
+      do throws(HexMaskError) {
+        try render(job.input, job.output, job.options)
+      } catch {
+        throw .renderFailed(error)
+      }
+    }
+    return 0
+  } catch {
+    standardError(error.report)
+    return error.exitStatus
+  }
 }

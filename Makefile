@@ -1,0 +1,62 @@
+# hexmask — build, test, install. `make test` is exactly what CI (.ci/run) runs.
+#
+#   make build                       release build
+#   make test                        all tests (debug)
+#   make install PREFIX=~/.local     installs $(DESTDIR)$(PREFIX)/bin/hexmask
+#   make demo                        writes out/demo.png from the bundled photo
+#   make test SCRATCH=/tmp/hm        builds somewhere other than .build
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+SWIFT ?= swift
+SCRATCH ?= .build
+INSTALL ?= install
+DEMO_INPUT = Fixtures/photos/demo.jpg
+DEMO_OUTPUT = out/demo.png
+
+SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
+RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
+
+.PHONY: all build test install uninstall demo clean deps
+
+all: build
+
+# libpng16 and libjpeg(-turbo), found through pkg-config. As root on Debian/Ubuntu they are
+# installed; anywhere else the message names the packages.
+deps:
+	@if pkg-config --exists libpng16 libjpeg 2>/dev/null; then \
+	  exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: installing libpng-dev libjpeg-dev pkg-config with apt-get"; \
+	  apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y libpng-dev libjpeg-dev pkg-config && \
+	  pkg-config --exists libpng16 libjpeg; \
+	else \
+	  echo "make: hexmask needs libpng16 and libjpeg, found through pkg-config." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install libpng-dev libjpeg-dev pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo pkg-config" >&2; \
+	  exit 1; \
+	fi
+
+build: deps
+	$(SWIFT_BUILD) -c release
+
+test: deps
+	$(SWIFT) test --scratch-path $(SCRATCH)
+
+install: build
+	$(INSTALL) -d "$(BINDIR)"
+	$(INSTALL) -m 755 "$(RELEASE_BIN)/hexmask" "$(BINDIR)/hexmask"
+
+uninstall:
+	rm -f "$(BINDIR)/hexmask"
+
+demo: build
+	@test -f $(DEMO_INPUT) || { echo "make: $(DEMO_INPUT) is missing" >&2; exit 1; }
+	mkdir -p out
+	"$(RELEASE_BIN)/hexmask" $(DEMO_INPUT) $(DEMO_OUTPUT)
+	@echo "wrote $(DEMO_OUTPUT)"
+
+clean:
+	rm -rf "$(SCRATCH)" out

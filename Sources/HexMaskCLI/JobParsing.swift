@@ -1,0 +1,63 @@
+extension Job {
+  /// Reads a command line (without the program name) into a job, using `optionTable`.
+  ///
+  /// Options and the two files may come in any order. An option's value follows it
+  /// (`--sides 8`) or is joined with `=` (`--sides=8`); the word after an option is its value
+  /// even when it starts with `-` (`--rotation -30`). `-` alone is a file (standard input or
+  /// output) and `--` makes every later argument a file. A repeated option: the last one wins.
+  /// `--help` and `--version` need no files.
+  ///
+  /// ```swift
+  /// let job = try Job(parsing: ["--corner=4", "in.jpg", "out.png"])
+  /// // job.options.cornerRadius == 4
+  /// ```
+  ///
+  /// - Throws: the first problem found, as a usage error (exit status 2).
+  init(parsing arguments: [String], options table: [OptionDescription] = optionTable)
+    throws(CommandError)
+  {
+    self.init()
+    var files: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      if argument == "--" {
+        files.append(contentsOf: remaining)
+        break
+      }
+      guard argument.hasPrefix("-"), argument != "-" else {
+        files.append(argument)
+        continue
+      }
+      let (name, attached) = Self.split(argument)
+      guard let option = table.first(where: { $0.longName == name || $0.shortName == name })
+      else {
+        throw .unknownOption(name, suggestion: suggestion(for: name, among: table.map(\.longName)))
+      }
+      let value: String
+      if option.value.isFlag {
+        guard attached == nil else { throw .unexpectedValue(option: name) }
+        value = ""
+      } else if let attached {
+        value = attached
+      } else if let next = remaining.popFirst() {
+        value = next
+      } else {
+        throw .missingValue(option: name)
+      }
+      try option.value.assign(&self, value, name)
+    }
+    guard action == .render else { return }
+    guard files.count >= 2 else { throw .missingFiles(count: files.count) }
+    guard files.count == 2 else { throw .tooManyArguments(extra: files[2]) }
+    input = files[0]
+    output = files[1]
+  }
+
+  /// `--sides=8` → (`--sides`, `8`); `--sides` → (`--sides`, nil). Short options take no `=`.
+  private static func split(_ argument: String) -> (name: String, value: String?) {
+    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
+      return (argument, nil)
+    }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+}

@@ -1,0 +1,164 @@
+import HexMask
+
+/// One command-line option: everything the parser, the usage line and `--help` need to know.
+///
+/// The fields are plain data so that other views of the same table (a man page, shell
+/// completions) can be generated from it; only `value.assign` holds code.
+///
+/// ```swift
+/// OptionDescription(
+///   long: "sides", value: .wholeNumber(named: "N", in: 3...64) { $0.options.sides = $1 },
+///   help: "Number of sides of the polygon.", group: .shape, defaultValue: "6")
+/// ```
+struct OptionDescription: Sendable {
+  /// The name after `--`, e.g. `sides`.
+  var long: String
+  /// The letter after `-`, e.g. `h`, if the option has a short spelling.
+  var short: Character?
+  /// Whether the option takes a value, what kind, and where it goes in the job.
+  var value: OptionValue
+  /// One or two sentences for `--help`, starting with a capital letter.
+  var help: String
+  /// The `--help` section the option is listed in.
+  var group: OptionGroup
+  /// The value used when the option is absent, as `--help` shows it; `nil` shows none.
+  var defaultValue: String?
+
+  init(
+    long: String, short: Character? = nil, value: OptionValue, help: String,
+    group: OptionGroup, defaultValue: String? = nil
+  ) {
+    self.long = long
+    self.short = short
+    self.value = value
+    self.help = help
+    self.group = group
+    self.defaultValue = defaultValue
+  }
+
+  /// `--sides`: the spelling used in messages.
+  var longName: String { "--\(long)" }
+  /// `-h`, if there is a short spelling.
+  var shortName: String? { short.map { "-\($0)" } }
+}
+
+/// The sections of `--help`, in the order they are printed.
+enum OptionGroup: String, CaseIterable, Sendable {
+  /// Geometry of the polygon and its border.
+  case shape = "Shape"
+  /// Size and placement of the canvas cut from the photo.
+  case canvas = "Canvas"
+  /// What is written: colours and files.
+  case output = "Output"
+  /// Help and version.
+  case general = "General"
+}
+
+/// The kinds of value an option takes; messages and generated documentation depend on it.
+enum ValueKind: Equatable, Sendable {
+  /// No value: the option alone has an effect.
+  case flag
+  /// An integer in `range`.
+  case wholeNumber(ClosedRange<Int>)
+  /// A finite length in pixels, zero or more.
+  case pixels
+  /// A finite angle in degrees, any sign.
+  case degrees
+  /// A colour as `RGBAColor(parsing:)` reads it.
+  case color
+  /// One of a few fixed words.
+  case choice([String])
+}
+
+/// Whether an option takes a value, and how that value is checked and stored in a `Job`.
+struct OptionValue: Sendable {
+  /// What the value looks like.
+  var kind: ValueKind
+  /// The placeholder shown in `--help`, e.g. `N`; empty for flags.
+  var name: String
+  /// Checks the text after the option and stores it; `option` is the spelling the user typed.
+  var assign:
+    @Sendable (_ job: inout Job, _ text: String, _ option: String) throws(CommandError) -> Void
+
+  /// True when the option takes no value.
+  var isFlag: Bool { kind == .flag }
+
+  /// An option that takes no value.
+  static func flag(_ set: @escaping @Sendable (inout Job) -> Void) -> OptionValue {
+    OptionValue(kind: .flag, name: "") { job, _, _ in set(&job) }
+  }
+
+  /// An integer value in `range`.
+  static func wholeNumber(
+    named name: String, in range: ClosedRange<Int>,
+    _ set: @escaping @Sendable (inout Job, Int) -> Void
+  ) -> OptionValue {
+    let kind = ValueKind.wholeNumber(range)
+    return OptionValue(kind: kind, name: name) { job, text, option throws(CommandError) in
+      guard let number = Int(text), range.contains(number) else {
+        throw .invalidValue(text, option: option, kind: kind)
+      }
+      set(&job, number)
+    }
+  }
+
+  /// A length in pixels, finite and not negative.
+  static func pixels(named name: String, _ set: @escaping @Sendable (inout Job, Double) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .pixels, name: name) { job, text, option throws(CommandError) in
+      guard let number = decimalNumber(text), number >= 0 else {
+        throw .invalidValue(text, option: option, kind: .pixels)
+      }
+      set(&job, number)
+    }
+  }
+
+  /// An angle in degrees, finite.
+  static func degrees(named name: String, _ set: @escaping @Sendable (inout Job, Double) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .degrees, name: name) { job, text, option throws(CommandError) in
+      guard let number = decimalNumber(text) else {
+        throw .invalidValue(text, option: option, kind: .degrees)
+      }
+      set(&job, number)
+    }
+  }
+
+  /// A colour: `#rgb`, `#rrggbb`, `#rrggbbaa` or a CSS name.
+  static func color(named name: String, _ set: @escaping @Sendable (inout Job, RGBAColor) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .color, name: name) { job, text, option throws(CommandError) in
+      guard let color = RGBAColor(parsing: text) else {
+        throw .invalidValue(text, option: option, kind: .color)
+      }
+      set(&job, color)
+    }
+  }
+
+  /// One of the raw values of `T`, e.g. `centered` or `seed` for `Layout`.
+  static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+    of type: T.Type, _ set: @escaping @Sendable (inout Job, T) -> Void
+  ) -> OptionValue where T.RawValue == String {
+    let words = T.allCases.map(\.rawValue)
+    let kind = ValueKind.choice(words)
+    return OptionValue(kind: kind, name: words.joined(separator: "|")) {
+      job, text, option throws(CommandError) in
+      guard let value = T(rawValue: text) else {
+        throw .invalidValue(text, option: option, kind: kind)
+      }
+      set(&job, value)
+    }
+  }
+}
+
+/// A finite number written in decimal (`12`, `-0.5`, `1e3`); rejects `nan`, `inf` and the hex
+/// floats `Double(_:)` would accept.
+private func decimalNumber(_ text: String) -> Double? {
+  guard text.allSatisfy({ "0123456789+-.eE".contains($0) }), let number = Double(text),
+    number.isFinite
+  else { return nil }
+  return number
+}

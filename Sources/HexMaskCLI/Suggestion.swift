@@ -1,0 +1,54 @@
+/// The candidate closest to a mistyped `word`, if it is close enough to be what the user
+/// meant: about one edit per four letters (at least one), a unique completion of an
+/// abbreviation (`--border` → `--border-color`), or the one name that has the word as a
+/// hyphenated part (`--color` → `--border-color`).
+///
+/// ```swift
+/// suggestion(for: "--cornr", among: ["--corner", "--sides"])  // "--corner"
+/// ```
+///
+/// - Complexity: O(*n* · *m*²) for *n* candidates of length about *m*.
+func suggestion(for word: String, among candidates: [String]) -> String? {
+  let part = word.drop(while: { $0 == "-" })
+  let completions = candidates.filter { $0.hasPrefix(word) }
+  if part.count >= 2, completions.count == 1 { return completions.first }
+  let containing = candidates.filter { $0.split(separator: "-").contains(part) }
+  if !part.isEmpty, containing.count == 1 { return containing.first }
+
+  let limit = max(1, part.count / 4)
+  let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
+  guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit,
+    scored.filter({ $0.distance == best.distance }).count == 1
+  else { return nil }
+  return best.candidate
+}
+
+/// The number of single-character insertions, deletions, substitutions and swaps of two
+/// neighbours that turn `a` into `b` (optimal string alignment distance). Letter case counts.
+///
+/// ```swift
+/// editDistance("--hlep", "--help")  // 1
+/// ```
+///
+/// - Complexity: O(*a* · *b*) time, O(*b*) memory.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let source = Array(a)
+  let target = Array(b)
+  var beforePrevious: [Int] = []
+  var previous = Array(0...target.count)
+  for i in source.indices {
+    var current = [i + 1]
+    current.reserveCapacity(target.count + 1)
+    for j in target.indices {
+      var distance = min(
+        previous[j] + (source[i] == target[j] ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
+      if i > 0, j > 0, source[i] == target[j - 1], source[i - 1] == target[j] {
+        distance = min(distance, beforePrevious[j - 1] + 1)
+      }
+      current.append(distance)
+    }
+    beforePrevious = previous
+    previous = current
+  }
+  return previous[target.count]
+}

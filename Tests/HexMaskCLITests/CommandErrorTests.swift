@@ -1,0 +1,65 @@
+import HexMask
+import Testing
+
+@testable import HexMaskCLI
+
+@Suite struct CommandErrorTests {
+  @Test(arguments: [
+    (
+      CommandError.unknownOption("--cornr", suggestion: "--corner"),
+      "unknown option '--cornr'. Did you mean '--corner'?"
+    ),
+    (.unknownOption("--frobnicate", suggestion: nil), "unknown option '--frobnicate'"),
+    (.missingValue(option: "--sides"), "option '--sides' needs a value"),
+    (.unexpectedValue(option: "--help"), "option '--help' does not take a value"),
+    (
+      .invalidValue("abc", option: "--sides", kind: .wholeNumber(3...64)),
+      "invalid value 'abc' for '--sides': expected a whole number from 3 to 64"
+    ),
+    (
+      .invalidValue("nan", option: "--corner", kind: .pixels),
+      "invalid value 'nan' for '--corner': expected a number of pixels ≥ 0"
+    ),
+    (
+      .invalidValue("up", option: "--rotation", kind: .degrees),
+      "invalid value 'up' for '--rotation': expected a number of degrees"
+    ),
+    (
+      .invalidValue("blurple", option: "--border-color", kind: .color),
+      "invalid colour 'blurple' for '--border-color': expected #rgb, #rrggbb, #rrggbbaa or a "
+        + "CSS colour name"
+    ),
+    (
+      .invalidValue("x", option: "--layout", kind: .choice(["centered", "seed"])),
+      "invalid value 'x' for '--layout': expected centered or seed"
+    ),
+    (
+      .invalidValue("x", option: "--fit", kind: .choice(["a", "b", "c"])),
+      "invalid value 'x' for '--fit': expected a, b or c"
+    ),
+    (.missingFiles(count: 0), "expected INPUT and OUTPUT, got 0 arguments"),
+    (.missingFiles(count: 1), "expected INPUT and OUTPUT, got 1 argument"),
+    (.tooManyArguments(extra: "x"), "too many arguments: 'x'"),
+  ])
+  func usageMessages(error: CommandError, message: String) {
+    #expect(error.message == message)
+    #expect(error.exitStatus == 2)
+    #expect(error.report == "hexmask: \(message)\nTry 'hexmask --help' for more information.\n")
+  }
+
+  @Test func renderFailureNamesTheFile() {
+    let error = CommandError.renderFailed(
+      HexMaskError(file: "missing.jpg", reason: "no such file"))
+    #expect(error.message == "missing.jpg: no such file")
+    #expect(error.report == "hexmask: missing.jpg: no such file\n")
+    #expect(error.exitStatus == 1)
+  }
+
+  @Test func renderUsageFailureExitsWith2() {
+    let error = CommandError.renderFailed(
+      HexMaskError(
+        file: "in.jpg", reason: "corner radius 90 is larger than the maximum 40.2", isUsage: true))
+    #expect(error.report == "hexmask: in.jpg: corner radius 90 is larger than the maximum 40.2\n")
+    #expect(error.exitStatus == 2)
+  }
+}

@@ -1,0 +1,78 @@
+import HexMask
+import Testing
+
+@testable import HexMaskCLI
+
+/// `run` with a fake renderer and captured streams.
+@Suite struct CommandTests {
+  /// What one call of `run` printed and returned.
+  struct Outcome {
+    var status: Int32
+    var standardOutput = ""
+    var standardError = ""
+  }
+
+  func run(
+    _ arguments: [String],
+    render: (String, String, RenderOptions) throws(HexMaskError) -> Void = { _, _, _ in }
+  ) -> Outcome {
+    var outcome = Outcome(status: -1)
+    outcome.status = HexMaskCLI.run(
+      arguments, render: render,
+      standardOutput: { outcome.standardOutput += $0 },
+      standardError: { outcome.standardError += $0 })
+    return outcome
+  }
+
+  @Test func renderGetsTheParsedJob() {
+    var received: (String, String, RenderOptions)?
+    let outcome = run(["in.jpg", "out.png", "--sides", "8", "--layout=seed"]) {
+      received = ($0, $1, $2)
+    }
+    #expect(outcome.status == 0)
+    #expect(outcome.standardOutput.isEmpty && outcome.standardError.isEmpty)
+    #expect(received?.0 == "in.jpg" && received?.1 == "out.png")
+    #expect(received?.2.sides == 8 && received?.2.layout == .seed)
+  }
+
+  @Test func renderFailureIsReportedWithTheFile() {
+    let outcome = run(["nope.jpg", "out.png"]) { input, _, _ throws(HexMaskError) in
+      throw HexMaskError(file: input, reason: "no such file or directory")
+    }
+    #expect(outcome.status == 1)
+    #expect(outcome.standardOutput.isEmpty)
+    #expect(outcome.standardError == "hexmask: nope.jpg: no such file or directory\n")
+  }
+
+  @Test func renderUsageFailureExitsWith2() {
+    let outcome = run(["in.jpg", "out.png", "--corner", "999"]) {
+      input, _, _ throws(HexMaskError) in
+      throw HexMaskError(file: input, reason: "corner radius too large", isUsage: true)
+    }
+    #expect(outcome.status == 2)
+    #expect(outcome.standardError == "hexmask: in.jpg: corner radius too large\n")
+  }
+
+  @Test func helpAndVersionDoNotRender() {
+    for arguments in [["--help"], ["--version"], ["a", "b", "--version"]] {
+      var rendered = false
+      let outcome = run(arguments) { _, _, _ in rendered = true }
+      #expect(outcome.status == 0)
+      #expect(!rendered)
+      #expect(outcome.standardError.isEmpty)
+    }
+    #expect(run(["--version"]).standardOutput == "hexmask 0.1.0\n")
+    #expect(run(["--help"]).standardOutput == helpText())
+  }
+
+  @Test func usageErrorDoesNotRender() {
+    var rendered = false
+    let outcome = run(["--sides", "2", "a", "b"]) { _, _, _ in rendered = true }
+    #expect(!rendered)
+    #expect(outcome.status == 2)
+    #expect(outcome.standardOutput.isEmpty)
+    #expect(
+      outcome.standardError == "hexmask: invalid value '2' for '--sides': expected a whole "
+        + "number from 3 to 64\nTry 'hexmask --help' for more information.\n")
+  }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import HexMaskCLI
-
-@Test func noArgumentsIsUsageError() { #expect(runHexMask([]) == 2) }
