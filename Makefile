@@ -12,7 +12,7 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= swift
 SCRATCH ?= .build
 INSTALL ?= install
-DEMO_INPUT = Fixtures/photos/demo.jpg
+DEMO_INPUT = Fixtures/photos/rocket.jpg
 DEMO_OUTPUT = out/demo.png
 
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
