@@ -26,6 +26,7 @@ struct hm_png_reader {
   hm_log log;
   hm_status read_failure;  // set by read_data just before png_error, to classify it
   int hit_user_limit;      // libpng only warns about the limit, then fails the IHDR
+  char last_ihdr_warning[HM_MESSAGE_SIZE];
   int opened, started;
   uint32_t width, height;
   int interlaced;
@@ -43,6 +44,11 @@ static void on_error(png_structp png, png_const_charp text) {
   } else if (reader->hit_user_limit) {
     status = HM_ERR_TOO_LARGE;
   }
+  // libpng warns what is wrong with an IHDR ("Invalid bit depth in IHDR"), then fails
+  // with a generic "Invalid IHDR data"; the warning is the useful message.
+  if (strcmp(text, "Invalid IHDR data") == 0 && reader->last_ihdr_warning[0] != '\0') {
+    text = reader->last_ihdr_warning;
+  }
   hm_log_fail(&reader->log, status, text);
   longjmp(reader->jump, 1);
 }
@@ -50,6 +56,16 @@ static void on_error(png_structp png, png_const_charp text) {
 static void on_warning(png_structp png, png_const_charp text) {
   hm_png_reader *reader = png_get_error_ptr(png);
   if (strstr(text, "exceeds user limit") != NULL) reader->hit_user_limit = 1;
+  if (strstr(text, "IHDR") != NULL) {
+    snprintf(reader->last_ihdr_warning, sizeof reader->last_ihdr_warning, "%s", text);
+  }
+  // libpng only warns about an ancillary chunk longer than png_set_chunk_malloc_max
+  // and then may still allocate its declared size (up to 2 GiB for a 57-byte file).
+  // Stopping here is what the limit is for.
+  if (strstr(text, "chunk data is too large") != NULL) {
+    hm_log_fail(&reader->log, HM_ERR_CORRUPT, text);
+    longjmp(reader->jump, 1);
+  }
   hm_log_warn(&reader->log, text);
 }
 
