@@ -165,7 +165,8 @@ func paletteTransparencyBecomesAlpha(name: String) throws {
 
 @Test func pngOverPixelLimitIsRefused() throws {
   let error = try decodingError("pngsuite/basn0g08.png", maxPixels: 1000)
-  #expect(error == ImageError(.tooLarge, "image is 32×32 = 1024 pixels, more than --max-pixels 1000"))
+  #expect(
+    error == ImageError(.tooLarge, "image is 32×32 = 1024 pixels, more than --max-pixels 1000"))
 }
 
 /// A PNG of a signature, an IHDR and the start of an IDAT: enough to reach the size check.
@@ -175,7 +176,8 @@ func headerOnlyPNG(width: UInt32, height: UInt32) -> [UInt8] {
     return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
   }
   let ihdr = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
-  return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C])
+  return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+    + chunk("IDAT", [0x78, 0x9C])
 }
 
 func bigEndian(_ value: UInt32) -> [UInt8] {
@@ -213,7 +215,8 @@ func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
 
 @Test func sideLongerThanPixelLimitIsRefusedByLibpng() throws {
   let error = try decodingError(bytes: headerOnlyPNG(width: 2000, height: 1), maxPixels: 1000)
-  #expect(error == ImageError(.tooLarge, "image is 2000×1 = 2000 pixels, more than --max-pixels 1000"))
+  #expect(
+    error == ImageError(.tooLarge, "image is 2000×1 = 2000 pixels, more than --max-pixels 1000"))
 }
 
 @Test func readingPastTheLastRowThrows() throws {

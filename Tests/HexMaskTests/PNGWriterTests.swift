@@ -65,7 +65,8 @@ func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throw
     let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
     #expect(firstBytes == (try Data(contentsOf: URL(fileURLWithPath: second))))
     // Signature, IHDR, IDATs and IEND only: nothing that varies between runs.
-    #expect(chunkTypes(of: [UInt8](firstBytes)).allSatisfy { ["IHDR", "IDAT", "IEND"].contains($0) })
+    #expect(
+      chunkTypes(of: [UInt8](firstBytes)).allSatisfy { ["IHDR", "IDAT", "IEND"].contains($0) })
   }
 }
 
@@ -88,7 +89,9 @@ func chunkTypes(of png: [UInt8]) -> [String] {
       let writer = try PNGWriter(file: file, width: 8, height: 8)
       let row = [UInt8](repeating: 0x80, count: 8 * 4)
       for _ in 0..<8 {
-        try row.withUnsafeBufferPointer { (buffer) throws(ImageError) in try writer.writeRow(buffer) }
+        try row.withUnsafeBufferPointer { (buffer) throws(ImageError) in
+          try writer.writeRow(buffer)
+        }
       }
       try writer.finish()
     }
