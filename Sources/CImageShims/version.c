@@ -1,2 +1,4 @@
 #include "image_shims.h"
-int hm_shims_version(void) { return 1; }
+
+// Lets Swift code check that it links against the shims it was written for.
+int hm_shims_version(void) { return 2; }

@@ -1,5 +1,106 @@
 #ifndef IMAGE_SHIMS_H
 #define IMAGE_SHIMS_H
-// Placeholder; the codec work fills this in.
+
+// The C side of the codecs. libpng and libjpeg report errors with longjmp; every call
+// that may longjmp happens inside one of the functions below, each of which owns its
+// own setjmp region and returns a status plus a message, so no longjmp ever crosses a
+// Swift frame. Handles are opaque, allocated here, and freed by the matching *_destroy,
+// which is safe after any failure (and with NULL).
+//
+// After a failure a handle stays failed: later calls return the same status and
+// message without touching the library again, because its state is undefined then.
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+// Room for one message, including the terminating NUL.
+#define HM_MESSAGE_SIZE 200
+
+typedef enum hm_status {
+  HM_OK = 0,
+  HM_ERR_READ,         // the stream could not be read (errno-style message)
+  HM_ERR_TRUNCATED,    // the data ends before the image does
+  HM_ERR_CORRUPT,      // the library rejected the data
+  HM_ERR_UNSUPPORTED,  // valid, but a kind of image this code does not handle
+  HM_ERR_TOO_LARGE,    // bigger than the caller's limit, or out of memory
+  HM_ERR_WRITE,        // the output stream refused bytes
+  HM_ERR_USAGE,        // the caller broke the calling sequence (a bug, not the file)
+} hm_status;
+
 int hm_shims_version(void);
+
+// MARK: PNG reading
+
+typedef struct hm_png_reader hm_png_reader;
+
+// NULL only when out of memory.
+hm_png_reader *hm_png_reader_create(void);
+void hm_png_reader_destroy(hm_png_reader *reader);
+
+// Reads the header and every chunk before the image data, allocating no pixel memory.
+// `signature_bytes` (0…8) bytes of the PNG signature were already read from `file`
+// and checked by the caller. Sides longer than `max_side` are refused by libpng
+// (HM_ERR_TOO_LARGE; width and height are still reported when the header was read).
+hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_bytes,
+                             uint32_t max_side, char *message, size_t message_size);
+uint32_t hm_png_reader_width(const hm_png_reader *reader);
+uint32_t hm_png_reader_height(const hm_png_reader *reader);
+
+// Sets up the conversion to 8-bit straight RGBA; call once, after the caller has
+// accepted the size. Allocates the row buffers (and, for Adam7, the whole image).
+hm_status hm_png_reader_start(hm_png_reader *reader, char *message, size_t message_size);
+
+// Decodes the next row, top to bottom, into `row` (width * 4 bytes). The last row also
+// reads the rest of the file, so a damaged end is reported there.
+hm_status hm_png_reader_read_row(hm_png_reader *reader, uint8_t *row, char *message,
+                                 size_t message_size);
+
+int hm_png_reader_warning_count(const hm_png_reader *reader);
+const char *hm_png_reader_warning(const hm_png_reader *reader, int index);
+
+// MARK: JPEG reading
+
+typedef struct hm_jpeg_reader hm_jpeg_reader;
+
+hm_jpeg_reader *hm_jpeg_reader_create(void);
+void hm_jpeg_reader_destroy(hm_jpeg_reader *reader);
+
+// Reads the headers. `prefix` holds bytes the caller already consumed from `file`
+// (its sniffing); they are decoded first, so pipes work without seeking.
+hm_status hm_jpeg_reader_open(hm_jpeg_reader *reader, FILE *file, const uint8_t *prefix,
+                              size_t prefix_size, char *message, size_t message_size);
+uint32_t hm_jpeg_reader_width(const hm_jpeg_reader *reader);
+uint32_t hm_jpeg_reader_height(const hm_jpeg_reader *reader);
+
+// Starts decompression to RGBA; call once, after the caller has accepted the size.
+hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t message_size);
+
+// Decodes the next scanline into `row` (width * 4 bytes, alpha 0xFF).
+hm_status hm_jpeg_reader_read_row(hm_jpeg_reader *reader, uint8_t *row, char *message,
+                                  size_t message_size);
+
+int hm_jpeg_reader_warning_count(const hm_jpeg_reader *reader);
+const char *hm_jpeg_reader_warning(const hm_jpeg_reader *reader, int index);
+
+// MARK: PNG writing
+
+typedef struct hm_png_writer hm_png_writer;
+
+hm_png_writer *hm_png_writer_create(void);
+void hm_png_writer_destroy(hm_png_writer *writer);
+
+// Writes the signature and IHDR of an 8-bit RGBA, non-interlaced image, and nothing
+// else that could vary between runs (no tIME, text or gamma chunks).
+hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
+                             uint32_t height, int compression_level, char *message,
+                             size_t message_size);
+
+// Writes the next row of width * 4 bytes.
+hm_status hm_png_writer_write_row(hm_png_writer *writer, const uint8_t *row, char *message,
+                                  size_t message_size);
+
+// Writes IEND and flushes `file`; an error here means the file is incomplete.
+hm_status hm_png_writer_finish(hm_png_writer *writer, char *message, size_t message_size);
+
 #endif

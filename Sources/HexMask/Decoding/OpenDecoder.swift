@@ -1,5 +1,44 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Opens a PNG or JPEG decoder for `file`, chosen by the file's first bytes, not its name.
-/// (Stub: implemented by the codec work.)
+///
+/// Works on pipes: the sniffed bytes are handed to the decoder, never re-read. The
+/// decoder reads from `file` but does not close it. Images with more than `maxPixels`
+/// pixels are refused from their header, before pixel memory is allocated.
+///
+/// ```swift
+/// guard let fp = fopen("in.jpg", "rb") else { … }
+/// defer { fclose(fp) }
+/// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
+/// ```
 public func openDecoder(file: CFile, maxPixels: Int) throws(ImageError) -> any ImageDecoder {
-  throw ImageError(.unsupported, "decoding is not implemented yet")
+  var head = [UInt8](repeating: 0, count: pngSignature.count)
+  let count = fread(&head, 1, head.count, file)
+  if count < head.count && ferror(file) != 0 {
+    throw ImageError(.unreadable, "read error: \(userMessage(String(cString: strerror(errno))))")
+  }
+  if count == 0 { throw ImageError(.unreadable, "empty file") }
+  let prefix = Array(head[..<count])
+
+  if prefix == pngSignature {
+    return try PNGDecoder(file: file, signatureBytes: count, maxPixels: maxPixels)
+  }
+  if pngSignature.starts(with: prefix) {
+    throw ImageError(.corrupt, "truncated PNG: unexpected end of file")
+  }
+  if prefix.starts(with: pngSignature.prefix(4)) {
+    // libpng's "corrupted by ASCII conversion": line ends or bytes changed in transit.
+    throw ImageError(.corrupt, "damaged PNG signature (was the file transferred as text?)")
+  }
+  if prefix.starts(with: [0xFF, 0xD8]) {
+    return try JPEGDecoder(file: file, prefix: prefix, maxPixels: maxPixels)
+  }
+  throw ImageError(.unsupported, "not a PNG or JPEG file")
 }
+
+/// The eight bytes every PNG file starts with.
+private let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -1,11 +1,56 @@
+import CImageShims
+
 /// Writes an 8-bit RGBA PNG one row at a time, with no timestamp or other varying chunk,
-/// so the same pixels always give the same bytes. (Stub: implemented by the codec work.)
+/// so the same pixels always give the same bytes.
+///
+/// Only IHDR, IDAT and IEND are written, non-interlaced, with libpng's adaptive
+/// filters. The writer writes to the FILE it is given and never closes it; after
+/// `finish()` the bytes have been flushed to it.
+///
+/// ```swift
+/// let writer = try PNGWriter(file: fp, width: 256, height: 256)
+/// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
+/// try writer.finish()
+/// ```
 public final class PNGWriter {
-  public init(file: CFile, width: Int, height: Int) throws(ImageError) {
-    throw ImageError(.writeFailed, "PNG writing is not implemented yet")
+  private let writer: OpaquePointer
+  private let width: Int
+
+  /// Writes the PNG header for a `width`×`height` image; `compressionLevel` is
+  /// zlib's 0 (none, fastest) … 9 (smallest, slowest).
+  public init(file: CFile, width: Int, height: Int, compressionLevel: Int = 6) throws(ImageError) {
+    guard let writer = hm_png_writer_create() else {
+      throw ImageError(.writeFailed, "out of memory")
+    }
+    self.writer = writer
+    self.width = width
+    // From here on deinit frees the writer, whatever throws.
+    let sides = 1...0x7fff_ffff
+    guard sides.contains(width), sides.contains(height) else {
+      throw ImageError(.writeFailed, "cannot write a \(width)×\(height) PNG")
+    }
+    guard (0...9).contains(compressionLevel) else {
+      throw ImageError(.writeFailed, "PNG compression level must be 0…9, not \(compressionLevel)")
+    }
+    try callShim(format: "PNG", writing: true) {
+      hm_png_writer_open(
+        writer, file, UInt32(width), UInt32(height), Int32(compressionLevel), $0, $1)
+    }
   }
+
+  deinit { hm_png_writer_destroy(writer) }
+
   /// Writes the next row: exactly `width * 4` bytes of straight RGBA.
-  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {}
-  /// Writes the end of the stream; call once after the last row.
-  public func finish() throws(ImageError) {}
+  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    try callShim(format: "PNG", writing: true) {
+      hm_png_writer_write_row(writer, row.baseAddress, $0, $1)
+    }
+  }
+
+  /// Writes the end of the stream and flushes the file; call once after the last row.
+  /// An error here means the file is incomplete.
+  public func finish() throws(ImageError) {
+    try callShim(format: "PNG", writing: true) { hm_png_writer_finish(writer, $0, $1) }
+  }
 }

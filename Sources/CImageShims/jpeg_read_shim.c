@@ -1,0 +1,266 @@
+// JPEG decoding through libjpeg-turbo, to RGBA (alpha 0xFF), one scanline at a time.
+//
+// libjpeg's default error handler prints and calls exit(); ours records the message
+// and longjmps back to the public function that made the call. Warnings (corrupt data
+// libjpeg works around) are recorded instead of printed.
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shim_log.h"
+// jpeglib.h needs FILE and size_t declared before it; jerror.h needs jpeglib.h.
+#include <jpeglib.h>
+#include <jerror.h>
+
+// Bytes the caller may have consumed while sniffing the format.
+#define HM_JPEG_PREFIX_MAX 16
+
+typedef struct hm_jpeg_source {
+  struct jpeg_source_mgr pub;
+  FILE *file;
+  uint8_t prefix[HM_JPEG_PREFIX_MAX];
+  size_t prefix_size;
+  int prefix_served;
+  int warned_eof;
+  int read_errno;
+  JOCTET buffer[4096];
+} hm_jpeg_source;
+
+struct hm_jpeg_reader {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr errors;
+  hm_jpeg_source source;
+  jmp_buf jump;  // armed by every public function before it calls libjpeg
+  hm_log log;
+  int opened, started;
+  uint32_t rows_read;
+  int finishing;  // errors after the last row are demoted to warnings
+};
+
+static int is_lossless_sof(int marker) {
+  return marker == 0xc3 || marker == 0xc7 || marker == 0xcb || marker == 0xcf;
+}
+
+// Turns libjpeg's message code into a status, rewording the ones a user can act on.
+static hm_status classify(j_common_ptr cinfo, const hm_jpeg_reader *reader, char *text,
+                          size_t text_size) {
+  struct jpeg_error_mgr *errors = cinfo->err;
+  switch (errors->msg_code) {
+  case JERR_BAD_PRECISION:
+    snprintf(text, text_size, "%d-bit JPEG is not supported", errors->msg_parm.i[0]);
+    return HM_ERR_UNSUPPORTED;
+  case JERR_SOF_UNSUPPORTED:
+    if (is_lossless_sof(errors->msg_parm.i[0])) {
+      snprintf(text, text_size, "lossless JPEG is not supported");
+    } else {
+      snprintf(text, text_size, "JPEG process (SOF 0x%02x) is not supported",
+               errors->msg_parm.i[0]);
+    }
+    return HM_ERR_UNSUPPORTED;
+  case JERR_NOT_COMPILED:
+  case JERR_ARITH_NOTIMPL:
+  case JERR_NOTIMPL:
+  case JERR_CONVERSION_NOTIMPL:
+    errors->format_message(cinfo, text);
+    return HM_ERR_UNSUPPORTED;
+  case JERR_IMAGE_TOO_BIG:
+  case JERR_WIDTH_OVERFLOW:
+  case JERR_OUT_OF_MEMORY:
+    errors->format_message(cinfo, text);
+    return HM_ERR_TOO_LARGE;
+  case JERR_FILE_READ:
+    snprintf(text, text_size, "%s", strerror(reader->source.read_errno));
+    return HM_ERR_READ;
+  case JERR_INPUT_EMPTY:
+    errors->format_message(cinfo, text);
+    return HM_ERR_TRUNCATED;
+  default:
+    errors->format_message(cinfo, text);
+    return HM_ERR_CORRUPT;
+  }
+}
+
+static void error_exit(j_common_ptr cinfo) {
+  hm_jpeg_reader *reader = cinfo->client_data;
+  char text[JMSG_LENGTH_MAX > HM_MESSAGE_SIZE ? JMSG_LENGTH_MAX : HM_MESSAGE_SIZE];
+  hm_status status = classify(cinfo, reader, text, sizeof text);
+  if (reader->finishing) {
+    hm_log_warn(&reader->log, text);
+  } else {
+    hm_log_fail(&reader->log, status, text);
+  }
+  longjmp(reader->jump, 1);
+}
+
+static void output_message(j_common_ptr cinfo) {
+  hm_jpeg_reader *reader = cinfo->client_data;
+  char text[JMSG_LENGTH_MAX];
+  cinfo->err->format_message(cinfo, text);
+  hm_log_warn(&reader->log, text);
+}
+
+// Keeps every warning (level < 0), not only the first as libjpeg's default does, and
+// drops trace messages.
+static void emit_message(j_common_ptr cinfo, int level) {
+  if (level >= 0) return;
+  cinfo->err->num_warnings++;
+  output_message(cinfo);
+}
+
+static void init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+// Serves the sniffed prefix first, then the file. At the end of the data it behaves
+// like libjpeg's own stdio source: warn and insert an EOI marker, so a truncated file
+// decodes (its missing part gray) instead of failing.
+static boolean fill_input_buffer(j_decompress_ptr cinfo) {
+  hm_jpeg_reader *reader = cinfo->client_data;
+  hm_jpeg_source *source = &reader->source;
+  size_t count;
+  if (!source->prefix_served && source->prefix_size > 0) {
+    memcpy(source->buffer, source->prefix, source->prefix_size);
+    count = source->prefix_size;
+    source->prefix_served = 1;
+  } else {
+    count = fread(source->buffer, 1, sizeof source->buffer, source->file);
+  }
+  if (count == 0) {
+    if (ferror(source->file)) {
+      source->read_errno = errno;
+      ERREXIT(cinfo, JERR_FILE_READ);
+    }
+    if (!source->warned_eof) WARNMS(cinfo, JWRN_JPEG_EOF);
+    source->warned_eof = 1;
+    source->buffer[0] = (JOCTET)0xFF;
+    source->buffer[1] = (JOCTET)JPEG_EOI;
+    count = 2;
+  }
+  source->pub.next_input_byte = source->buffer;
+  source->pub.bytes_in_buffer = count;
+  return TRUE;
+}
+
+static void skip_input_data(j_decompress_ptr cinfo, long byte_count) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  if (byte_count <= 0) return;
+  while (byte_count > (long)source->bytes_in_buffer) {
+    byte_count -= (long)source->bytes_in_buffer;
+    (void)fill_input_buffer(cinfo);
+  }
+  source->next_input_byte += byte_count;
+  source->bytes_in_buffer -= (size_t)byte_count;
+}
+
+hm_jpeg_reader *hm_jpeg_reader_create(void) {
+  hm_jpeg_reader *reader = calloc(1, sizeof(hm_jpeg_reader));
+  if (reader == NULL) return NULL;
+  reader->cinfo.err = jpeg_std_error(&reader->errors);
+  reader->errors.error_exit = error_exit;
+  reader->errors.emit_message = emit_message;
+  reader->errors.output_message = output_message;
+  reader->cinfo.client_data = reader;
+  return reader;
+}
+
+void hm_jpeg_reader_destroy(hm_jpeg_reader *reader) {
+  if (reader == NULL) return;
+  // Safe in every state: a never-created or half-created decompressor has no memory
+  // manager, and jpeg_destroy then does nothing.
+  jpeg_destroy_decompress(&reader->cinfo);
+  free(reader);
+}
+
+hm_status hm_jpeg_reader_open(hm_jpeg_reader *reader, FILE *file, const uint8_t *prefix,
+                              size_t prefix_size, char *message, size_t message_size) {
+  if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);
+  if (reader->opened || prefix_size > HM_JPEG_PREFIX_MAX) {
+    hm_log_fail(&reader->log, HM_ERR_USAGE, "JPEG reader opened twice or with a long prefix");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  reader->opened = 1;
+  if (setjmp(reader->jump)) return hm_log_report(&reader->log, message, message_size);
+  jpeg_create_decompress(&reader->cinfo);
+
+  hm_jpeg_source *source = &reader->source;
+  source->file = file;
+  if (prefix_size > 0) memcpy(source->prefix, prefix, prefix_size);
+  source->prefix_size = prefix_size;
+  source->pub.init_source = init_source;
+  source->pub.fill_input_buffer = fill_input_buffer;
+  source->pub.skip_input_data = skip_input_data;
+  source->pub.resync_to_restart = jpeg_resync_to_restart;
+  source->pub.term_source = term_source;
+  source->pub.bytes_in_buffer = 0;
+  source->pub.next_input_byte = NULL;
+  reader->cinfo.src = &source->pub;
+
+  (void)jpeg_read_header(&reader->cinfo, TRUE);
+  if (reader->cinfo.jpeg_color_space == JCS_CMYK || reader->cinfo.jpeg_color_space == JCS_YCCK) {
+    hm_log_fail(&reader->log, HM_ERR_UNSUPPORTED, "CMYK JPEG is not supported yet");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  // libjpeg-turbo converts YCbCr, RGB and grayscale input to this directly.
+  reader->cinfo.out_color_space = JCS_EXT_RGBA;
+  return HM_OK;
+}
+
+uint32_t hm_jpeg_reader_width(const hm_jpeg_reader *reader) { return reader->cinfo.image_width; }
+uint32_t hm_jpeg_reader_height(const hm_jpeg_reader *reader) {
+  return reader->cinfo.image_height;
+}
+
+hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t message_size) {
+  if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);
+  if (!reader->opened || reader->started) {
+    hm_log_fail(&reader->log, HM_ERR_USAGE, "JPEG reader started out of order");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  reader->started = 1;
+  if (setjmp(reader->jump)) return hm_log_report(&reader->log, message, message_size);
+  (void)jpeg_start_decompress(&reader->cinfo);
+  if (reader->cinfo.output_components != 4 ||
+      reader->cinfo.output_width != reader->cinfo.image_width ||
+      reader->cinfo.output_height != reader->cinfo.image_height) {
+    hm_log_fail(&reader->log, HM_ERR_UNSUPPORTED, "libjpeg could not convert this image to RGBA");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  return HM_OK;
+}
+
+// Every pixel has been delivered; what follows the last scan (up to EOI) can only
+// produce complaints, which become warnings.
+static void finish_quietly(hm_jpeg_reader *reader) {
+  reader->finishing = 1;
+  if (setjmp(reader->jump) == 0) (void)jpeg_finish_decompress(&reader->cinfo);
+  reader->finishing = 0;
+}
+
+hm_status hm_jpeg_reader_read_row(hm_jpeg_reader *reader, uint8_t *row, char *message,
+                                  size_t message_size) {
+  if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);
+  if (!reader->started || reader->rows_read >= reader->cinfo.output_height) {
+    hm_log_fail(&reader->log, HM_ERR_USAGE, "read past the last row of the image");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  if (setjmp(reader->jump)) return hm_log_report(&reader->log, message, message_size);
+  JSAMPROW rows[1] = {row};
+  // Our source never suspends, so libjpeg always returns the one row asked for.
+  if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1) {
+    hm_log_fail(&reader->log, HM_ERR_CORRUPT, "decoder returned no row");
+    return hm_log_report(&reader->log, message, message_size);
+  }
+  reader->rows_read++;
+  if (reader->rows_read == reader->cinfo.output_height) finish_quietly(reader);
+  return HM_OK;
+}
+
+int hm_jpeg_reader_warning_count(const hm_jpeg_reader *reader) {
+  return hm_log_warning_count(&reader->log);
+}
+
+const char *hm_jpeg_reader_warning(const hm_jpeg_reader *reader, int index) {
+  return hm_log_warning(&reader->log, index);
+}

@@ -1,0 +1,112 @@
+// PNG encoding through libpng: 8-bit RGBA, non-interlaced, one row at a time.
+//
+// Only IHDR, IDAT and IEND are written, with libpng's default adaptive filtering and
+// a fixed zlib level, so the same pixels always give the same bytes.
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim_log.h"
+
+struct hm_png_writer {
+  png_structp png;
+  png_infop info;
+  FILE *file;
+  jmp_buf jump;  // armed by every public function before it calls libpng
+  hm_log log;
+  int opened, finished;
+  uint32_t height, rows_written;
+};
+
+static void on_error(png_structp png, png_const_charp text) {
+  hm_png_writer *writer = png_get_error_ptr(png);
+  hm_log_fail(&writer->log, HM_ERR_WRITE, text);
+  longjmp(writer->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+  hm_png_writer *writer = png_get_error_ptr(png);
+  hm_log_warn(&writer->log, text);
+}
+
+// Our own writer instead of png_init_io, to report the system's reason (disk full).
+static void write_data(png_structp png, png_bytep data, size_t length) {
+  hm_png_writer *writer = png_get_io_ptr(png);
+  if (fwrite(data, 1, length, writer->file) != length) png_error(png, strerror(errno));
+}
+
+static void flush_data(png_structp png) {
+  hm_png_writer *writer = png_get_io_ptr(png);
+  if (fflush(writer->file) != 0) png_error(png, strerror(errno));
+}
+
+hm_png_writer *hm_png_writer_create(void) { return calloc(1, sizeof(hm_png_writer)); }
+
+void hm_png_writer_destroy(hm_png_writer *writer) {
+  if (writer == NULL) return;
+  png_destroy_write_struct(&writer->png, &writer->info);
+  free(writer);
+}
+
+hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
+                             uint32_t height, int compression_level, char *message,
+                             size_t message_size) {
+  if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
+  if (writer->opened) {
+    hm_log_fail(&writer->log, HM_ERR_USAGE, "PNG writer opened twice");
+    return hm_log_report(&writer->log, message, message_size);
+  }
+  writer->opened = 1;
+  writer->file = file;
+  writer->height = height;
+  // Armed before png_create_write_struct because creation may already report errors.
+  if (setjmp(writer->jump)) return hm_log_report(&writer->log, message, message_size);
+  writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, writer, on_error, on_warning);
+  if (writer->png != NULL) writer->info = png_create_info_struct(writer->png);
+  if (writer->info == NULL) {
+    hm_log_fail(&writer->log, HM_ERR_WRITE, "out of memory");
+    return hm_log_report(&writer->log, message, message_size);
+  }
+  png_set_write_fn(writer->png, writer, write_data, flush_data);
+  png_set_compression_level(writer->png, compression_level);
+  png_set_IHDR(writer->png, writer->info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(writer->png, writer->info);
+  return HM_OK;
+}
+
+hm_status hm_png_writer_write_row(hm_png_writer *writer, const uint8_t *row, char *message,
+                                  size_t message_size) {
+  if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
+  if (!writer->opened || writer->finished || writer->rows_written >= writer->height) {
+    hm_log_fail(&writer->log, HM_ERR_USAGE, "more rows written than the image has");
+    return hm_log_report(&writer->log, message, message_size);
+  }
+  if (setjmp(writer->jump)) return hm_log_report(&writer->log, message, message_size);
+  png_write_row(writer->png, row);
+  writer->rows_written++;
+  return HM_OK;
+}
+
+hm_status hm_png_writer_finish(hm_png_writer *writer, char *message, size_t message_size) {
+  if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
+  if (!writer->opened || writer->finished || writer->rows_written != writer->height) {
+    char text[HM_MESSAGE_SIZE];
+    snprintf(text, sizeof text, "only %u of %u rows were written", writer->rows_written,
+             writer->height);
+    hm_log_fail(&writer->log, HM_ERR_USAGE, text);
+    return hm_log_report(&writer->log, message, message_size);
+  }
+  writer->finished = 1;
+  if (setjmp(writer->jump)) return hm_log_report(&writer->log, message, message_size);
+  png_write_end(writer->png, writer->info);
+  // stdio buffers: a full disk often shows only here.
+  if (fflush(writer->file) != 0 || ferror(writer->file)) {
+    hm_log_fail(&writer->log, HM_ERR_WRITE, strerror(errno));
+    return hm_log_report(&writer->log, message, message_size);
+  }
+  return HM_OK;
+}

@@ -1,0 +1,60 @@
+import CImageShims
+
+/// Decodes a baseline, progressive or arithmetic-coded 8-bit JPEG (YCbCr, RGB or
+/// grayscale) to RGBA8 with opaque alpha, one scanline at a time.
+///
+/// CMYK/YCCK, 12-bit and lossless files are refused as `.unsupported`. Data errors
+/// libjpeg can work around (a truncated scan) become `warnings`; the missing part of
+/// the image decodes as gray. The decoder never closes the FILE it is given.
+///
+/// ```swift
+/// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8], maxPixels: 1 << 28)
+/// ```
+///
+/// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
+///   the coefficients of the whole image.
+final class JPEGDecoder: ImageDecoder {
+  private(set) var width = 0
+  private(set) var height = 0
+  var warnings: [String] {
+    shimWarnings(count: hm_jpeg_reader_warning_count(reader)) {
+      hm_jpeg_reader_warning(reader, $0)
+    }
+  }
+
+  private let reader: OpaquePointer
+  private var rowsRead = 0
+
+  /// Reads the headers from `file`, after the bytes in `prefix` that the caller
+  /// already consumed from it, and refuses images of more than `maxPixels` before
+  /// decompression starts.
+  init(file: CFile, prefix: [UInt8], maxPixels: Int) throws(ImageError) {
+    guard let reader = hm_jpeg_reader_create() else {
+      throw ImageError(.tooLarge, "out of memory")
+    }
+    self.reader = reader
+    // From here on deinit frees the reader, whatever throws.
+    try prefix.withUnsafeBufferPointer { (bytes) throws(ImageError) in
+      try callShim(format: "JPEG") {
+        hm_jpeg_reader_open(reader, file, bytes.baseAddress, bytes.count, $0, $1)
+      }
+    }
+    width = Int(hm_jpeg_reader_width(reader))
+    height = Int(hm_jpeg_reader_height(reader))
+    if width * height > maxPixels {
+      throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
+    }
+    try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, $0, $1) }
+  }
+
+  deinit { hm_jpeg_reader_destroy(reader) }
+
+  func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard rowsRead < height else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+    try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
+    rowsRead += 1
+  }
+}

@@ -1,0 +1,67 @@
+import CImageShims
+
+/// Decodes a PNG of any bit depth, colour type and interlacing to straight RGBA8.
+///
+/// Palettes and tRNS become alpha, 16-bit samples are scaled with rounding, gray
+/// becomes RGB. Sample values pass through unchanged: gAMA, sRGB and cHRM are ignored,
+/// as most web tools do. The decoder reads from the FILE it is given and never closes it.
+///
+/// ```swift
+/// let decoder = try PNGDecoder(file: fp, signatureBytes: 8, maxPixels: 1 << 28)
+/// ```
+///
+/// - Complexity: memory O(width), or O(width × height) for Adam7-interlaced files,
+///   which the format forces to be decoded whole.
+final class PNGDecoder: ImageDecoder {
+  private(set) var width = 0
+  private(set) var height = 0
+  var warnings: [String] {
+    shimWarnings(count: hm_png_reader_warning_count(reader)) {
+      hm_png_reader_warning(reader, $0)
+    }
+  }
+
+  private let reader: OpaquePointer
+  private var rowsRead = 0
+
+  /// Reads the header from `file`, whose first `signatureBytes` bytes the caller
+  /// already consumed and checked, and refuses images of more than `maxPixels`
+  /// before any pixel memory is allocated.
+  init(file: CFile, signatureBytes: Int, maxPixels: Int) throws(ImageError) {
+    guard let reader = hm_png_reader_create() else {
+      throw ImageError(.tooLarge, "out of memory")
+    }
+    self.reader = reader
+    // From here on deinit frees the reader, whatever throws.
+    let maxSide = UInt32(clamping: min(max(maxPixels, 1), 0x7fff_ffff))
+    do {
+      try callShim(format: "PNG") {
+        hm_png_reader_open(reader, file, Int32(signatureBytes), maxSide, $0, $1)
+      }
+    } catch {
+      width = Int(hm_png_reader_width(reader))
+      height = Int(hm_png_reader_height(reader))
+      if error.kind == .tooLarge && width > 0 && height > 0 {
+        throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
+      }
+      throw error
+    }
+    width = Int(hm_png_reader_width(reader))
+    height = Int(hm_png_reader_height(reader))
+    if width * height > maxPixels {
+      throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
+    }
+    try callShim(format: "PNG") { hm_png_reader_start(reader, $0, $1) }
+  }
+
+  deinit { hm_png_reader_destroy(reader) }
+
+  func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard rowsRead < height else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+    try callShim(format: "PNG") { hm_png_reader_read_row(reader, row.baseAddress, $0, $1) }
+    rowsRead += 1
+  }
+}

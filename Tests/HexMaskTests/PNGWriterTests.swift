@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A small deterministic generator, so a failing case can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+func randomPixels(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+  var generator = SplitMix64(state: seed)
+  return (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &generator) }
+}
+
+/// Writes `pixels` as a PNG to `path`.
+func writePNG(
+  _ pixels: [UInt8], width: Int, height: Int, to path: String, compressionLevel: Int = 6
+) throws {
+  try withFile(path, mode: "wb") { file in
+    let writer = try PNGWriter(
+      file: file, width: width, height: height, compressionLevel: compressionLevel)
+    for y in 0..<height {
+      try pixels[y * width * 4..<(y + 1) * width * 4].withUnsafeBufferPointer {
+        try writer.writeRow($0)
+      }
+    }
+    try writer.finish()
+  }
+}
+
+@Test(arguments: [(1, 1, 0), (17, 5, 6), (64, 48, 9), (300, 2, 1)])
+func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throws {
+  let pixels = randomPixels(width: width, height: height, seed: UInt64(width * 1000 + height))
+  try withTemporaryDirectory { directory in
+    let path = directory + "/out.png"
+    try writePNG(pixels, width: width, height: height, to: path, compressionLevel: level)
+    let image = try withFile(path) { file in try decode(file: file) }
+    #expect(image.width == width && image.height == height)
+    #expect(image.pixels == pixels)
+    #expect(image.warnings.isEmpty)
+  }
+}
+
+@Test func sameImageGivesSameBytes() throws {
+  let pixels = randomPixels(width: 40, height: 30, seed: 7)
+  try withTemporaryDirectory { directory in
+    let first = directory + "/first.png"
+    let second = directory + "/second.png"
+    try writePNG(pixels, width: 40, height: 30, to: first)
+    try writePNG(pixels, width: 40, height: 30, to: second)
+    let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
+    #expect(firstBytes == (try Data(contentsOf: URL(fileURLWithPath: second))))
+    // Signature, IHDR, IDATs and IEND only: nothing that varies between runs.
+    #expect(
+      chunkTypes(of: [UInt8](firstBytes)).allSatisfy { ["IHDR", "IDAT", "IEND"].contains($0) })
+  }
+}
+
+func chunkTypes(of png: [UInt8]) -> [String] {
+  var types: [String] = []
+  var offset = 8
+  while offset + 8 <= png.count {
+    let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    types.append(String(decoding: png[offset + 4..<offset + 8], as: UTF8.self))
+    offset += 12 + length
+  }
+  return types
+}
+
+@Test func fullDiskIsAWriteError() throws {
+  // /dev/full accepts the open and fails every write with ENOSPC; stdio buffering
+  // means the failure may only show at the final flush.
+  let error = try withFile("/dev/full", mode: "wb") { file in
+    thrownError { () throws(ImageError) in
+      let writer = try PNGWriter(file: file, width: 8, height: 8)
+      let row = [UInt8](repeating: 0x80, count: 8 * 4)
+      for _ in 0..<8 {
+        try row.withUnsafeBufferPointer { (buffer) throws(ImageError) in
+          try writer.writeRow(buffer)
+        }
+      }
+      try writer.finish()
+    }
+  }
+  #expect(error == ImageError(.writeFailed, "cannot write PNG: no space left on device"))
+}
+
+@Test func finishingEarlyIsAnError() throws {
+  try withTemporaryDirectory { directory in
+    try withFile(directory + "/out.png", mode: "wb") { file in
+      let writer = try PNGWriter(file: file, width: 4, height: 3)
+      let row = [UInt8](repeating: 0, count: 16)
+      try row.withUnsafeBufferPointer { try writer.writeRow($0) }
+      #expect(throws: ImageError(.writeFailed, "only 1 of 3 rows were written")) {
+        try writer.finish()
+      }
+    }
+  }
+}
+
+@Test func badSizesAndLevelsAreRefused() throws {
+  try withTemporaryDirectory { directory in
+    try withFile(directory + "/out.png", mode: "wb") { file in
+      #expect(throws: ImageError.self) { try PNGWriter(file: file, width: 0, height: 3) }
+      #expect(throws: ImageError.self) {
+        try PNGWriter(file: file, width: 3, height: 3, compressionLevel: 10)
+      }
+    }
+  }
+}
