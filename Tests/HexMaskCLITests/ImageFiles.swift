@@ -20,7 +20,9 @@ struct DecodedImage {
 
 /// Decodes a PNG or JPEG with hexmask's own decoders (tested on their own elsewhere).
 func decodeImage(at path: String) throws -> DecodedImage {
-  guard let stream = fopen(path, "rb") else { throw RunHexMaskError(description: "cannot open \(path)") }
+  guard let stream = fopen(path, "rb") else {
+    throw RunHexMaskError(description: "cannot open \(path)")
+  }
   defer { fclose(stream) }
   let decoder = try openDecoder(file: stream, maxPixels: 1 << 30)
   var pixels = [UInt8](repeating: 0, count: decoder.width * decoder.height * 4)

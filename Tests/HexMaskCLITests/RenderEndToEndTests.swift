@@ -54,7 +54,8 @@ import Testing
   @Test func seedLayoutUsesTheTopLeftSquare() throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("seed.png").path
-      #expect(try runHexMask([fixture("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0)
+      #expect(
+        try runHexMask([fixture("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0)
       let input = try decodeImage(at: fixture("photos/rocket.jpg"))
       let image = try decodeImage(at: output)
       #expect(image.width == 427)
@@ -101,7 +102,9 @@ import Testing
       try FileManager.default.createSymbolicLink(
         at: dir.appendingPathComponent("link.png"), withDestinationURL: copy)
       let before = try Data(contentsOf: copy)
-      for output in [copy.path, dir.path + "/./photo.jpg", dir.appendingPathComponent("link.png").path] {
+      for output in [
+        copy.path, dir.path + "/./photo.jpg", dir.appendingPathComponent("link.png").path,
+      ] {
         let run = try runHexMask([copy.path, output])
         #expect(run.status == 1)
         #expect(run.standardError.contains("refusing to overwrite"))
@@ -113,7 +116,9 @@ import Testing
 
   @Test func cornerTooLargeIsAUsageErrorNamingTheMaximum() throws {
     try withTemporaryDirectory { (dir: URL) throws in
-      let run = try runHexMask([fixture("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner", "500"])
+      let run = try runHexMask([
+        fixture("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner", "500",
+      ])
       #expect(run.status == 2)
       // (427 − 5) / (3 + cos 60°) = 120.57…
       #expect(run.standardError.contains("at most 120.57"))

@@ -51,11 +51,15 @@ private func compositeOne(
 
   @Test func seedLayoutClipsTheBorderByTheFill() {
     // Outside the fill the border does not show in the seed layout…
-    #expect(compositeOne(image: [0, 0, 0, 255], fill: 0, stroke: 1, layout: .seed) == [0, 0, 0, 0])
+    #expect(
+      compositeOne(image: [0, 0, 0, 255], fill: 0, stroke: 1, layout: .seed) == [0, 0, 0, 0])
     // …but it does by default.
     #expect(compositeOne(image: [0, 0, 0, 255], fill: 0, stroke: 1) == [255, 255, 255, 255])
     // At the mask edge, the border is multiplied by the fill.
-    #expect(compositeOne(image: [0, 0, 0, 255], fill: 0.5, stroke: 1, layout: .seed) == [255, 255, 255, 128])
+    #expect(
+      compositeOne(image: [0, 0, 0, 255], fill: 0.5, stroke: 1, layout: .seed) == [
+        255, 255, 255, 128,
+      ])
   }
 
   @Test func translucentBorderMixesOverThePicture() {

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct CoverageSmokeTests {
   /// Sum of fill coverage equals the shoelace area of a very fine flattening.
-  @Test(arguments: [(64, 6, 10.0, 5.0), (255, 3, 0.0, 9.0), (100, 64, 20.0, 2.0), (17, 5, 3.0, 1.0)])
+  @Test(arguments: [
+    (64, 6, 10.0, 5.0), (255, 3, 0.0, 9.0), (100, 64, 20.0, 2.0), (17, 5, 3.0, 1.0),
+  ])
   func fillAreaMatchesFlattenedArea(side: Int, sides: Int, corner: Double, line: Double) throws {
     var options = RenderOptions()
     options.sides = sides

@@ -16,7 +16,9 @@ public struct Compositor: Sendable {
 
   public init(border: RGBAColor, layout: Layout) {
     let alpha = Float(border.alpha) / 255
-    self.border = (Float(border.red) * alpha, Float(border.green) * alpha, Float(border.blue) * alpha, alpha)
+    self.border = (
+      Float(border.red) * alpha, Float(border.green) * alpha, Float(border.blue) * alpha, alpha
+    )
     clipsBorder = layout == .seed
   }
 

@@ -67,7 +67,9 @@ public struct ScanlineRasterizer: Sendable {
       let slope = (e.x1 - e.x0) / (e.y1 - e.y0)
       let xa = e.x0 + (ya - e.y0) * slope
       let xb = e.x0 + (yb - e.y0) * slope
-      deposit(xa: xa, ya: ya - top, xb: xb, yb: yb - top, winding: e.winding, lowest: &lowest, highest: &highest)
+      deposit(
+        xa: xa, ya: ya - top, xb: xb, yb: yb - top, winding: e.winding, lowest: &lowest,
+        highest: &highest)
     }
     var sum = 0.0
     for i in 0..<width {

@@ -30,7 +30,8 @@ public struct MaskShape: Equatable, Sendable {
     } else {
       line = min(Self.defaultLineWidth, side / 8)
     }
-    let maximum = RoundedPolygon.maximumCornerRadius(canvasSide: side, lineWidth: line, sides: options.sides)
+    let maximum = RoundedPolygon.maximumCornerRadius(
+      canvasSide: side, lineWidth: line, sides: options.sides)
     let corner: Double
     if let explicit = options.cornerRadius {
       guard explicit <= maximum * (1 + 1e-12) else {
@@ -45,9 +46,11 @@ public struct MaskShape: Equatable, Sendable {
       rotation: options.rotationDegrees * .pi / 180)
     switch options.layout {
     case .centered:
-      polygon = unplaced.translated(by: Point(x: side / 2, y: side / 2) - unplaced.curveBounds.center)
+      polygon = unplaced.translated(
+        by: Point(x: side / 2, y: side / 2) - unplaced.curveBounds.center)
     case .seed:
-      polygon = unplaced.translated(by: Point(x: line / 2, y: line / 2) - unplaced.controlBounds.origin)
+      polygon = unplaced.translated(
+        by: Point(x: line / 2, y: line / 2) - unplaced.controlBounds.origin)
     }
     lineWidth = line
     layout = options.layout

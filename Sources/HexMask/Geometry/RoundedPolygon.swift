@@ -47,7 +47,9 @@ public struct RoundedPolygon: Equatable, Sendable {
 
   /// The polygon the seed draws for a `canvasSide` square and a border `lineWidth`:
   /// `R = (S − w + r − r·cos θ) / 2`, so the curve's outermost points lie at `(S − w)/2`.
-  public init(canvasSide: Double, lineWidth: Double, sides: Int, cornerRadius: Double, rotation: Double) {
+  public init(
+    canvasSide: Double, lineWidth: Double, sides: Int, cornerRadius: Double, rotation: Double
+  ) {
     let theta = 2 * Double.pi / Double(sides)
     self.sides = sides
     self.cornerRadius = cornerRadius
@@ -58,7 +60,9 @@ public struct RoundedPolygon: Equatable, Sendable {
 
   /// The largest corner radius that leaves every side a straight part of length ≥ 0:
   /// `(S − w) / (3 + cos θ)`, which is `R / 2`.
-  public static func maximumCornerRadius(canvasSide: Double, lineWidth: Double, sides: Int) -> Double {
+  public static func maximumCornerRadius(canvasSide: Double, lineWidth: Double, sides: Int)
+    -> Double
+  {
     max(0, (canvasSide - lineWidth) / (3 + cos(2 * Double.pi / Double(sides))))
   }
 

@@ -60,7 +60,8 @@ extension RoundedPolygon {
       let incoming = curve.tip - curve.start
       let outgoing = curve.end - curve.tip
       for j in 0..<max(1, steps) {
-        let normal = Point.unit(angle: angle - theta / 2 + Double(j) * theta / Double(max(1, steps)))
+        let normal = Point.unit(
+          angle: angle - theta / 2 + Double(j) * theta / Double(max(1, steps)))
         // The curve's tangent is (1−t)·incoming + t·outgoing; it is perpendicular to
         // `normal` at the support point.
         let a = normal.dot(incoming)
@@ -89,8 +90,12 @@ func intersectHalfPlanes(_ lines: [SupportLine]) -> [Point] {
     while kept.count - head >= 2, let p = cornerOfFirstTwo(), line.excludes(p) { head += 1 }
     kept.append(line)
   }
-  while kept.count - head >= 3, let p = cornerOfLastTwo(), kept[head].excludes(p) { kept.removeLast() }
-  while kept.count - head >= 3, let p = cornerOfFirstTwo(), kept[kept.count - 1].excludes(p) { head += 1 }
+  while kept.count - head >= 3, let p = cornerOfLastTwo(), kept[head].excludes(p) {
+    kept.removeLast()
+  }
+  while kept.count - head >= 3, let p = cornerOfFirstTwo(), kept[kept.count - 1].excludes(p) {
+    head += 1
+  }
 
   let active = Array(kept[head...])
   guard active.count >= 3 else { return [] }

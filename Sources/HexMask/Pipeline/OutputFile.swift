@@ -24,7 +24,8 @@ final class OutputFile {
     var template = Array("\(folder)/.\(name).hexmask-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
-      throw HexMaskError(file: path, reason: "cannot create a file in '\(folder)': \(systemError())")
+      throw HexMaskError(
+        file: path, reason: "cannot create a file in '\(folder)': \(systemError())")
     }
     // mkstemp makes the file private (0600); give it the permissions a new file gets.
     fchmod(descriptor, 0o666 & ~creationMask)

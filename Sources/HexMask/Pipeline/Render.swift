@@ -27,7 +27,8 @@ public func render(input: String, output: String, options: RenderOptions) throws
   } catch {
     throw HexMaskError(file: input, reason: error.reason)
   }
-  let canvas = Canvas(imageWidth: decoder.width, imageHeight: decoder.height, layout: options.layout)
+  let canvas = Canvas(
+    imageWidth: decoder.width, imageHeight: decoder.height, layout: options.layout)
   let shape: MaskShape
   do {
     shape = try MaskShape(options: options, canvasSide: canvas.side)
@@ -60,7 +61,8 @@ public func render(input: String, output: String, options: RenderOptions) throws
     coverage.row(y - canvas.top, fill: &fill, stroke: &stroke)
     source.withUnsafeBufferPointer { row in
       result.withUnsafeMutableBufferPointer { out in
-        let window = UnsafeBufferPointer(rebasing: row[(canvas.left * 4)..<((canvas.left + canvas.side) * 4)])
+        let window = UnsafeBufferPointer(
+          rebasing: row[(canvas.left * 4)..<((canvas.left + canvas.side) * 4)])
         compositor.composite(image: window, fill: fill, stroke: stroke, into: out)
       }
     }
