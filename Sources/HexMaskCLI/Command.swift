@@ -19,7 +19,7 @@ public func runHexMask(_ arguments: [String]) -> Int32 {
 /// can watch them.
 func run(
   _ arguments: [String],
-  render: (String, String, RenderOptions) throws(HexMaskError) -> Void,
+  render: (String, String, RenderOptions) throws(HexMaskError) -> RenderReport,
   standardOutput: (String) -> Void,
   standardError: (String) -> Void
 ) -> Int32 {
@@ -31,10 +31,15 @@ func run(
     case .showVersion:
       standardOutput("hexmask \(hexmaskVersion)\n")
     case .render:
+      let report: RenderReport
       do throws(HexMaskError) {
-        try render(job.input, job.output, job.options)
+        report = try render(job.input, job.output, job.options)
       } catch {
         throw .renderFailed(error)
+      }
+      let name = job.input == "-" ? "<stdin>" : job.input
+      for warning in report.warnings {
+        standardError("hexmask: \(name): warning: \(warning)\n")
       }
     }
     return 0

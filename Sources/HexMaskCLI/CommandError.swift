@@ -71,6 +71,8 @@ extension ValueKind {
   var expectation: String {
     switch self {
     case .flag: "no value"
+    case .wholeNumber(let range) where range.upperBound == Int.max:
+      "a whole number ≥ \(range.lowerBound)"
     case .wholeNumber(let range):
       "a whole number from \(range.lowerBound) to \(range.upperBound)"
     case .pixels: "a number of pixels ≥ 0"

@@ -48,6 +48,8 @@ enum OptionGroup: String, CaseIterable, Sendable {
   case shape = "Shape"
   /// Size and placement of the canvas cut from the photo.
   case canvas = "Canvas"
+  /// What is read, and how much of it is trusted.
+  case input = "Input"
   /// What is written: colours and files.
   case output = "Output"
   /// Help and version.

@@ -43,6 +43,30 @@ let optionTable: [OptionDescription] = [
       + "'black' or 'transparent'.",
     group: .output, defaultValue: "white"),
   OptionDescription(
+    long: "strip",
+    value: .flag { $0.options.keepColorProfile = false },
+    help: "Leave out the input's ICC colour profile too. (Other metadata — EXIF, GPS, XMP, "
+      + "comments — is never copied.)",
+    group: .output),
+  OptionDescription(
+    long: "no-rotate",
+    value: .flag { $0.options.autoOrient = false },
+    help: "Keep the stored pixel order instead of turning the picture upright as its EXIF "
+      + "orientation says.",
+    group: .input),
+  OptionDescription(
+    long: "max-pixels",
+    value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.maxPixels = $1 },
+    help: "Refuse images with more pixels than this, checked before decoding; a guard "
+      + "against decompression bombs.",
+    group: .input, defaultValue: "268402689"),
+  OptionDescription(
+    long: "strict",
+    value: .flag { $0.options.strict = true },
+    help: "Treat decoder warnings (a truncated JPEG, a malformed colour profile) as errors "
+      + "instead of writing what could be decoded.",
+    group: .input),
+  OptionDescription(
     long: "help", short: "h",
     value: .flag { $0.action = .showHelp },
     help: "Show this help and exit.",

@@ -14,7 +14,9 @@ import Testing
 
   func run(
     _ arguments: [String],
-    render: (String, String, RenderOptions) throws(HexMaskError) -> Void = { _, _, _ in }
+    render: (String, String, RenderOptions) throws(HexMaskError) -> RenderReport = { _, _, _ in
+      RenderReport(side: 1, warnings: [])
+    }
   ) -> Outcome {
     var outcome = Outcome(status: -1)
     outcome.status = HexMaskCLI.run(
@@ -28,6 +30,7 @@ import Testing
     var received: (String, String, RenderOptions)?
     let outcome = run(["in.jpg", "out.png", "--sides", "8", "--layout=seed"]) {
       received = ($0, $1, $2)
+      return RenderReport(side: 1, warnings: [])
     }
     #expect(outcome.status == 0)
     #expect(outcome.standardOutput.isEmpty && outcome.standardError.isEmpty)
@@ -56,7 +59,10 @@ import Testing
   @Test func helpAndVersionDoNotRender() {
     for arguments in [["--help"], ["--version"], ["a", "b", "--version"]] {
       var rendered = false
-      let outcome = run(arguments) { _, _, _ in rendered = true }
+      let outcome = run(arguments) { _, _, _ in
+        rendered = true
+        return RenderReport(side: 1, warnings: [])
+      }
       #expect(outcome.status == 0)
       #expect(!rendered)
       #expect(outcome.standardError.isEmpty)
@@ -65,9 +71,22 @@ import Testing
     #expect(run(["--help"]).standardOutput == helpText())
   }
 
+  @Test func warningsAreReportedWithTheInputName() {
+    for (input, name) in [("in.jpg", "in.jpg"), ("-", "<stdin>")] {
+      let outcome = run([input, "out.png"]) { _, _, _ in
+        RenderReport(side: 8, warnings: ["premature end of JPEG file"])
+      }
+      #expect(outcome.status == 0)
+      #expect(outcome.standardError == "hexmask: \(name): warning: premature end of JPEG file\n")
+    }
+  }
+
   @Test func usageErrorDoesNotRender() {
     var rendered = false
-    let outcome = run(["--sides", "2", "a", "b"]) { _, _, _ in rendered = true }
+    let outcome = run(["--sides", "2", "a", "b"]) { _, _, _ in
+      rendered = true
+      return RenderReport(side: 1, warnings: [])
+    }
     #expect(!rendered)
     #expect(outcome.status == 2)
     #expect(outcome.standardOutput.isEmpty)

@@ -4,61 +4,105 @@
   import Darwin
 #endif
 
-/// An output written to a temporary file beside its destination and renamed into place
-/// only by ``commit()``, so a failure or a crash never leaves a half-written image.
-/// Dropping it uncommitted removes the temporary file.
+/// An output that appears only when complete.
+///
+/// A file is written to a temporary file beside its destination and renamed into place by
+/// ``commit()``; standard output (`-`) is spooled to an anonymous temporary file and copied
+/// out by ``commit()``, so a failure never leaves half an image anywhere. Dropping it
+/// uncommitted removes the temporary file.
 final class OutputFile {
-  let path: String
+  /// The name messages use: the path as given, or `<stdout>`.
+  let name: String
   let stream: CFile
-  private let temporaryPath: String
+  private let destination: Destination
   private var committed = false
 
-  /// Creates the temporary file in `path`'s folder, which must exist.
+  private enum Destination {
+    case file(path: String, temporaryPath: String)
+    case standardOutput
+  }
+
+  /// Creates the temporary file; for a path, in its folder, which must exist.
   init(path: String) throws(HexMaskError) {
+    if path == "-" {
+      guard let spool = tmpfile() else {
+        throw HexMaskError(
+          file: "<stdout>", reason: "cannot create a temporary file: \(systemError())")
+      }
+      name = "<stdout>"
+      stream = spool
+      destination = .standardOutput
+      return
+    }
     let folder = parentFolder(of: path)
     var info = stat()
     guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
       throw HexMaskError(file: path, reason: "output folder '\(folder)' does not exist")
     }
-    let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "out")
-    var template = Array("\(folder)/.\(name).hexmask-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let base =
+      path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? "out"
+    var template = Array("\(folder)/.\(base).hexmask-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
     guard descriptor >= 0 else {
       throw HexMaskError(
         file: path, reason: "cannot create a file in '\(folder)': \(systemError())")
     }
     // mkstemp makes the file private (0600); give it the permissions a new file gets.
     fchmod(descriptor, 0o666 & ~creationMask)
-    guard let stream = fdopen(descriptor, "wb") else {
+    let temporaryPath = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let opened = fdopen(descriptor, "wb") else {
       close(descriptor)
+      unlink(temporaryPath)
       throw HexMaskError(file: path, reason: "cannot open a temporary file: \(systemError())")
     }
-    self.path = path
-    self.stream = stream
-    self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    name = path
+    stream = opened
+    destination = .file(path: path, temporaryPath: temporaryPath)
   }
 
-  /// Flushes, closes and renames the finished file over `path`.
+  /// Makes the finished output visible: renames the file, or copies the spool to stdout.
   func commit() throws(HexMaskError) {
-    let flushed = fflush(stream) == 0
-    let closed = fclose(stream) == 0
     committed = true
-    guard flushed && closed else {
-      let reason = systemError()
-      unlink(temporaryPath)
-      throw HexMaskError(file: path, reason: "cannot write: \(reason)")
-    }
-    guard rename(temporaryPath, path) == 0 else {
-      let reason = systemError()
-      unlink(temporaryPath)
-      throw HexMaskError(file: path, reason: "cannot write: \(reason)")
+    switch destination {
+    case .file(let path, let temporaryPath):
+      let flushed = fflush(stream) == 0
+      let closed = fclose(stream) == 0
+      guard flushed && closed, rename(temporaryPath, path) == 0 else {
+        let reason = systemError()
+        unlink(temporaryPath)
+        throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+      }
+    case .standardOutput:
+      defer { fclose(stream) }
+      guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0, copy(stream, toDescriptor: 1)
+      else {
+        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      }
     }
   }
 
   deinit {
-    if !committed {
-      fclose(stream)
-      unlink(temporaryPath)
+    guard !committed else { return }
+    fclose(stream)
+    if case .file(_, let temporaryPath) = destination { unlink(temporaryPath) }
+  }
+}
+
+/// Copies everything left in `source` to the file descriptor `target`; false on an error.
+private func copy(_ source: CFile, toDescriptor target: Int32) -> Bool {
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, source) }
+    if count == 0 { return ferror(source) == 0 }
+    var done = 0
+    while done < count {
+      let written = buffer[done..<count].withUnsafeBytes { write(target, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { return false }
+      done += written
     }
   }
 }

@@ -1,31 +1,24 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Reads `input`, cuts it into the shape `options` describe, and writes a PNG to `output`.
+/// Either path may be `-` for standard input or output.
 ///
-/// Rows flow one way — decode → crop → coverage → composite → encode — with memory
-/// proportional to the image width (except where a format forces more, such as Adam7 PNG).
-/// The output appears only once complete; on any error nothing is left behind.
+/// Rows flow one way — decode → orient → crop → coverage → composite → encode — with
+/// memory proportional to the image width, except where the input forces a whole-image
+/// buffer (Adam7 PNG, orientations that turn or flip vertically). The output appears only
+/// once complete; on any error nothing is left behind and the input is never touched.
 ///
 /// ```swift
-/// try render(input: "photo.jpg", output: "avatar.png", options: RenderOptions())
+/// let report = try render(input: "photo.jpg", output: "avatar.png", options: RenderOptions())
 /// ```
-public func render(input: String, output: String, options: RenderOptions) throws(HexMaskError) {
-  if sameFile(input, output) {
+@discardableResult
+public func render(input: String, output: String, options: RenderOptions) throws(HexMaskError)
+  -> RenderReport
+{
+  if input != "-" && output != "-" && sameFile(input, output) {
     throw HexMaskError(file: output, reason: "output is the input file; refusing to overwrite it")
   }
-  guard let stream = fopen(input, "rb") else {
-    throw HexMaskError(file: input, reason: "cannot open: \(systemError())")
-  }
-  defer { fclose(stream) }
-  let decoder: any ImageDecoder
-  do {
-    decoder = try openDecoder(file: stream, maxPixels: options.maxPixels)
-  } catch {
-    throw HexMaskError(file: input, reason: error.reason)
+  let source = try InputFile(path: input)
+  let decoder = try attempt(source.name) { () throws(ImageError) in
+    try openDecoder(file: source.stream, maxPixels: options.maxPixels)
   }
   let canvas = Canvas(
     imageWidth: decoder.width, imageHeight: decoder.height, layout: options.layout)
@@ -33,51 +26,97 @@ public func render(input: String, output: String, options: RenderOptions) throws
   do {
     shape = try MaskShape(options: options, canvasSide: canvas.side)
   } catch {
-    throw HexMaskError(file: input, reason: error.description, isUsage: true)
+    throw HexMaskError(file: source.name, reason: error.description, isUsage: true)
   }
 
   let destination = try OutputFile(path: output)
-  let written = { (error: ImageError) in HexMaskError(file: output, reason: error.reason) }
-  let writer: PNGWriter
-  do {
-    writer = try PNGWriter(file: destination.stream, width: canvas.side, height: canvas.side)
-  } catch {
-    throw written(error)
+  let writer = try attempt(destination.name) { () throws(ImageError) in
+    try PNGWriter(file: destination.stream, width: canvas.side, height: canvas.side)
   }
-  var coverage = ShapeCoverage(shape: shape)
-  let compositor = Compositor(border: options.borderColor, layout: options.layout)
-  var source = [UInt8](repeating: 0, count: decoder.width * 4)
-  var result = [UInt8](repeating: 0, count: canvas.side * 4)
-  var fill = [Float](repeating: 0, count: canvas.side)
-  var stroke = fill
-  // Rows below the canvas are never decoded: like vips' sequential access, stop early.
+  var rows = RowPipeline(canvas: canvas, shape: shape, options: options, sourceWidth: decoder.width)
   for y in 0..<(canvas.top + canvas.side) {
-    if let error = source.withUnsafeMutableBufferPointer({ row in
-      catching { () throws(ImageError) in try decoder.readRow(into: row) }
-    }) {
-      throw HexMaskError(file: input, reason: error.reason)
-    }
+    try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
     guard y >= canvas.top else { continue }
-    coverage.row(y - canvas.top, fill: &fill, stroke: &stroke)
+    rows.composite(row: y - canvas.top)
+    try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
+  }
+  if options.strict {
+    // Rows below the canvas are normally never decoded (like vips' sequential access);
+    // --strict reads them too, so damage anywhere in the file is found.
+    for _ in (canvas.top + canvas.side)..<decoder.height {
+      try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
+    }
+    if let first = decoder.warnings.first {
+      throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
+    }
+  }
+  try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
+  try destination.commit()
+  return RenderReport(side: canvas.side, warnings: decoder.warnings)
+}
+
+/// Runs one codec step, naming `file` in the error if it fails.
+private func attempt<T>(_ file: String, _ step: () throws(ImageError) -> T) throws(HexMaskError)
+  -> T
+{
+  do {
+    return try step()
+  } catch {
+    throw HexMaskError(file: file, reason: error.reason)
+  }
+}
+
+/// The row buffers between decoder and writer, reused for every row.
+private struct RowPipeline {
+  let canvas: Canvas
+  let compositor: Compositor
+  var coverage: ShapeCoverage
+  var source: [UInt8]
+  var result: [UInt8]
+  var fill: [Float]
+  var stroke: [Float]
+
+  init(canvas: Canvas, shape: MaskShape, options: RenderOptions, sourceWidth: Int) {
+    self.canvas = canvas
+    compositor = Compositor(border: options.borderColor, layout: options.layout)
+    coverage = ShapeCoverage(shape: shape)
+    source = [UInt8](repeating: 0, count: sourceWidth * 4)
+    result = [UInt8](repeating: 0, count: canvas.side * 4)
+    fill = [Float](repeating: 0, count: canvas.side)
+    stroke = fill
+  }
+
+  /// Decodes the next source row.
+  mutating func read(from decoder: any ImageDecoder) throws(ImageError) {
+    var failure: ImageError?
+    source.withUnsafeMutableBufferPointer { row in
+      do throws(ImageError) { try decoder.readRow(into: row) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Composites canvas row `y` from the last decoded source row.
+  mutating func composite(row y: Int) {
+    coverage.row(y, fill: &fill, stroke: &stroke)
+    let start = canvas.left * 4
+    let end = start + canvas.side * 4
     source.withUnsafeBufferPointer { row in
       result.withUnsafeMutableBufferPointer { out in
-        let window = UnsafeBufferPointer(
-          rebasing: row[(canvas.left * 4)..<((canvas.left + canvas.side) * 4)])
-        compositor.composite(image: window, fill: fill, stroke: stroke, into: out)
+        compositor.composite(
+          image: UnsafeBufferPointer(rebasing: row[start..<end]), fill: fill, stroke: stroke,
+          into: out)
       }
     }
-    if let error = result.withUnsafeBufferPointer({ row in
-      catching { () throws(ImageError) in try writer.writeRow(row) }
-    }) {
-      throw written(error)
+  }
+
+  /// Writes the last composited row.
+  func write(to writer: PNGWriter) throws(ImageError) {
+    var failure: ImageError?
+    result.withUnsafeBufferPointer { row in
+      do throws(ImageError) { try writer.writeRow(row) } catch { failure = error }
     }
+    if let failure { throw failure }
   }
-  do {
-    try writer.finish()
-  } catch {
-    throw written(error)
-  }
-  try destination.commit()
 }
 
 /// The square of the image the shape is cut from: centred, or top-left for the seed layout.
@@ -96,16 +135,5 @@ struct Canvas: Equatable {
       left = 0
       top = 0
     }
-  }
-}
-
-/// Runs `body` and hands back its error instead of throwing it, which keeps typed errors
-/// out of the closures passed to `withUnsafe…BufferPointer`.
-private func catching(_ body: () throws(ImageError) -> Void) -> ImageError? {
-  do {
-    try body()
-    return nil
-  } catch {
-    return error
   }
 }

@@ -21,6 +21,12 @@ public struct RenderOptions: Sendable, Equatable {
   /// Largest `width × height` accepted, checked from the header before any pixel memory
   /// is allocated (sharp's default limit, a defence against decompression bombs).
   public var maxPixels = 268_402_689
+  /// Turn the picture upright as its EXIF orientation says (as vipsthumbnail does).
+  public var autoOrient = true
+  /// Copy the input's ICC colour profile into the output, so colours stay right.
+  public var keepColorProfile = true
+  /// Refuse inputs that decode only with warnings (a truncated JPEG scan, a dropped profile).
+  public var strict = false
 
   public init() {}
 }

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An input opened for reading: a file, or standard input when the path is `-`.
+final class InputFile {
+  /// The name messages use: the path as given, or `<stdin>`.
+  let name: String
+  let stream: CFile
+
+  init(path: String) throws(HexMaskError) {
+    if path == "-" {
+      // A stream of our own on a copy of descriptor 0: closing it leaves stdin alone.
+      name = "<stdin>"
+      let copy = dup(0)
+      guard copy >= 0, let opened = fdopen(copy, "rb") else {
+        throw HexMaskError(file: name, reason: "cannot read: \(systemError())")
+      }
+      stream = opened
+      return
+    }
+    name = path
+    var info = stat()
+    if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+      throw HexMaskError(file: path, reason: "is a folder, not an image")
+    }
+    guard let opened = fopen(path, "rb") else {
+      throw HexMaskError(file: path, reason: "cannot open: \(systemError())")
+    }
+    stream = opened
+  }
+
+  deinit {
+    fclose(stream)
+  }
+}
