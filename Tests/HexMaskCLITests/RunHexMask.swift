@@ -8,6 +8,8 @@ struct HexMaskRun: Sendable {
   var standardOutputData: Data
   /// Everything written to standard error, as text.
   var standardError: String
+  /// True when a signal ended the process (a crash, or the timeout's kill).
+  var killedBySignal = false
 
   /// Standard output as text.
   var standardOutput: String { String(decoding: standardOutputData, as: UTF8.self) }
@@ -27,7 +29,8 @@ struct RunHexMaskError: Error, CustomStringConvertible {
 /// #expect(run.standardOutput == "hexmask 0.1.0\n")
 /// ```
 func runHexMask(
-  _ arguments: [String], standardInput: Data? = nil, in directory: URL? = nil
+  _ arguments: [String], standardInput: Data? = nil, in directory: URL? = nil,
+  timeout: TimeInterval? = nil
 ) throws -> HexMaskRun {
   try withTemporaryDirectory { scratch in
     let inputURL = scratch.appendingPathComponent("stdin")
@@ -52,11 +55,21 @@ func runHexMask(
     process.standardOutput = output
     process.standardError = error
     try process.run()
+    if let timeout {
+      let deadline = Date().addingTimeInterval(timeout)
+      while process.isRunning && Date() < deadline { usleep(2_000) }
+      if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        throw RunHexMaskError(description: "hexmask \(arguments) ran longer than \(timeout) s")
+      }
+    }
     process.waitUntilExit()
     return HexMaskRun(
       status: process.terminationStatus,
       standardOutputData: try Data(contentsOf: outputURL),
-      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+      killedBySignal: process.terminationReason == .uncaughtSignal)
   }
 }
 

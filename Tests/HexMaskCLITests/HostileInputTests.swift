@@ -1,0 +1,118 @@
+import Foundation
+import HexMask
+import Testing
+
+/// Damaged and hostile files: every one gets a one-line error or an image, never a crash, a
+/// hang or a file left behind.
+@Suite struct HostileInputTests {
+  /// Small, varied seeds for mutation: plain, interlaced, palette+tRNS PNGs; baseline,
+  /// progressive, arithmetic-coded and restart-marker JPEGs.
+  static let seeds = [
+    "pngsuite/basn2c08.png", "pngsuite/basi0g08.png", "pngsuite/tbbn3p08.png",
+    "pngsuite/basn6a16.png", "jpeg/testorig.jpg", "jpeg/jpg-progressive.jpg",
+    "jpeg/testimgari.jpg", "jpeg/restarts.jpg",
+  ]
+
+  /// The files to sweep: the bundled corrupt ones, PngSuite's `x*`, and the shared corpus's
+  /// `corrupt/` folder when it is there.
+  static var corruptFiles: [String] {
+    var files = ["corrupt", "pngsuite", "jpeg"].flatMap { folder in
+      let path = fixture(folder)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+      return names.filter { name in
+        (folder == "corrupt" && !name.hasSuffix(".txt"))
+          || (folder == "pngsuite" && name.hasPrefix("x"))
+          || (folder == "jpeg" && (name.contains("truncated") || name.contains("corrupt")))
+      }.map { "\(path)/\($0)" }
+    }
+    let shared = URL(fileURLWithPath: fixture("")).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("shared/corpus/corrupt").path
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: shared) {
+      files += names.filter { !$0.hasSuffix(".txt") }.map { "\(shared)/\($0)" }
+    }
+    return files.sorted()
+  }
+
+  @Test func corruptFilesFailCleanlyOrDecode() throws {
+    let files = Self.corruptFiles
+    #expect(files.count >= 10)
+    var refused = 0
+    for file in files {
+      try withTemporaryDirectory { (dir: URL) throws in
+        let output = dir.appendingPathComponent("out.png").path
+        let run = try runHexMask([file, output], timeout: 5)
+        #expect(
+          !run.killedBySignal && (run.status == 0 || run.status == 1),
+          "\(file): status \(run.status)")
+        if run.status == 1 {
+          refused += 1
+          #expect(run.standardError.hasPrefix("hexmask: \(file): "), "\(run.standardError)")
+          #expect(run.standardError.filter { $0 == "\n" }.count == 1, "\(run.standardError)")
+          #expect(try filesIn(dir).isEmpty, "\(file) left files")
+        }
+      }
+    }
+    print(
+      "corrupt sweep: \(files.count) files, \(refused) refused, \(files.count - refused) decoded")
+  }
+
+  /// Thousands of seeded mutations through the library, in process: a crash here takes the
+  /// test run down, so it cannot go unnoticed.
+  @Test func mutatedFilesNeverCrashOrLeaveFiles() throws {
+    var random = SeededRandom(seed: 0x6865_786D_6173_6B)
+    var tried = 0
+    var written = 0
+    try withTemporaryDirectory { (dir: URL) throws in
+      for seedFile in Self.seeds {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        for round in 0..<300 {
+          let mutation = Mutation.allCases[round % Mutation.allCases.count]
+          let bytes = mutation.apply(to: original, using: &random)
+          let input = dir.appendingPathComponent("in")
+          try Data(bytes).write(to: input)
+          let output = dir.appendingPathComponent("out.png").path
+          let started = Date()
+          do throws(HexMaskError) {
+            try render(input: input.path, output: output, options: RenderOptions())
+            written += 1
+          } catch {
+            #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
+          }
+          try? FileManager.default.removeItem(atPath: output)
+          #expect(
+            Date().timeIntervalSince(started) < 5,
+            "\(seedFile) \(mutation) round \(round) took too long")
+          #expect(try filesIn(dir) == ["in"], "\(seedFile) \(mutation) round \(round) left files")
+          tried += 1
+        }
+      }
+    }
+    print(
+      "mutation sweep: \(tried) files tried, \(written) written, \(tried - written) refused, 0 crashes"
+    )
+    #expect(tried == Self.seeds.count * 300)
+  }
+
+  /// A smaller share of mutations through the binary: exit status 0 or 1, never a signal,
+  /// never more than 5 seconds.
+  @Test func mutatedFilesThroughTheBinaryExitCleanly() throws {
+    var random = SeededRandom(seed: 42)
+    try withTemporaryDirectory { (dir: URL) throws in
+      for seedFile in Self.seeds {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        for round in 0..<15 {
+          let mutation = Mutation.allCases[round % Mutation.allCases.count]
+          let input = dir.appendingPathComponent("in")
+          try Data(mutation.apply(to: original, using: &random)).write(to: input)
+          let output = dir.appendingPathComponent("out.png").path
+          let run = try runHexMask([input.path, output], timeout: 5)
+          #expect(
+            !run.killedBySignal && (run.status == 0 || run.status == 1),
+            "\(seedFile) \(mutation) \(round): \(run.status)")
+          if run.status == 1 { #expect(try filesIn(dir) == ["in"]) }
+          try? FileManager.default.removeItem(atPath: output)
+        }
+      }
+    }
+  }
+}
