@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `decoder` presented upright, or `decoder` itself when `orientation` is `.up`.
+///
+/// The cheap way to apply an orientation that is usually 1: nothing is wrapped then.
+///
+/// ```swift
+/// let upright = openOriented(try openDecoder(file: fp, maxPixels: limit), orientation: .right)
+/// ```
+public func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
+  -> any ImageDecoder
+{
+  orientation == .up ? decoder : OrientedDecoder(decoder, orientation: orientation)
+}
+
+/// The upright picture of another decoder's stored pixels, one row at a time, top to
+/// bottom, as straight-alpha RGBA8.
+///
+/// `width` and `height` are the upright size; `warnings` are the inner decoder's.
+/// Orientations 1 and 2 stream: each stored row becomes one upright row (mirrored for 2).
+/// Orientations 3–8 cannot: the first upright row needs the last stored row (3, 4) or
+/// one pixel of every stored row (5–8), so the first `readRow` reads the whole stored
+/// image into one buffer of `width * height * 4` bytes, and later calls copy out of it.
+/// An error from the inner decoder is thrown by the call that hit it and by every
+/// later call.
+///
+/// ```swift
+/// let upright = OrientedDecoder(try openDecoder(file: fp, maxPixels: limit), orientation: .right)
+/// var row = [UInt8](repeating: 0, count: upright.width * 4)
+/// try row.withUnsafeMutableBufferPointer { try upright.readRow(into: $0) }
+/// ```
+///
+/// - Complexity: memory O(width) for orientations 1 and 2, O(width × height) for 3–8.
+public final class OrientedDecoder: ImageDecoder {
+  /// How the inner decoder's pixels are stored.
+  public let orientation: Orientation
+  /// Pixels per upright row.
+  public let width: Int
+  /// Upright rows.
+  public let height: Int
+  /// The inner decoder's warnings.
+  public var warnings: [String] { stored.warnings }
+
+  private let stored: any ImageDecoder
+  /// The whole stored image, for orientations 3–8, from the first `readRow` until the last.
+  private var pixels: UnsafeMutablePointer<UInt8>?
+  private var rowsRead = 0
+  private var failure: ImageError?
+
+  /// Wraps `decoder`, whose pixels are stored as `orientation` says. Reads nothing yet.
+  public init(_ decoder: any ImageDecoder, orientation: Orientation) {
+    self.stored = decoder
+    self.orientation = orientation
+    (width, height) = orientation.uprightSize(width: decoder.width, height: decoder.height)
+  }
+
+  deinit { free(pixels) }
+
+  /// Writes the next upright row into `row`, which holds exactly `width * 4` bytes.
+  public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    if let failure { throw failure }
+    guard rowsRead < height else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+    do {
+      switch orientation {
+      case .up: try stored.readRow(into: row)
+      case .upMirrored:
+        try stored.readRow(into: row)
+        mirror(row)
+      default: try copyRow(rowsRead, into: row)
+      }
+    } catch {
+      failure = error
+      throw error
+    }
+    rowsRead += 1
+    if rowsRead == height {
+      free(pixels)
+      pixels = nil
+    }
+  }
+
+  /// Reverses the order of the pixels in `row`, keeping each pixel's four bytes in order.
+  private func mirror(_ row: UnsafeMutableBufferPointer<UInt8>) {
+    var left = 0
+    var right = width - 1
+    while left < right {
+      for channel in 0..<4 { row.swapAt(left * 4 + channel, right * 4 + channel) }
+      left += 1
+      right -= 1
+    }
+  }
+
+  /// Copies upright row `y` out of the whole stored image, reading it first if needed.
+  private func copyRow(_ y: Int, into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+    let image: UnsafeMutablePointer<UInt8>
+    if let pixels { image = pixels } else { image = try readStoredImage() }
+    let (storedWidth, storedHeight) = (stored.width, stored.height)
+    // The mapping is affine in x, so one upright row walks the stored image with a fixed step.
+    let first = orientation.storedPixel(x: 0, y: y, width: storedWidth, height: storedHeight)
+    let next = orientation.storedPixel(x: 1, y: y, width: storedWidth, height: storedHeight)
+    let step = ((next.y - first.y) * storedWidth + next.x - first.x) * 4
+    var from = (first.y * storedWidth + first.x) * 4
+    for to in stride(from: 0, to: row.count, by: 4) {
+      for channel in 0..<4 { row[to + channel] = image[from + channel] }
+      from += step
+    }
+  }
+
+  /// Reads every stored row into one newly allocated buffer and keeps it in `pixels`.
+  private func readStoredImage() throws(ImageError) -> UnsafeMutablePointer<UInt8> {
+    let rowBytes = stored.width * 4
+    let (total, overflow) = rowBytes.multipliedReportingOverflow(by: stored.height)
+    guard !overflow, let raw = malloc(max(1, total)) else {
+      throw ImageError(.tooLarge, "out of memory")
+    }
+    let image = raw.bindMemory(to: UInt8.self, capacity: total)
+    pixels = image
+    for y in 0..<stored.height {
+      let storedRow = UnsafeMutableBufferPointer(start: image + y * rowBytes, count: rowBytes)
+      try stored.readRow(into: storedRow)
+    }
+    return image
+  }
+}
