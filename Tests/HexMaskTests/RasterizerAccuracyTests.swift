@@ -80,7 +80,13 @@ struct RasterizerAccuracyTests {
           : cornerDraw < 0.38
             ? maximum * 1e-3 * rng.unit() : cornerDraw < 0.45 ? nil : maximum * rng.unit()
       let layout: Layout = rng.unit() < 0.5 ? .centered : .seed
-      let offset = rng.unit() < 0.2 ? Point.zero : Point(x: rng.unit(), y: rng.unit())
+      // Mostly sub-pixel moves; some push the shape a little past the top-left edges.
+      let offsetDraw = rng.unit()
+      let offset =
+        offsetDraw < 0.2
+        ? Point.zero
+        : offsetDraw < 0.85
+          ? Point(x: rng.unit(), y: rng.unit()) : Point(x: 2 * rng.unit() - 1, y: 2 * rng.unit() - 1)
       return Case(
         label: "random #\(index)", canvasSide: side, sides: sides, rotationDegrees: rotation,
         cornerRadius: corner, lineWidth: line, layout: layout, offset: offset, seed: seed)
@@ -119,7 +125,9 @@ struct RasterizerAccuracyTests {
 
   /// Compares every pixel of canvases up to 256 px; on larger ones all pixels of 40
   /// random rows and 200 random pixels within the border's reach of the outline.
-  static func measure(_ c: Case) throws -> Errors {
+  static func measure(
+    _ c: Case, tolerance: Double = ShapeCoverage.defaultTolerance
+  ) throws -> Errors {
     let shape = try c.shape()
     let side = shape.canvasSide
     let reference = ExactReference.Shape(shape)
@@ -162,7 +170,7 @@ struct RasterizerAccuracyTests {
       }
     }
 
-    var coverage = ShapeCoverage(shape: shape)
+    var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
     var fillRow = [Float](repeating: -1, count: side)
     var strokeRow = [Float](repeating: -1, count: side)
     var errors = Errors()
@@ -280,11 +288,123 @@ struct RasterizerAccuracyTests {
       rotationDegrees: 90,
       cornerRadius: RoundedPolygon.maximumCornerRadius(canvasSide: 400, lineWidth: 230, sides: 6),
       lineWidth: 230, layout: .seed, seed: 18),
+    Case(
+      label: "hexagon defaults, 30 000 px", canvasSide: 30000, sides: 6, rotationDegrees: 90,
+      cornerRadius: nil, lineWidth: nil, layout: .centered, offset: Point(x: 0.37, y: 0.81),
+      seed: 19),
+    Case(
+      label: "octagon, maximum corner, wide line, 20 000 px", canvasSide: 20000, sides: 8,
+      rotationDegrees: 11.25,
+      cornerRadius: RoundedPolygon.maximumCornerRadius(
+        canvasSide: 20000, lineWidth: 3000, sides: 8),
+      lineWidth: 3000, layout: .seed, seed: 20),
+    Case(
+      label: "line almost the whole canvas", canvasSide: 50, sides: 5, rotationDegrees: 0,
+      cornerRadius: nil, lineWidth: 49.999, layout: .centered, seed: 21),
+    Case(
+      label: "shape pushed past the top-left corner", canvasSide: 40, sides: 7,
+      rotationDegrees: 33, cornerRadius: 4, lineWidth: 6, layout: .seed,
+      offset: Point(x: -3.3, y: -2.7), seed: 22),
   ]
 
   @Test("known-nasty shapes", arguments: nasty)
   func nastyShape(_ c: Case) throws {
     try Self.check(c, suite: "nasty")
+  }
+}
+
+extension RasterizerAccuracyTests {
+  /// The comparison must be able to fail: an outline flattened 0.5 px off the curve is
+  /// caught on a large near-circle.
+  @Test("the comparison notices a coarse outline")
+  func detectsCoarseOutline() throws {
+    let c = Case(
+      label: "coarse", canvasSide: 400, sides: 48, rotationDegrees: 0,
+      cornerRadius: RoundedPolygon.maximumCornerRadius(canvasSide: 400, lineWidth: 20, sides: 48),
+      lineWidth: 20, layout: .centered, seed: 99)
+    let errors = try Self.measure(c, tolerance: 0.5)
+    #expect(errors.fill > 1, "fill error \(errors.fill) levels")
+    #expect(errors.stroke > 1, "border error \(errors.stroke) levels")
+  }
+
+  /// The reference polygons have the areas Steiner's formula gives: a convex region `A`
+  /// with perimeter `P` grows to `A + P·d + π·d²` when dilated by a disk of radius `d`,
+  /// and shrinks to `A − P·d + π·d²` when eroded, if no corner is tighter than `d`;
+  /// with sharp corners and mitres the dilation is `A + P·d + n·d²·tan(θ/2)`.
+  @Test(
+    "reference polygons obey Steiner's formula",
+    arguments: [
+      (256.0, 6, 10.0, 5.0, 90.0), (1000.0, 3, 200.0, 40.0, 17.0), (500.0, 64, 100.0, 60.0, 0.0),
+      (120.0, 5, 0.0, 12.0, 33.0), (2000.0, 4, 0.0, 300.0, 45.0), (77.0, 9, 3.0, 2.0, 270.0),
+    ])
+  func referenceAreas(side: Double, sides: Int, corner: Double, line: Double, degrees: Double)
+    throws
+  {
+    var options = RenderOptions()
+    options.sides = sides
+    options.cornerRadius = corner
+    options.lineWidth = line
+    options.rotationDegrees = degrees
+    let shape = try MaskShape(options: options, canvasSide: Int(side))
+    let reference = ExactReference.Shape(shape)
+    let theta = 2 * Double.pi / Double(sides)
+    let d = line / 2
+    let (area, perimeter) = GeometryFacts.areaAndPerimeter(shape.polygon)
+    // The reference stands off its curves by at most 2.5e-7 px (inscribed chords), so
+    // each area may fall short by that much per unit of perimeter.
+    let slack = 2.5e-7 * (perimeter + 2 * Double.pi * d) + 1e-12 * side * side
+    #expect(abs(ExactReference.area(reference.fill) - area) <= slack)
+    if corner == 0 {
+      let mitred = area + perimeter * d + Double(sides) * d * d * tan(theta / 2)
+      #expect(abs(ExactReference.area(reference.outer) - mitred) <= 1e-12 * side * side)
+    } else {
+      #expect(corner * (1 + cos(theta)) >= d, "test case must have no corner tighter than w/2")
+      let dilated = area + perimeter * d + Double.pi * d * d
+      let eroded = area - perimeter * d + Double.pi * d * d
+      #expect(abs(ExactReference.area(reference.outer) - dilated) <= slack)
+      #expect(abs(ExactReference.area(reference.inner) - eroded) <= slack)
+    }
+  }
+
+  /// Where corners are tighter than w/2, the reference's inner edge is the set of points
+  /// whose distance to the outline is at least w/2, checked point by point.
+  @Test(
+    "reference inner edge is the erosion",
+    arguments: [
+      (300, 3, 0.01, 90.0), (300, 3, 5.0, 80.0), (300, 64, 1.0, 100.0), (400, 6, -1.0, 191.0),
+      (200, 4, 2.0, 70.0),
+    ])
+  func referenceErosion(side: Int, sides: Int, corner: Double, line: Double) throws {
+    var options = RenderOptions()
+    options.sides = sides
+    options.lineWidth = line
+    options.cornerRadius =
+      corner >= 0
+      ? corner
+      : RoundedPolygon.maximumCornerRadius(canvasSide: Double(side), lineWidth: line, sides: sides)
+    let shape = try MaskShape(options: options, canvasSide: side)
+    let reference = ExactReference.Shape(shape)
+    let outline = ExactReference.Outline(shape.polygon.segments)
+    let d = line / 2
+    try #require(reference.inner.count >= 3, "test case must keep an inside")
+    var rng = ExactReference.SplitMix64(seed: UInt64(side * 100 + sides))
+    let box = Rect(enclosing: reference.inner)
+    var checked = 0
+    for _ in 0..<600 {
+      // Half the points near the inner edge's box, where it matters.
+      let p = Point(
+        x: box.minX - 2 + (box.maxX - box.minX + 4) * rng.unit(),
+        y: box.minY - 2 + (box.maxY - box.minY + 4) * rng.unit())
+      let inFill = GeometryFacts.contains(reference.fill, p)
+      let nearEdge = GeometryFacts.boundaryDistance(reference.inner, p) < 1e-6
+      guard !nearEdge else { continue }
+      let eroded = inFill && outline.isClear(p, by: d)
+      #expect(
+        GeometryFacts.contains(reference.inner, p) == eroded,
+        "point \(p): in erosion \(eroded), side \(side) n \(sides)")
+      checked += 1
+    }
+    #expect(checked > 500)
   }
 }
 
