@@ -377,7 +377,9 @@ extension ExactReference {
 extension ExactReference {
   /// Sutherland–Hodgman against the line `x = c` (or `y = c`): the parts at or below `c`
   /// and at or above it.
-  static func split(_ polygon: [Point], at c: Double, vertical: Bool) -> (below: [Point], above: [Point]) {
+  static func split(_ polygon: [Point], at c: Double, vertical: Bool) -> (
+    below: [Point], above: [Point]
+  ) {
     var below: [Point] = []
     var above: [Point] = []
     guard polygon.count >= 3 else { return (below, above) }

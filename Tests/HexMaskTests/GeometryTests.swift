@@ -138,7 +138,8 @@ struct GeometryTests {
     return list
   }()
 
-  @Test("path is closed, alternates lines and corners, and is tangent-continuous", arguments: shapes)
+  @Test(
+    "path is closed, alternates lines and corners, and is tangent-continuous", arguments: shapes)
   func closedAndSmooth(_ shape: Shape) {
     let segments = shape.polygon.segments
     let tolerance = 1e-9 * shape.side
@@ -159,7 +160,8 @@ struct GeometryTests {
       #expect(abs(a.cross(b)) <= 1e-9 && a.dot(b) > 0, "\(what): \(a) vs \(b)")
     }
     for k in 0..<shape.sides {
-      guard case .quad(_, let c0, let b0) = segments[(2 * k + 2 * shape.sides - 1) % segments.count],
+      guard
+        case .quad(_, let c0, let b0) = segments[(2 * k + 2 * shape.sides - 1) % segments.count],
         case .line(let from, let to) = segments[2 * k],
         case .quad(let a1, let c1, _) = segments[2 * k + 1]
       else {
@@ -215,7 +217,8 @@ struct GeometryTests {
       #expect(abs(middle - radius) <= tolerance, "corner midpoint at \(middle), not \(radius)")
       #expect(middle >= distances[best] - 1e-12 * shape.side)
       if shape.corner > 1e-3 {
-        #expect(abs(best - count / 2) <= 1, "farthest sample at t = \(Double(best) / Double(count))")
+        #expect(
+          abs(best - count / 2) <= 1, "farthest sample at t = \(Double(best) / Double(count))")
       }
     }
     #expect(abs(farthest - radius) <= tolerance)
@@ -272,7 +275,8 @@ struct GeometryTests {
       let resolved = line ?? min(MaskShape.defaultLineWidth, Double(side) / 8)
       let maximum = RoundedPolygon.maximumCornerRadius(
         canvasSide: Double(side), lineWidth: resolved, sides: sides)
-      let corner: Double? = rng.unit() < 0.2 ? nil : maximum * [0, 1, rng.unit()][rng.int(in: 0...2)]
+      let corner: Double? =
+        rng.unit() < 0.2 ? nil : maximum * [0, 1, rng.unit()][rng.int(in: 0...2)]
       list.append(
         RenderOptionsCase(side: side, sides: sides, degrees: degrees, corner: corner, line: line))
     }

@@ -56,7 +56,8 @@ struct RasterizerAccuracyTests {
         sizeDraw < 0.45
         ? rng.int(in: 1...48)
         : sizeDraw < 0.82
-          ? rng.int(in: 49...256) : sizeDraw < 0.94 ? rng.int(in: 257...1000) : rng.int(in: 1001...2000)
+          ? rng.int(in: 49...256)
+          : sizeDraw < 0.94 ? rng.int(in: 257...1000) : rng.int(in: 1001...2000)
       let sides = rng.unit() < 0.6 ? rng.int(in: 3...8) : rng.int(in: 9...64)
       let rotation =
         rng.unit() < 0.3 ? Double(90 * rng.int(in: -4...4)) : (rng.unit() * 1440 - 720)
@@ -86,7 +87,8 @@ struct RasterizerAccuracyTests {
         offsetDraw < 0.2
         ? Point.zero
         : offsetDraw < 0.85
-          ? Point(x: rng.unit(), y: rng.unit()) : Point(x: 2 * rng.unit() - 1, y: 2 * rng.unit() - 1)
+          ? Point(x: rng.unit(), y: rng.unit())
+          : Point(x: 2 * rng.unit() - 1, y: 2 * rng.unit() - 1)
       return Case(
         label: "random #\(index)", canvasSide: side, sides: sides, rotationDegrees: rotation,
         cornerRadius: corner, lineWidth: line, layout: layout, offset: offset, seed: seed)
