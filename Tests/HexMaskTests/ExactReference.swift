@@ -13,6 +13,10 @@ import Foundation
 /// cut into pixels by halving (each piece still a Sutherland–Hodgman clip), which keeps
 /// the whole reference exact while costing O((edges + width)·log width) per row.
 ///
+/// Scope: corner radii above about 1e-9 of the canvas side. Below that, a corner's
+/// control points differ by less than their rounding and the normals taken from its
+/// derivative are noise, so the border's reference edges are not exact there.
+///
 /// Everything lives in this namespace so that other test files may use the same short
 /// names freely.
 enum ExactReference {}
@@ -160,6 +164,9 @@ extension ExactReference {
 
     var pieces: [Piece] = []
     var boxes: [Rect] = []
+    /// Rounding allowance for distances: coordinates of this size carry about 1e-16 of
+    /// relative error, so tiny borders cannot be judged more finely than this.
+    var slack = 0.0
 
     init(_ segments: [PathSegment]) {
       for segment in segments {
@@ -172,13 +179,16 @@ extension ExactReference {
           boxes.append(Rect(enclosing: [a, c, b]))
         }
       }
+      let size = boxes.map { max(abs($0.minX), abs($0.maxX), abs($0.minY), abs($0.maxY)) }.max()
+      slack = 1e-12 * max(1, size ?? 1)
     }
 
-    /// True when every point of the outline is at least `distance` from `p`. Pieces whose
-    /// box is farther than `distance + 1` cannot be closer and are skipped.
+    /// True when every point of the outline is at least `distance` from `p` (less a relative
+    /// 1e-9 and the rounding `slack`). Pieces whose box is farther than `distance + 1`
+    /// cannot be closer and are skipped.
     func isClear(_ p: Point, by distance: Double) -> Bool {
       let limit = distance + 1
-      let threshold = distance * (1 - 1e-9)
+      let threshold = distance - max(distance * 1e-9, slack)
       let threshold2 = threshold * threshold
       for (piece, box) in zip(pieces, boxes) {
         let dx = max(box.minX - p.x, 0, p.x - box.maxX)

@@ -307,6 +307,13 @@ struct RasterizerAccuracyTests {
       label: "shape pushed past the top-left corner", canvasSide: 40, sides: 7,
       rotationDegrees: 33, cornerRadius: 4, lineWidth: 6, layout: .seed,
       offset: Point(x: -3.3, y: -2.7), seed: 22),
+    Case(
+      label: "hair-thin line", canvasSide: 28, sides: 7, rotationDegrees: 0,
+      cornerRadius: 7.727357189369458, lineWidth: 1e-9, layout: .centered,
+      offset: Point(x: 0, y: 0.9947788333042951), seed: 23),
+    Case(
+      label: "hair-thin line, tiny corner", canvasSide: 48, sides: 3, rotationDegrees: 45,
+      cornerRadius: 1e-6, lineWidth: 1e-9, layout: .seed, offset: Point(x: 0.5, y: 0.5), seed: 24),
   ]
 
   @Test("known-nasty shapes", arguments: nasty)
