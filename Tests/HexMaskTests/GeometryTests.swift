@@ -393,3 +393,13 @@ struct GeometryTests {
     #expect(box.maxX + half <= 16 + 1e-9 && box.maxY + half <= 16 + 1e-9)
   }
 }
+
+@Suite struct PixelAmountTests {
+  @Test(arguments: [
+    (120.0, "120"), (120.5789, "120.57"), (0.5, "0.50"), (0.009, "0.0090"),
+    (0.0000015, "0.0000015"), (3.14159, "3.14"),
+  ])
+  func amountsPrintRoundedDownAndNeverAsZero(value: Double, text: String) {
+    #expect(pixels(value) == text)
+  }
+}

@@ -73,11 +73,20 @@ public enum ShapeError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A pixel amount for messages: whole numbers plainly, others to two decimals, rounded down
-/// so that a printed maximum is always accepted.
+/// A pixel amount for messages: whole numbers plainly, others to two decimals — more for
+/// amounts under 0.01, so they never print as 0.00 — rounded down so that a printed maximum
+/// is always accepted.
 func pixels(_ value: Double) -> String {
-  if value == value.rounded() { return String(Int(value)) }
-  let hundredths = Int((value * 100).rounded(.down))
-  let fraction = hundredths % 100
-  return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  if value == value.rounded() || !value.isFinite { return String(Int(value)) }
+  var decimals = 2
+  while decimals < 12 && abs(value) * pow10(decimals) < 10 { decimals += 1 }
+  let scale = pow10(decimals)
+  let scaled = Int((value * scale).rounded(.down))
+  let fraction = String(scaled % Int(scale))
+  return
+    "\(scaled / Int(scale)).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+}
+
+private func pow10(_ exponent: Int) -> Double {
+  (0..<exponent).reduce(1.0) { value, _ in value * 10 }
 }
