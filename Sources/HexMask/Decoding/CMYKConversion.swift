@@ -16,7 +16,7 @@
 /// CMYK profile on an RGB PNG, so it is reported, not written).
 ///
 /// ```swift
-/// convertCMYKToRGBA(row, inverted: decoder.isAdobe)
+/// convertCMYKToRGBA(row, inverted: true)  // inverted [255, 255, 255, 255] (no ink) → white
 /// ```
 ///
 /// - Complexity: O(row.count).

@@ -85,9 +85,3 @@ final class JPEGDecoder: ImageDecoder {
       exif: exif, iccProfile: icc.profile, warnings: icc.warning.map { [$0] } ?? [])
   }
 }
-
-/// A Swift copy of `size` bytes at `bytes`; nil when `bytes` is NULL or `size` is 0.
-func copyBytes(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8]? {
-  guard let bytes, size > 0 else { return nil }
-  return Array(UnsafeBufferPointer(start: bytes, count: size))
-}
