@@ -1,4 +1,5 @@
-// JPEG decoding through libjpeg-turbo, to RGBA (alpha 0xFF), one scanline at a time.
+// JPEG decoding through libjpeg-turbo, to RGBA (alpha 0xFF), one scanline at a time,
+// or to raw CMYK for CMYK and YCCK files (the Swift side converts those rows).
 //
 // libjpeg's default error handler prints and calls exit(); ours records the message
 // and longjmps back to the public function that made the call. Warnings (corrupt data
@@ -29,6 +30,25 @@ typedef struct hm_jpeg_source {
   JOCTET buffer[4096];
 } hm_jpeg_source;
 
+// ICC profiles are split into APP2 segments numbered 1…255, so 255 is the most a
+// well-formed file needs; one more lets the caller see there were too many.
+#define HM_JPEG_ICC_SEGMENTS_MAX 256
+
+typedef struct hm_jpeg_segment {
+  uint8_t *data;
+  size_t size;
+} hm_jpeg_segment;
+
+// What the APP1 and APP2 markers before the first scan held. Each marker is at most
+// 65533 bytes, and at most one EXIF block and HM_JPEG_ICC_SEGMENTS_MAX ICC segments
+// are kept, so a file of endless markers cannot grow memory without bound.
+typedef struct hm_jpeg_metadata {
+  hm_jpeg_segment exif;
+  hm_jpeg_segment icc[HM_JPEG_ICC_SEGMENTS_MAX];
+  int icc_count;
+  int icc_overflow;
+} hm_jpeg_metadata;
+
 struct hm_jpeg_reader {
   struct jpeg_decompress_struct cinfo;
   struct jpeg_error_mgr errors;
@@ -38,6 +58,8 @@ struct hm_jpeg_reader {
   int opened, started;
   uint32_t rows_read;
   int finishing;  // errors after the last row are demoted to warnings
+  hm_jpeg_color color;
+  hm_jpeg_metadata metadata;
 };
 
 static int is_lossless_sof(int marker) {
@@ -154,6 +176,77 @@ static void skip_input_data(j_decompress_ptr cinfo, long byte_count) {
   source->bytes_in_buffer -= (size_t)byte_count;
 }
 
+// MARK: Metadata markers
+
+// Our source never suspends (it inserts an EOI at the end of the data instead), so
+// a marker processor may read byte by byte without libjpeg's suspension protocol.
+static uint8_t next_byte(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  if (source->bytes_in_buffer == 0) (void)source->fill_input_buffer(cinfo);
+  source->bytes_in_buffer--;
+  return *source->next_input_byte++;
+}
+
+// Reads the next `size` bytes of the current marker into `segment`. The memory is
+// owned by `segment` before any byte is read, so a read error that longjmps out of
+// here leaks nothing.
+static void read_segment(j_decompress_ptr cinfo, hm_jpeg_segment *segment, size_t size) {
+  segment->data = malloc(size > 0 ? size : 1);
+  if (segment->data == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+  segment->size = size;
+  for (size_t i = 0; i < size; i++) segment->data[i] = next_byte(cinfo);
+}
+
+// Reads the marker's payload up to `size` bytes and reports whether it starts with
+// `tag`; `*consumed` is how many bytes were read.
+static int read_tag(j_decompress_ptr cinfo, const char *tag, size_t tag_size, size_t size,
+                    size_t *consumed) {
+  int match = size >= tag_size;
+  size_t count = size < tag_size ? size : tag_size;
+  for (size_t i = 0; i < count; i++) {
+    if (next_byte(cinfo) != (uint8_t)tag[i]) match = 0;
+  }
+  *consumed = count;
+  return match;
+}
+
+// Keeps the first "Exif\0\0" APP1 payload and every "ICC_PROFILE\0" APP2 payload (its
+// sequence number, count and bytes), and skips everything else, such as XMP. Used
+// instead of jpeg_save_markers, which can limit the size of each marker but not their
+// number. Like jpeg_read_header, this sees every marker up to the first scan,
+// including an APP2 after the frame header.
+static boolean read_metadata_marker(j_decompress_ptr cinfo) {
+  hm_jpeg_reader *reader = cinfo->client_data;
+  hm_jpeg_metadata *metadata = &reader->metadata;
+  size_t length = (size_t)next_byte(cinfo) << 8;
+  length += next_byte(cinfo);
+  // The length counts its own two bytes; libjpeg's save_marker reads a smaller one as 0.
+  size_t size = length >= 2 ? length - 2 : 0;
+  size_t consumed = 0;
+  if (cinfo->unread_marker == JPEG_APP0 + 1) {
+    if (read_tag(cinfo, "Exif\0\0", 6, size, &consumed) && metadata->exif.data == NULL &&
+        size > consumed) {
+      read_segment(cinfo, &metadata->exif, size - consumed);
+      consumed = size;
+    }
+  } else if (read_tag(cinfo, "ICC_PROFILE\0", 12, size, &consumed)) {
+    if (metadata->icc_count < HM_JPEG_ICC_SEGMENTS_MAX) {
+      metadata->icc_count++;
+      read_segment(cinfo, &metadata->icc[metadata->icc_count - 1], size - consumed);
+      consumed = size;
+    } else {
+      metadata->icc_overflow = 1;
+    }
+  }
+  if (size > consumed) cinfo->src->skip_input_data(cinfo, (long)(size - consumed));
+  return TRUE;
+}
+
+static void free_metadata(hm_jpeg_metadata *metadata) {
+  free(metadata->exif.data);
+  for (int i = 0; i < metadata->icc_count; i++) free(metadata->icc[i].data);
+}
+
 hm_jpeg_reader *hm_jpeg_reader_create(void) {
   hm_jpeg_reader *reader = calloc(1, sizeof(hm_jpeg_reader));
   if (reader == NULL) return NULL;
@@ -170,6 +263,7 @@ void hm_jpeg_reader_destroy(hm_jpeg_reader *reader) {
   // Safe in every state: a never-created or half-created decompressor has no memory
   // manager, and jpeg_destroy then does nothing.
   jpeg_destroy_decompress(&reader->cinfo);
+  free_metadata(&reader->metadata);
   free(reader);
 }
 
@@ -196,14 +290,23 @@ hm_status hm_jpeg_reader_open(hm_jpeg_reader *reader, FILE *file, const uint8_t 
   source->pub.bytes_in_buffer = 0;
   source->pub.next_input_byte = NULL;
   reader->cinfo.src = &source->pub;
+  jpeg_set_marker_processor(&reader->cinfo, JPEG_APP0 + 1, read_metadata_marker);
+  jpeg_set_marker_processor(&reader->cinfo, JPEG_APP0 + 2, read_metadata_marker);
 
   (void)jpeg_read_header(&reader->cinfo, TRUE);
-  if (reader->cinfo.jpeg_color_space == JCS_CMYK || reader->cinfo.jpeg_color_space == JCS_YCCK) {
-    hm_log_fail(&reader->log, HM_ERR_UNSUPPORTED, "CMYK JPEG is not supported yet");
-    return hm_log_report(&reader->log, message, message_size);
+  switch (reader->cinfo.jpeg_color_space) {
+  case JCS_CMYK:
+  case JCS_YCCK:
+    // libjpeg turns YCCK into CMYK itself, but has no CMYK → RGB conversion.
+    reader->cinfo.out_color_space = JCS_CMYK;
+    // Photoshop, which writes the Adobe marker, stores CMYK inverted (0 = full ink).
+    reader->color = reader->cinfo.saw_Adobe_marker ? HM_JPEG_CMYK_INVERTED : HM_JPEG_CMYK;
+    break;
+  default:
+    // libjpeg-turbo converts YCbCr, RGB and grayscale input to this directly.
+    reader->cinfo.out_color_space = JCS_EXT_RGBA;
+    reader->color = HM_JPEG_RGBA;
   }
-  // libjpeg-turbo converts YCbCr, RGB and grayscale input to this directly.
-  reader->cinfo.out_color_space = JCS_EXT_RGBA;
   return HM_OK;
 }
 
@@ -221,6 +324,7 @@ hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t mes
   reader->started = 1;
   if (setjmp(reader->jump)) return hm_log_report(&reader->log, message, message_size);
   (void)jpeg_start_decompress(&reader->cinfo);
+  // RGBA and CMYK both have four bytes per pixel, so the caller's row fits either.
   if (reader->cinfo.output_components != 4 ||
       reader->cinfo.output_width != reader->cinfo.image_width ||
       reader->cinfo.output_height != reader->cinfo.image_height) {
@@ -263,4 +367,29 @@ int hm_jpeg_reader_warning_count(const hm_jpeg_reader *reader) {
 
 const char *hm_jpeg_reader_warning(const hm_jpeg_reader *reader, int index) {
   return hm_log_warning(&reader->log, index);
+}
+
+hm_jpeg_color hm_jpeg_reader_color(const hm_jpeg_reader *reader) { return reader->color; }
+
+const uint8_t *hm_jpeg_reader_exif(const hm_jpeg_reader *reader, size_t *size) {
+  *size = reader->metadata.exif.size;
+  return reader->metadata.exif.data;
+}
+
+int hm_jpeg_reader_icc_segment_count(const hm_jpeg_reader *reader) {
+  return reader->metadata.icc_count;
+}
+
+const uint8_t *hm_jpeg_reader_icc_segment(const hm_jpeg_reader *reader, int index,
+                                          size_t *size) {
+  if (index < 0 || index >= reader->metadata.icc_count) {
+    *size = 0;
+    return NULL;
+  }
+  *size = reader->metadata.icc[index].size;
+  return reader->metadata.icc[index].data;
+}
+
+int hm_jpeg_reader_icc_overflow(const hm_jpeg_reader *reader) {
+  return reader->metadata.icc_overflow;
 }

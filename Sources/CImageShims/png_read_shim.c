@@ -34,6 +34,9 @@ struct hm_png_reader {
   size_t row_bytes;
   uint8_t *image;        // Adam7 only: the format spreads each row over seven passes
   png_bytep *image_rows;  // row pointers into `image`, for png_read_image
+  // eXIf and iCCP as libpng kept them (owned by `info`); NULL when absent or refused.
+  const uint8_t *exif, *icc;
+  uint32_t exif_size, icc_size;
 };
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -122,14 +125,43 @@ hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_by
   png_set_user_limits(reader->png, max_side, max_side);
   png_set_chunk_cache_max(reader->png, HM_PNG_CHUNK_CACHE_MAX);
   png_set_chunk_malloc_max(reader->png, HM_PNG_CHUNK_MALLOC_MAX);
+  // libpng refuses a few old sRGB profiles it knows to be slightly wrong; viewers use
+  // them all the same, and the profile is forwarded as it came, like any other.
+  png_set_option(reader->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
   png_read_info(reader->png, reader->info);
   reader->width = png_get_image_width(reader->png, reader->info);
   reader->height = png_get_image_height(reader->png, reader->info);
   reader->interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+  // libpng has already checked both: a damaged eXIf or iCCP is dropped with a warning.
+  png_bytep exif = NULL;
+  png_uint_32 exif_size = 0;
+  if (png_get_eXIf_1(reader->png, reader->info, &exif_size, &exif) != 0 && exif != NULL) {
+    reader->exif = exif;
+    reader->exif_size = exif_size;
+  }
+  png_charp name = NULL;
+  int compression = 0;
+  png_bytep icc = NULL;
+  png_uint_32 icc_size = 0;
+  if (png_get_iCCP(reader->png, reader->info, &name, &compression, &icc, &icc_size) != 0 &&
+      icc != NULL) {
+    reader->icc = icc;
+    reader->icc_size = icc_size;
+  }
   return HM_OK;
 }
 
 uint32_t hm_png_reader_width(const hm_png_reader *reader) { return reader->width; }
+
+const uint8_t *hm_png_reader_exif(const hm_png_reader *reader, size_t *size) {
+  *size = reader->exif_size;
+  return reader->exif;
+}
+
+const uint8_t *hm_png_reader_icc(const hm_png_reader *reader, size_t *size) {
+  *size = reader->icc_size;
+  return reader->icc;
+}
 uint32_t hm_png_reader_height(const hm_png_reader *reader) { return reader->height; }
 
 hm_status hm_png_reader_start(hm_png_reader *reader, char *message, size_t message_size) {

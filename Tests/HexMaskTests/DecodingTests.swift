@@ -265,11 +265,6 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
   #expect(Double(total) / Double(baseline.pixels.count) < 2)
 }
 
-@Test func cmykJpegIsUnsupported() throws {
-  let error = try decodingError("jpeg/jpg-cmyk-1.jpg")
-  #expect(error == ImageError(.unsupported, "CMYK JPEG is not supported yet"))
-}
-
 @Test func twelveBitJpegIsUnsupported() throws {
   let error = try decodingError("jpeg/testorig12.jpg")
   #expect(error == ImageError(.unsupported, "12-bit JPEG is not supported"))

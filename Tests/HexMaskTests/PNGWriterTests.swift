@@ -122,3 +122,103 @@ func chunkTypes(of png: [UInt8]) -> [String] {
     }
   }
 }
+
+// MARK: ICC profile
+
+/// Writes a small image with `iccProfile` to `path` and returns the writer's warnings.
+func writePNG(iccProfile: [UInt8]?, to path: String) throws -> [String] {
+  try withFile(path, mode: "wb") { file in
+    let writer = try PNGWriter(file: file, width: 5, height: 3, iccProfile: iccProfile)
+    let pixels = randomPixels(width: 5, height: 3, seed: 11)
+    for y in 0..<3 {
+      try pixels[y * 20..<(y + 1) * 20].withUnsafeBufferPointer { try writer.writeRow($0) }
+    }
+    try writer.finish()
+    return writer.warnings
+  }
+}
+
+/// Profiles from PNG iCCP and from JPEG APP2 (one segment, and reassembled from 7 in
+/// the corpus's icc_profile_big.jpg when present) come back byte for byte.
+@Test(arguments: [
+  "icc/p3.png", "icc/prophoto.png", "icc/icc_profile.png", "icc/truncated_exif_dpi.jpg",
+])
+func iccProfileRoundTrips(name: String) throws {
+  let profile = try #require(try metadata(name).iccProfile)
+  try withTemporaryDirectory { directory in
+    let path = directory + "/out.png"
+    #expect(try writePNG(iccProfile: profile, to: path) == [])
+    let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
+    }
+    #expect(written.iccProfile == profile)
+    #expect(written.exif == nil)
+    // iCCP and nothing else: the known sRGB profile (icc_profile.png) adds no gAMA/cHRM/sRGB.
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(chunkTypes(of: bytes) == ["IHDR", "iCCP", "IDAT", "IEND"])
+  }
+}
+
+@Test func bigIccProfileRoundTrips() throws {
+  let source = sharedCorpus.appendingPathComponent("icc/icc_profile_big.jpg").path
+  guard FileManager.default.fileExists(atPath: source) else { return }
+  let profile = try #require(
+    try withFile(source) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata.iccProfile })
+  try withTemporaryDirectory { directory in
+    let path = directory + "/out.png"
+    #expect(try writePNG(iccProfile: profile, to: path) == [])
+    let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
+    }
+    #expect(written.iccProfile == profile)
+  }
+}
+
+/// A profile libpng refuses costs the profile, never the image.
+@Test(
+  arguments: [
+    (
+      "icc/grayscale-icc.jpg",
+      "ICC profile not written: profile 'ICC profile': 'GRAY': Gray color space not permitted on RGB PNG"
+    ),
+    (
+      "icc/icc_chunk_order.jpeg",
+      "ICC profile not written: profile 'ICC profile': 1020304h: length does not match profile"
+    ),
+  ])
+func refusedIccProfileIsAWarning(name: String, warning: String) throws {
+  let profile = try #require(try metadata(name).iccProfile)
+  try withTemporaryDirectory { directory in
+    let path = directory + "/out.png"
+    #expect(try writePNG(iccProfile: profile, to: path) == [warning])
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(chunkTypes(of: bytes) == ["IHDR", "IDAT", "IEND"])
+    let image = try withFile(path) { file in try decode(file: file) }
+    #expect(image.pixels == randomPixels(width: 5, height: 3, seed: 11))
+  }
+}
+
+@Test func sameProfileSameBytes() throws {
+  let profile = try #require(try metadata("icc/p3.png").iccProfile)
+  try withTemporaryDirectory { directory in
+    _ = try writePNG(iccProfile: profile, to: directory + "/a.png")
+    _ = try writePNG(iccProfile: profile, to: directory + "/b.png")
+    let first = try Data(contentsOf: URL(fileURLWithPath: directory + "/a.png"))
+    #expect(first == (try Data(contentsOf: URL(fileURLWithPath: directory + "/b.png"))))
+  }
+}
+
+/// Metadata never travels on its own: decoding a file full of it and writing its pixels
+/// gives no EXIF, text or time chunk, whatever the input had.
+@Test(arguments: [
+  "pngsuite/exif2c08.png", "pngsuite/ct1n0g04.png", "pngsuite/cm7n0g04.png",
+  "jpeg/pil_sample_cmyk.jpg",
+])
+func outputCarriesNoOtherMetadata(name: String) throws {
+  let image = try decodeFixture(name)
+  try withTemporaryDirectory { directory in
+    let path = directory + "/out.png"
+    try writePNG(image.pixels, width: image.width, height: image.height, to: path)
+    let types = chunkTypes(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    #expect(types.allSatisfy { ["IHDR", "IDAT", "IEND"].contains($0) })
+    #expect(Set(types).isDisjoint(with: ["eXIf", "tEXt", "tIME", "zTXt", "iTXt"]))
+  }
+}

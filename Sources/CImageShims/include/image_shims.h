@@ -47,6 +47,12 @@ hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_by
 uint32_t hm_png_reader_width(const hm_png_reader *reader);
 uint32_t hm_png_reader_height(const hm_png_reader *reader);
 
+// The eXIf chunk and the decompressed iCCP profile found before the image data, as
+// libpng accepted them; NULL (size 0) when absent or refused (libpng then warns).
+// Valid once hm_png_reader_open has succeeded and until the reader is destroyed.
+const uint8_t *hm_png_reader_exif(const hm_png_reader *reader, size_t *size);
+const uint8_t *hm_png_reader_icc(const hm_png_reader *reader, size_t *size);
+
 // Sets up the conversion to 8-bit straight RGBA; call once, after the caller has
 // accepted the size. Allocates the row buffers (and, for Adam7, the whole image).
 hm_status hm_png_reader_start(hm_png_reader *reader, char *message, size_t message_size);
@@ -73,10 +79,37 @@ hm_status hm_jpeg_reader_open(hm_jpeg_reader *reader, FILE *file, const uint8_t 
 uint32_t hm_jpeg_reader_width(const hm_jpeg_reader *reader);
 uint32_t hm_jpeg_reader_height(const hm_jpeg_reader *reader);
 
-// Starts decompression to RGBA; call once, after the caller has accepted the size.
+// How the rows of an opened reader are laid out: RGBA, or CMYK (4 bytes per pixel,
+// like RGBA) for CMYK and YCCK files, which the caller converts. Inverted CMYK, as
+// Adobe's software writes it (it marks its files with an APP14 "Adobe" marker),
+// stores 255 − ink.
+typedef enum hm_jpeg_color {
+  HM_JPEG_RGBA = 0,
+  HM_JPEG_CMYK,
+  HM_JPEG_CMYK_INVERTED,
+} hm_jpeg_color;
+
+hm_jpeg_color hm_jpeg_reader_color(const hm_jpeg_reader *reader);
+
+// The metadata markers before the first scan, valid once hm_jpeg_reader_open has
+// succeeded and until the reader is destroyed. Sizes are those found in the file;
+// the bytes are not checked.
+//
+// The first APP1 "Exif\0\0" payload, after that identifier; NULL (size 0) when absent.
+const uint8_t *hm_jpeg_reader_exif(const hm_jpeg_reader *reader, size_t *size);
+// The APP2 "ICC_PROFILE\0" payloads in file order, after that identifier: sequence
+// number (1-based), segment count, profile bytes. At most 256 are kept;
+// hm_jpeg_reader_icc_overflow is nonzero when the file had more.
+int hm_jpeg_reader_icc_segment_count(const hm_jpeg_reader *reader);
+const uint8_t *hm_jpeg_reader_icc_segment(const hm_jpeg_reader *reader, int index,
+                                          size_t *size);
+int hm_jpeg_reader_icc_overflow(const hm_jpeg_reader *reader);
+
+// Starts decompression to RGBA (or CMYK, see hm_jpeg_reader_color); call once, after
+// the caller has accepted the size.
 hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t message_size);
 
-// Decodes the next scanline into `row` (width * 4 bytes, alpha 0xFF).
+// Decodes the next scanline into `row` (width * 4 bytes: RGBA with alpha 0xFF, or CMYK).
 hm_status hm_jpeg_reader_read_row(hm_jpeg_reader *reader, uint8_t *row, char *message,
                                   size_t message_size);
 
@@ -90,11 +123,18 @@ typedef struct hm_png_writer hm_png_writer;
 hm_png_writer *hm_png_writer_create(void);
 void hm_png_writer_destroy(hm_png_writer *writer);
 
-// Writes the signature and IHDR of an 8-bit RGBA, non-interlaced image, and nothing
-// else that could vary between runs (no tIME, text or gamma chunks).
+// Writes the signature and IHDR of an 8-bit RGBA, non-interlaced image, then an iCCP
+// chunk when `icc_profile` is not NULL, and nothing else that could vary between runs
+// (no tIME, text, eXIf or gamma chunks). A profile libpng refuses is left out, and
+// hm_png_writer_icc_refusal says why; that is not an error.
 hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
-                             uint32_t height, int compression_level, char *message,
-                             size_t message_size);
+                             uint32_t height, int compression_level,
+                             const uint8_t *icc_profile, size_t icc_profile_size,
+                             char *message, size_t message_size);
+
+// Why the profile given to hm_png_writer_open was left out; "" when it was written or
+// none was given.
+const char *hm_png_writer_icc_refusal(const hm_png_writer *writer);
 
 // Writes the next row of width * 4 bytes.
 hm_status hm_png_writer_write_row(hm_png_writer *writer, const uint8_t *row, char *message,

@@ -22,8 +22,12 @@ public protocol ImageDecoder: AnyObject {
   var width: Int { get }
   /// Rows as stored in the file.
   var height: Int { get }
-  /// Non-fatal problems libpng/libjpeg reported so far (e.g. a truncated scan).
+  /// Non-fatal problems libpng/libjpeg reported so far (e.g. a truncated scan);
+  /// problems with the metadata are in `metadata.warnings` instead.
   var warnings: [String] { get }
+  /// The EXIF block and ICC profile found before the image data; complete as soon as
+  /// the decoder is opened.
+  var metadata: ImageMetadata { get }
   /// Decodes the next row into `row`, which holds exactly `width * 4` bytes.
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError)
 }

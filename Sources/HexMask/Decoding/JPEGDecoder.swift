@@ -1,9 +1,12 @@
 import CImageShims
 
-/// Decodes a baseline, progressive or arithmetic-coded 8-bit JPEG (YCbCr, RGB or
-/// grayscale) to RGBA8 with opaque alpha, one scanline at a time.
+/// Decodes a baseline, progressive or arithmetic-coded 8-bit JPEG (YCbCr, RGB,
+/// grayscale, CMYK or YCCK) to RGBA8 with opaque alpha, one scanline at a time.
 ///
-/// CMYK/YCCK, 12-bit and lossless files are refused as `.unsupported`. Data errors
+/// CMYK and YCCK become RGB by the naive conversion of `convertCMYKToRGBA`, honouring
+/// Adobe's inverted CMYK. The EXIF block (APP1) and the ICC profile (APP2 segments,
+/// reassembled) are in `metadata`. 12-bit and lossless files are refused as
+/// `.unsupported`. Data errors
 /// libjpeg can work around (a truncated scan) become `warnings`; the missing part of
 /// the image decodes as gray. The decoder never closes the FILE it is given.
 ///
@@ -22,17 +25,24 @@ final class JPEGDecoder: ImageDecoder {
     }
   }
 
+  private(set) var metadata = ImageMetadata()
+
   private let reader: OpaquePointer
   private var rowsRead = 0
+  /// How the rows libjpeg delivers are laid out.
+  private var color = HM_JPEG_RGBA
+  /// Tests only: deliver CMYK rows as libjpeg decoded them, without conversion.
+  private let keepsCMYK: Bool
 
   /// Reads the headers from `file`, after the bytes in `prefix` that the caller
   /// already consumed from it, and refuses images of more than `maxPixels` before
-  /// decompression starts.
-  init(file: CFile, prefix: [UInt8], maxPixels: Int) throws(ImageError) {
+  /// decompression starts. `keepsCMYK` (for tests) leaves CMYK rows unconverted.
+  init(file: CFile, prefix: [UInt8], maxPixels: Int, keepsCMYK: Bool = false) throws(ImageError) {
     guard let reader = hm_jpeg_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
     self.reader = reader
+    self.keepsCMYK = keepsCMYK
     // From here on deinit frees the reader, whatever throws.
     try prefix.withUnsafeBufferPointer { (bytes) throws(ImageError) in
       try callShim(format: "JPEG") {
@@ -41,6 +51,8 @@ final class JPEGDecoder: ImageDecoder {
     }
     width = Int(hm_jpeg_reader_width(reader))
     height = Int(hm_jpeg_reader_height(reader))
+    color = hm_jpeg_reader_color(reader)
+    metadata = Self.metadata(of: reader)
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
@@ -56,5 +68,20 @@ final class JPEGDecoder: ImageDecoder {
     }
     try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
+    if color != HM_JPEG_RGBA && !keepsCMYK {
+      convertCMYKToRGBA(row, inverted: color == HM_JPEG_CMYK_INVERTED)
+    }
+  }
+
+  /// Copies what the APP1 and APP2 markers held out of the reader.
+  private static func metadata(of reader: OpaquePointer) -> ImageMetadata {
+    var size = 0
+    let exif = copyBytes(hm_jpeg_reader_exif(reader, &size), size)
+    let segments = (0..<hm_jpeg_reader_icc_segment_count(reader)).map { index in
+      copyBytes(hm_jpeg_reader_icc_segment(reader, index, &size), size) ?? []
+    }
+    let icc = reassembleICCProfile(segments, tooMany: hm_jpeg_reader_icc_overflow(reader) != 0)
+    return ImageMetadata(
+      exif: exif, iccProfile: icc.profile, warnings: icc.warning.map { [$0] } ?? [])
   }
 }

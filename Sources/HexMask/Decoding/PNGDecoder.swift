@@ -4,7 +4,9 @@ import CImageShims
 ///
 /// Palettes and tRNS become alpha, 16-bit samples are scaled with rounding, gray
 /// becomes RGB. Sample values pass through unchanged: gAMA, sRGB and cHRM are ignored,
-/// as most web tools do. The decoder reads from the FILE it is given and never closes it.
+/// as most web tools do. The eXIf chunk and the iCCP profile, when libpng accepts them,
+/// are in `metadata`, with libpng's reason when it dropped one. The decoder reads from the
+/// FILE it is given and never closes it.
 ///
 /// ```swift
 /// let decoder = try PNGDecoder(file: fp, signatureBytes: 8, maxPixels: 1 << 28)
@@ -16,10 +18,12 @@ final class PNGDecoder: ImageDecoder {
   private(set) var width = 0
   private(set) var height = 0
   var warnings: [String] {
-    shimWarnings(count: hm_png_reader_warning_count(reader)) {
+    let all = shimWarnings(count: hm_png_reader_warning_count(reader)) {
       hm_png_reader_warning(reader, $0)
     }
+    return all.filter { !isAboutMetadata($0) }
   }
+  private(set) var metadata = ImageMetadata()
 
   private let reader: OpaquePointer
   private var rowsRead = 0
@@ -48,6 +52,16 @@ final class PNGDecoder: ImageDecoder {
     }
     width = Int(hm_png_reader_width(reader))
     height = Int(hm_png_reader_height(reader))
+    var size = 0
+    metadata.exif = copyBytes(hm_png_reader_exif(reader, &size), size)
+    metadata.iccProfile = copyBytes(hm_png_reader_icc(reader, &size), size)
+    // libpng also complains about profiles it keeps ("PCS illuminant is not D50");
+    // only a chunk that was dropped is worth a warning.
+    let dropped =
+      (metadata.exif == nil ? ["eXIf"] : []) + (metadata.iccProfile == nil ? ["iCCP"] : [])
+    metadata.warnings = shimWarnings(count: hm_png_reader_warning_count(reader)) {
+      hm_png_reader_warning(reader, $0)
+    }.filter { warning in dropped.contains { warning.hasPrefix($0) } }
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
@@ -64,4 +78,10 @@ final class PNGDecoder: ImageDecoder {
     try callShim(format: "PNG") { hm_png_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
   }
+}
+
+/// libpng names the chunk its complaint is about ("iCCP: …"); those about the
+/// metadata chunks belong in `ImageMetadata.warnings`.
+private func isAboutMetadata(_ warning: String) -> Bool {
+  warning.hasPrefix("iCCP") || warning.hasPrefix("eXIf")
 }

@@ -29,6 +29,12 @@ func shimWarnings(count: Int32, _ warning: (Int32) -> UnsafePointer<CChar>?) -> 
   (0..<count).compactMap { index in warning(index).map { userMessage(String(cString: $0)) } }
 }
 
+/// A Swift copy of `size` bytes a shim handle owns; nil when `bytes` is NULL or `size` is 0.
+func copyBytes(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8]? {
+  guard let bytes, size > 0 else { return nil }
+  return Array(UnsafeBufferPointer(start: bytes, count: size))
+}
+
 /// Library messages start with a capital and may end with a period or newline;
 /// reasons start lower case and end bare. Acronyms ("IDAT", "CMYK") keep their case.
 func userMessage(_ text: String) -> String {

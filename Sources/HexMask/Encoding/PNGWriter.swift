@@ -3,22 +3,34 @@ import CImageShims
 /// Writes an 8-bit RGBA PNG one row at a time, with no timestamp or other varying chunk,
 /// so the same pixels always give the same bytes.
 ///
-/// Only IHDR, IDAT and IEND are written, non-interlaced, with libpng's adaptive
-/// filters. The writer writes to the FILE it is given and never closes it; after
-/// `finish()` the bytes have been flushed to it.
+/// Only IHDR, an iCCP when given a profile, IDAT and IEND are written, non-interlaced,
+/// with libpng's adaptive filters; never a timestamp, text or EXIF. The writer writes
+/// to the FILE it is given and never closes it; after `finish()` the bytes have been
+/// flushed to it.
 ///
 /// ```swift
-/// let writer = try PNGWriter(file: fp, width: 256, height: 256)
+/// let writer = try PNGWriter(
+///   file: fp, width: 256, height: 256, iccProfile: decoder.metadata.iccProfile)
+/// for warning in writer.warnings { print("hexmask: \(name): \(warning)") }
 /// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
 /// try writer.finish()
 /// ```
 public final class PNGWriter {
+  /// Problems that did not stop the image, set by `init`: a profile libpng refused
+  /// (a damaged header, or a CMYK or gray profile, which cannot describe RGB pixels) is
+  /// left out and explained here, e.g. "ICC profile not written: …".
+  public private(set) var warnings: [String] = []
+
   private let writer: OpaquePointer
   private let width: Int
 
   /// Writes the PNG header for a `width`×`height` image; `compressionLevel` is
-  /// zlib's 0 (none, fastest) … 9 (smallest, slowest).
-  public init(file: CFile, width: Int, height: Int, compressionLevel: Int = 6) throws(ImageError) {
+  /// zlib's 0 (none, fastest) … 9 (smallest, slowest). `iccProfile`, when given, is
+  /// written as an iCCP chunk (named "ICC profile"), byte for byte; if libpng refuses
+  /// it, the image is written without it and `warnings` says why — never an error.
+  public init(
+    file: CFile, width: Int, height: Int, compressionLevel: Int = 6, iccProfile: [UInt8]? = nil
+  ) throws(ImageError) {
     guard let writer = hm_png_writer_create() else {
       throw ImageError(.writeFailed, "out of memory")
     }
@@ -32,9 +44,19 @@ public final class PNGWriter {
     guard (0...9).contains(compressionLevel) else {
       throw ImageError(.writeFailed, "PNG compression level must be 0…9, not \(compressionLevel)")
     }
-    try callShim(format: "PNG", writing: true) {
-      hm_png_writer_open(
-        writer, file, UInt32(width), UInt32(height), Int32(compressionLevel), $0, $1)
+    let profile = iccProfile ?? []
+    try profile.withUnsafeBufferPointer { (bytes) throws(ImageError) in
+      try callShim(format: "PNG", writing: true) {
+        hm_png_writer_open(
+          writer, file, UInt32(width), UInt32(height), Int32(compressionLevel),
+          iccProfile == nil ? nil : bytes.baseAddress, bytes.count, $0, $1)
+      }
+    }
+    if iccProfile != nil,
+      let refusal = hm_png_writer_icc_refusal(writer).map(String.init(cString:)),
+      !refusal.isEmpty
+    {
+      warnings.append("ICC profile not written: \(userMessage(refusal))")
     }
   }
 

@@ -1,0 +1,25 @@
+/// What a file says about its pixels besides the pixels.
+///
+/// Decoders fill it from the markers and chunks before the image data, so it is
+/// complete as soon as `openDecoder` returns. hexmask forwards `iccProfile` into its
+/// output and never copies `exif` (it may hold GPS positions and camera serials).
+///
+/// ```swift
+/// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
+/// let writer = try PNGWriter(
+///   file: out, width: 256, height: 256, iccProfile: decoder.metadata.iccProfile)
+/// ```
+public struct ImageMetadata: Sendable, Equatable {
+  /// The TIFF-structured EXIF block: JPEG APP1 payload after "Exif\0\0", or the PNG eXIf chunk. nil when absent.
+  public var exif: [UInt8]?
+  /// The embedded ICC profile, reassembled from JPEG APP2 "ICC_PROFILE\0" segments or PNG iCCP. nil when absent or malformed.
+  public var iccProfile: [UInt8]?
+  /// Problems with metadata that did not stop decoding, e.g. "ICC profile segments are inconsistent; profile dropped".
+  public var warnings: [String]
+
+  public init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [String] = []) {
+    self.exif = exif
+    self.iccProfile = iccProfile
+    self.warnings = warnings
+  }
+}

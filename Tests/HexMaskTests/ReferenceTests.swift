@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import HexMask
+
+// Decoded pixels against independent decoders: pypng for PngSuite, libjpeg-turbo's
+// djpeg for the JPEG fixtures. `scripts/make-references.py` wrote their digests into
+// Fixtures/; these tests never run it.
+
+/// One line of a reference listing: the size and the SHA-256 of the decoded pixels.
+struct Reference: Sendable, Equatable {
+  var width: Int
+  var height: Int
+  var sha256: String
+}
+
+/// Reads `path<TAB>width<TAB>height<TAB>sha256` lines, skipping `#` comments.
+func references(_ listing: String) -> [String: Reference] {
+  guard let text = try? String(contentsOfFile: Fixtures.path(listing), encoding: .utf8) else {
+    return [:]
+  }
+  var result: [String: Reference] = [:]
+  for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+    let fields = line.split(separator: "\t")
+    guard fields.count == 4, let width = Int(fields[1]), let height = Int(fields[2]) else {
+      continue
+    }
+    result[String(fields[0])] = Reference(width: width, height: height, sha256: String(fields[3]))
+  }
+  return result
+}
+
+let pngSuiteReferences = references("pngsuite/reference-rgba.txt")
+let jpegReferences = references("jpeg/reference-rgb.txt")
+
+/// Every JPEG under Fixtures/, as a path relative to it ("jpeg/testorig.jpg").
+let jpegFixtures: [String] = {
+  let enumerator = FileManager.default.enumerator(atPath: Fixtures.root.path)
+  let paths = (enumerator?.allObjects as? [String]) ?? []
+  return paths.filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".jpeg") }.sorted()
+}()
+
+/// The RGB bytes of an opaque RGBA image.
+func rgb(_ image: DecodedImage) -> [UInt8] {
+  image.pixels.enumerated().compactMap { $0.offset % 4 == 3 ? nil : $0.element }
+}
+
+@Test func sha256MatchesTheStandardExamples() {
+  #expect(sha256Hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+  #expect(
+    sha256Hex(Array("abc".utf8))
+      == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+  #expect(
+    sha256Hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+      == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+}
+
+@Test func referencesCoverEveryFixture() {
+  #expect(
+    Set(pngSuiteReferences.keys) == Set(Fixtures.pngSuite(corrupt: false).map { "pngsuite/" + $0 }))
+  #expect(Set(jpegReferences.keys).isSubset(of: Set(jpegFixtures)))
+  #expect(jpegReferences.count >= 30)
+}
+
+@Test(arguments: Fixtures.pngSuite(corrupt: false))
+func pngSuiteMatchesPypng(name: String) throws {
+  let reference = try #require(pngSuiteReferences["pngsuite/\(name)"])
+  let image = try decodeFixture("pngsuite/\(name)")
+  #expect(image.width == reference.width && image.height == reference.height)
+  #expect(sha256Hex(image.pixels) == reference.sha256)
+}
+
+/// Every JPEG djpeg decodes gives djpeg's pixels exactly (same library, same default
+/// IDCT and upsampling); every one it refuses, hexmask refuses too.
+@Test(arguments: jpegFixtures)
+func jpegMatchesDjpeg(name: String) throws {
+  guard let reference = jpegReferences[name] else {
+    let error = try decodingError(name)
+    #expect(error?.kind == .unsupported || error?.kind == .corrupt)
+    return
+  }
+  let image = try decodeFixture(name)
+  #expect(image.width == reference.width && image.height == reference.height)
+  #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
+  #expect(sha256Hex(rgb(image)) == reference.sha256)
+}
+
+/// The counts for the record: how much of each suite decodes, and agrees.
+@Test func decodeCounts() throws {
+  var pngValid = 0
+  var pngAgree = 0
+  var pngRefused = 0
+  for name in Fixtures.pngSuite(corrupt: false) + Fixtures.pngSuite(corrupt: true) {
+    guard let image = try? decodeFixture("pngsuite/\(name)") else {
+      pngRefused += 1
+      continue
+    }
+    pngValid += 1
+    if sha256Hex(image.pixels) == pngSuiteReferences["pngsuite/\(name)"]?.sha256 { pngAgree += 1 }
+  }
+  var jpegDecoded = 0
+  var jpegAgree = 0
+  var jpegRefused = 0
+  for name in jpegFixtures {
+    guard let image = try? decodeFixture(name) else {
+      jpegRefused += 1
+      continue
+    }
+    jpegDecoded += 1
+    if sha256Hex(rgb(image)) == jpegReferences[name]?.sha256 { jpegAgree += 1 }
+  }
+  print(
+    "PngSuite: \(pngValid) valid (\(pngAgree) identical to pypng), \(pngRefused) refused; "
+      + "JPEG fixtures: \(jpegDecoded) decoded (\(jpegAgree) identical to djpeg), "
+      + "\(jpegRefused) refused")
+  #expect(pngValid == 161 && pngAgree == 161 && pngRefused == 14)
+  #expect(jpegDecoded == jpegReferences.count && jpegAgree == jpegDecoded)
+  #expect(jpegRefused == 3)
+}
