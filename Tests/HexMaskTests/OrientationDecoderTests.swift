@@ -8,6 +8,7 @@ final class GridDecoder: ImageDecoder {
   let width: Int
   let height: Int
   let warnings = ["grid warning"]
+  let metadata = ImageMetadata()
   private(set) var rowsRead = 0
   let failingRow: Int?
 

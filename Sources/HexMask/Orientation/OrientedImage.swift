@@ -44,6 +44,8 @@ public final class OrientedDecoder: ImageDecoder {
   public let height: Int
   /// The inner decoder's warnings.
   public var warnings: [String] { stored.warnings }
+  /// The inner decoder's metadata (the EXIF block still says the stored orientation).
+  public var metadata: ImageMetadata { stored.metadata }
 
   private let stored: any ImageDecoder
   /// The whole stored image, for orientations 3–8, from the first `readRow` until the last.

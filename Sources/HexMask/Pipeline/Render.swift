@@ -17,9 +17,14 @@ public func render(input: String, output: String, options: RenderOptions) throws
     throw HexMaskError(file: output, reason: "output is the input file; refusing to overwrite it")
   }
   let source = try InputFile(path: input)
-  let decoder = try attempt(source.name) { () throws(ImageError) in
+  let stored = try attempt(source.name) { () throws(ImageError) in
     try openDecoder(file: source.stream, maxPixels: options.maxPixels)
   }
+  let metadata = stored.metadata
+  let orientation = options.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
+  let decoder = openOriented(stored, orientation: orientation)
+  // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless --strip.
+  let profile = options.keepColorProfile ? metadata.iccProfile : nil
   let canvas = Canvas(
     imageWidth: decoder.width, imageHeight: decoder.height, layout: options.layout)
   let shape: MaskShape
@@ -31,7 +36,8 @@ public func render(input: String, output: String, options: RenderOptions) throws
 
   let destination = try OutputFile(path: output)
   let writer = try attempt(destination.name) { () throws(ImageError) in
-    try PNGWriter(file: destination.stream, width: canvas.side, height: canvas.side)
+    try PNGWriter(
+      file: destination.stream, width: canvas.side, height: canvas.side, iccProfile: profile)
   }
   var rows = RowPipeline(canvas: canvas, shape: shape, options: options, sourceWidth: decoder.width)
   for y in 0..<(canvas.top + canvas.side) {
@@ -46,13 +52,15 @@ public func render(input: String, output: String, options: RenderOptions) throws
     for _ in (canvas.top + canvas.side)..<decoder.height {
       try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
     }
-    if let first = decoder.warnings.first {
-      throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
-    }
+  }
+  let warnings =
+    (options.keepColorProfile ? metadata.warnings : []) + decoder.warnings + writer.warnings
+  if options.strict, let first = warnings.first {
+    throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
   }
   try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
   try destination.commit()
-  return RenderReport(side: canvas.side, warnings: decoder.warnings)
+  return RenderReport(side: canvas.side, warnings: warnings)
 }
 
 /// Runs one codec step, naming `file` in the error if it fails.
