@@ -91,4 +91,6 @@ public struct NameTemplate: Equatable, Sendable {
 public struct NameTemplateError: Error, Equatable, Sendable {
   /// One line, lower case.
   public var reason: String
+
+  public init(reason: String) { self.reason = reason }
 }
