@@ -14,6 +14,12 @@ let stopSignal = Atomic<Int32>(0)
 func catchStopSignals() {
   // Initialise the global here: a signal handler must not run Swift's lazy initialisation.
   _ = stopSignal.load(ordering: .relaxed)
+  // A parent may have blocked them (a Dispatch thread that spawned us does); the mask is
+  // inherited by the worker threads, so unblock before they start.
+  var signals = sigset_t()
+  sigemptyset(&signals)
+  for number in [SIGINT, SIGTERM] { sigaddset(&signals, number) }
+  pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   for number in [SIGINT, SIGTERM] {
     _ = signal(number) { received in
       // Only async-signal-safe work: an atomic store, or the default action.
