@@ -53,8 +53,13 @@ import Testing
       let run = try runHexMask(["-r", "in", "--out-dir", "out"], in: dir)
       #expect(run.status == 0, "\(run.standardError)")
       #expect(run.standardOutputData.isEmpty)
-      #expect(tree(dir.appendingPathComponent("out")) == ["a.png", "b.png", "sub/c.png", "sub/deeper/d.png"])
-      #expect(run.standardError == "" || run.standardError.hasPrefix("hexmask: 4 written, 0 skipped, 0 failed in "))
+      #expect(
+        tree(dir.appendingPathComponent("out")) == [
+          "a.png", "b.png", "sub/c.png", "sub/deeper/d.png",
+        ])
+      #expect(
+        run.standardError == ""
+          || run.standardError.hasPrefix("hexmask: 4 written, 0 skipped, 0 failed in "))
       #expect(!run.standardError.contains("\r"), "no progress line when stderr is not a terminal")
       let decoded = try decodeImage(at: dir.appendingPathComponent("out/sub/deeper/d.png").path)
       #expect(decoded.width == 32 && decoded.height == 32)
@@ -72,7 +77,10 @@ import Testing
         let run = try runHexMask(["-r", "in", "--out-dir", "in/out", "--quiet"], in: dir)
         #expect(run.status == 0 && run.standardError.isEmpty, "\(run.standardError)")
       }
-      #expect(tree(dir.appendingPathComponent("in/out")) == ["a.png", "b.png", "sub/c.png", "sub/deeper/d.png"])
+      #expect(
+        tree(dir.appendingPathComponent("in/out")) == [
+          "a.png", "b.png", "sub/c.png", "sub/deeper/d.png",
+        ])
     }
   }
 
@@ -88,7 +96,8 @@ import Testing
           "hex/a_jpg.png", "hex/b_png.png", "hex/sub/a_png.png", "hex/sub/c_jpg.png",
           "hex/sub/deeper/d_png.png",
         ])
-      let flat = try runHexMask(["-r", "in", "--out-dir", "flat", "--name", "{name}.{ext}.png"], in: dir)
+      let flat = try runHexMask(
+        ["-r", "in", "--out-dir", "flat", "--name", "{name}.{ext}.png"], in: dir)
       #expect(flat.status == 0)
       #expect(tree(dir.appendingPathComponent("flat")).count == 5)
     }
@@ -105,7 +114,8 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
       let mirrored = try runHexMask(["-r", "a", "b", "--out-dir", "out"], in: dir)
       #expect(mirrored.status == 2, "folders given as roots still share the top of DIR")
-      let apart = try runHexMask(["a", "b", "--out-dir", "out", "--name", "{name}-{ext}.png"], in: dir)
+      let apart = try runHexMask(
+        ["a", "b", "--out-dir", "out", "--name", "{name}-{ext}.png"], in: dir)
       #expect(apart.status == 0)
       #expect(tree(dir.appendingPathComponent("out")) == ["x-jpg.png", "x-png.png", "y-jpg.png"])
     }
@@ -114,37 +124,47 @@ import Testing
   @Test func filesFromNULSeparatedListWithAwkwardNames() throws {
     try withTemporaryDirectory { dir in
       let names = ["with space.jpg", "new\nline.png", "tab\there.jpg", "-"]
-      try makeFiles(dir, [
-        "in/" + names[0]: Self.photo, "in/" + names[1]: Self.png, "in/" + names[2]: Self.photo,
-        "in/" + names[3]: Self.png,
-      ])
+      try makeFiles(
+        dir,
+        [
+          "in/" + names[0]: Self.photo, "in/" + names[1]: Self.png, "in/" + names[2]: Self.photo,
+          "in/" + names[3]: Self.png,
+        ])
       let list = names.map { "in/" + $0 }.joined(separator: "\0") + "\0"
       let run = try runHexMask(
         ["--files-from", "-", "-0", "--out-dir", "out"], standardInput: Data(list.utf8), in: dir)
       #expect(run.status == 0, "\(run.standardError)")
-      #expect(tree(dir.appendingPathComponent("out")) == ["-.png", "new\nline.png", "tab\there.png", "with space.png"])
+      #expect(
+        tree(dir.appendingPathComponent("out")) == [
+          "-.png", "new\nline.png", "tab\there.png", "with space.png",
+        ])
     }
   }
 
   @Test func filesFromALineListWithSpacesAndMirroring() throws {
     try withTemporaryDirectory { dir in
       try makeFiles(dir, ["in/my photos/a b.jpg": Self.photo, "in/c.png": Self.png])
-      try Data("in/my photos/a b.jpg\n\nin/c.png\n".utf8).write(to: dir.appendingPathComponent("list.txt"))
+      try Data("in/my photos/a b.jpg\n\nin/c.png\n".utf8).write(
+        to: dir.appendingPathComponent("list.txt"))
       let run = try runHexMask(["--files-from", "list.txt", "-r", "--out-dir", "out"], in: dir)
       #expect(run.status == 0, "\(run.standardError)")
       #expect(tree(dir.appendingPathComponent("out")) == ["in/c.png", "in/my photos/a b.png"])
       let missing = try runHexMask(["--files-from", "nope.txt", "--out-dir", "out"], in: dir)
       #expect(missing.status == 1)
-      #expect(missing.standardError == "hexmask: nope.txt: cannot open the list: No such file or directory\n")
+      #expect(
+        missing.standardError
+          == "hexmask: nope.txt: cannot open the list: No such file or directory\n")
     }
   }
 
   @Test func corruptFilesFailAloneAndTheRestIsWritten() throws {
     try withTemporaryDirectory { dir in
-      try makeFiles(dir, [
-        "in/a.jpg": Self.photo, "in/bad.png": fixture("corrupt/badcrc.png"), "in/c.png": Self.png,
-        "in/truncated.png": fixture("corrupt/truncated.png"),
-      ])
+      try makeFiles(
+        dir,
+        [
+          "in/a.jpg": Self.photo, "in/bad.png": fixture("corrupt/badcrc.png"), "in/c.png": Self.png,
+          "in/truncated.png": fixture("corrupt/truncated.png"),
+        ])
       let run = try runHexMask(["in", "in/missing.jpg", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
       let outputs = tree(dir.appendingPathComponent("out"))
@@ -153,7 +173,9 @@ import Testing
       let lines = run.standardError.split(separator: "\n")
       #expect(lines.contains { $0.hasPrefix("hexmask: in/missing.jpg: cannot open") })
       #expect(lines.last?.contains(" failed in ") == true)
-      let failed = try jsonObjects(run.standardOutputData).filter { $0["status"] as? String == "failed" }
+      let failed = try jsonObjects(run.standardOutputData).filter {
+        $0["status"] as? String == "failed"
+      }
       #expect(failed.count == lines.count - 1)
       #expect(failed.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
     }
@@ -164,7 +186,8 @@ import Testing
       var files: [String: String] = [:]
       for (index, name) in [
         "photos/rocket.jpg", "pngsuite/basn2c08.png", "pngsuite/basi6a16.png", "jpeg/jpg-gray.jpg",
-        "jpeg/jpg-progressive.jpg", "exif/Landscape_6.jpg", "jpeg/testimgp.jpg", "pngsuite/s33i3p04.png",
+        "jpeg/jpg-progressive.jpg", "exif/Landscape_6.jpg", "jpeg/testimgp.jpg",
+        "pngsuite/s33i3p04.png",
       ].enumerated() {
         files["in/\(index)-" + (name.split(separator: "/").last ?? "")] = fixture(name)
       }
@@ -192,12 +215,19 @@ import Testing
       let run = try runHexMask(["-r", "in", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
       let objects = try jsonObjects(run.standardOutputData)
-      #expect(objects.map { $0["input"] as? String } == [
-        "in/a.jpg", "in/b.png", "in/sub/c.jpg", "in/sub/deeper/d.png", "in/zz.png",
-      ])
-      #expect(objects.map { $0["status"] as? String } == ["written", "skipped", "written", "written", "failed"])
+      #expect(
+        objects.map { $0["input"] as? String } == [
+          "in/a.jpg", "in/b.png", "in/sub/c.jpg", "in/sub/deeper/d.png", "in/zz.png",
+        ])
+      #expect(
+        objects.map { $0["status"] as? String } == [
+          "written", "skipped", "written", "written", "failed",
+        ])
       for object in objects {
-        #expect(Set(object.keys) == ["input", "output", "status", "error", "width", "height", "milliseconds"])
+        #expect(
+          Set(object.keys) == [
+            "input", "output", "status", "error", "width", "height", "milliseconds",
+          ])
         #expect(object["milliseconds"] is Int)
         guard object["status"] as? String == "written", let output = object["output"] as? String
         else { continue }
@@ -205,7 +235,10 @@ import Testing
         #expect(object["width"] as? Int == image.width && object["height"] as? Int == image.height)
         #expect(object["error"] is NSNull)
       }
-      #expect(run.standardOutput.hasPrefix(#"{"input":"in/a.jpg","output":"out/a.png","status":"written","error":null,"width":427,"#))
+      #expect(
+        run.standardOutput.hasPrefix(
+          #"{"input":"in/a.jpg","output":"out/a.png","status":"written","error":null,"width":427,"#)
+      )
     }
   }
 
@@ -214,13 +247,14 @@ import Testing
       try makePhotos(dir)
       let dry = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run"], in: dir)
       #expect(dry.status == 0)
-      #expect(dry.standardOutput == """
-        in/a.jpg -> out/a.png
-        in/b.png -> out/b.png
-        in/sub/c.jpg -> out/sub/c.png
-        in/sub/deeper/d.png -> out/sub/deeper/d.png
+      #expect(
+        dry.standardOutput == """
+          in/a.jpg -> out/a.png
+          in/b.png -> out/b.png
+          in/sub/c.jpg -> out/sub/c.png
+          in/sub/deeper/d.png -> out/sub/deeper/d.png
 
-        """)
+          """)
       #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
 
       #expect(try runHexMask(["-r", "in", "--out-dir", "out"], in: dir).status == 0)
@@ -229,12 +263,18 @@ import Testing
       let again = try runHexMask(["-r", "in", "--out-dir", "out", "--verbose"], in: dir)
       #expect(again.status == 0)
       #expect(again.standardError.contains("hexmask: skipped out/a.png (exists)\n"))
-      #expect(again.standardError.hasSuffix("hexmask: 0 written, 4 skipped, 0 failed in " + (again.standardError.split(separator: " in ").last ?? "")))
+      #expect(
+        again.standardError.hasSuffix(
+          "hexmask: 0 written, 4 skipped, 0 failed in "
+            + (again.standardError.split(separator: " in ").last ?? "")))
       #expect(try Data(contentsOf: dir.appendingPathComponent("out/a.png")) == marker)
 
       let listed = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run", "--json"], in: dir)
-      #expect(try jsonObjects(listed.standardOutputData).map { $0["status"] as? String } == Array(repeating: "skipped", count: 4))
-      let forced = try runHexMask(["-r", "in", "--out-dir", "out", "--force", "--dry-run"], in: dir)
+      #expect(
+        try jsonObjects(listed.standardOutputData).map { $0["status"] as? String }
+          == Array(repeating: "skipped", count: 4))
+      let forced = try runHexMask(
+        ["-r", "in", "--out-dir", "out", "--force", "--dry-run"], in: dir)
       #expect(forced.standardOutput.hasPrefix("in/a.jpg -> out/a.png\n"))
 
       let force = try runHexMask(["-r", "in", "--out-dir", "out", "--force", "--verbose"], in: dir)
@@ -246,10 +286,15 @@ import Testing
 
   @Test func quietSaysNothingButErrors() throws {
     try withTemporaryDirectory { dir in
-      try makeFiles(dir, ["in/a.jpg": fixture("jpeg/truncated_jpeg.jpg"), "in/b.png": fixture("corrupt/badcrc.png")])
+      try makeFiles(
+        dir,
+        ["in/a.jpg": fixture("jpeg/truncated_jpeg.jpg"), "in/b.png": fixture("corrupt/badcrc.png")])
       let run = try runHexMask(["in", "--out-dir", "out", "-q"], in: dir)
       #expect(run.status == 1)
-      #expect(run.standardError.split(separator: "\n").map { String($0.prefix(18)) } == ["hexmask: in/b.png:"])
+      #expect(
+        run.standardError.split(separator: "\n").map { String($0.prefix(18)) } == [
+          "hexmask: in/b.png:"
+        ])
       let normal = try runHexMask(["in", "--out-dir", "out2"], in: dir)
       #expect(normal.standardError.contains("hexmask: in/a.jpg: warning: "))
     }
@@ -259,9 +304,12 @@ import Testing
   func aSignalStopsCleanlyAndARerunFinishes(signal: Int32, status: Int32) throws {
     try withTemporaryDirectory { dir in
       let count = 60
-      try makeFiles(dir, Dictionary(uniqueKeysWithValues: (0..<count).map {
-        (String(format: "in/photo%02d.jpg", $0), Self.photo)
-      }))
+      try makeFiles(
+        dir,
+        Dictionary(
+          uniqueKeysWithValues: (0..<count).map {
+            (String(format: "in/photo%02d.jpg", $0), Self.photo)
+          }))
       let out = dir.appendingPathComponent("out")
       let errorURL = dir.appendingPathComponent("stderr.txt")
       try Data().write(to: errorURL)

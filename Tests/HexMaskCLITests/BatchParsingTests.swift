@@ -29,7 +29,8 @@ import Testing
 
   @Test func theLastVerbosityWins() throws {
     #expect(try Job(parsing: ["a", "--out-dir", "o", "--verbose", "-q"]).batch.verbosity == .quiet)
-    #expect(try Job(parsing: ["a", "--out-dir", "o", "-q", "--verbose"]).batch.verbosity == .verbose)
+    #expect(
+      try Job(parsing: ["a", "--out-dir", "o", "-q", "--verbose"]).batch.verbosity == .verbose)
   }
 
   @Test func aListAloneIsEnough() throws {
@@ -44,11 +45,15 @@ import Testing
     (["--out-dir", "o"], .missingInputs),
     (["-", "--out-dir", "o"], .standardInputInBatch),
     (["a", "--out-dir", ""], .invalidValue("", option: "--out-dir", kind: .path)),
-    (["a", "--out-dir", "o", "-j", "0"], .invalidValue("0", option: "-j", kind: .wholeNumber(1...1024))),
+    (
+      ["a", "--out-dir", "o", "-j", "0"],
+      .invalidValue("0", option: "-j", kind: .wholeNumber(1...1024))
+    ),
     (
       ["a", "--out-dir", "o", "--name", "{x}.png"],
       .invalidTemplate(
-        "{x}.png", option: "--name", reason: "unknown placeholder '{x}' (use {name}, {ext} or {dir})")
+        "{x}.png", option: "--name",
+        reason: "unknown placeholder '{x}' (use {name}, {ext} or {dir})")
     ),
   ]
 
@@ -92,8 +97,9 @@ import Testing
     let text = "a \"b\" \\ c\nd\te\u{1}é😀"
     let literal = jsonString(text)
     #expect(literal == #""a \"b\" \\ c\nd\te\u0001é😀""#)
-    let parsed = try JSONSerialization.jsonObject(
-      with: Data("[\(literal)]".utf8)) as? [String]
+    let parsed =
+      try JSONSerialization.jsonObject(
+        with: Data("[\(literal)]".utf8)) as? [String]
     #expect(parsed == [text])
   }
 

@@ -55,7 +55,9 @@ import Testing
     try withTemporaryDirectory { dir in
       try makeTree(dir, texts: ["o.png": "old"])
       let item = [BatchItem(input: "in.jpg", output: dir + "/o.png")]
-      let fake: BatchRenderer = { _, _, _ throws(HexMaskError) in RenderReport(side: 1, warnings: []) }
+      let fake: BatchRenderer = { _, _, _ throws(HexMaskError) in
+        RenderReport(side: 1, warnings: [])
+      }
       let skipped = renderBatch(item, options: RenderOptions(), jobs: 1, renderer: fake)
       #expect(skipped.first??.status == .skipped)
       let forced = renderBatch(
@@ -67,9 +69,12 @@ import Testing
   @Test func realRendersAreTheSameBytesWhateverTheJobs() throws {
     try withTemporaryDirectory { dir in
       let names = (0..<6).map { "p\($0)" }
-      try makeTree(dir, copies: Dictionary(uniqueKeysWithValues: names.map {
-        ("in/\($0).jpg", $0.hasSuffix("1") ? pngFixture : photoFixture)
-      }))
+      try makeTree(
+        dir,
+        copies: Dictionary(
+          uniqueKeysWithValues: names.map {
+            ("in/\($0).jpg", $0.hasSuffix("1") ? pngFixture : photoFixture)
+          }))
       var outputs: [[Data]] = []
       for jobs in [1, 3] {
         let plan = BatchPlan(

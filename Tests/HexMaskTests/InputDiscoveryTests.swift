@@ -28,9 +28,11 @@ import Testing
     try withTemporaryDirectory { dir in
       try makePhotos(dir)
       let found = findInputs([dir + "/photos/"], rules: InputRules(recursive: true))
-      #expect(found.map(\.path) == ["a.jpg", "b.png", "sub/c.jpg", "sub/deeper/d.png"].map {
-        dir + "/photos/" + $0
-      })
+      #expect(
+        found.map(\.path)
+          == ["a.jpg", "b.png", "sub/c.jpg", "sub/deeper/d.png"].map {
+            dir + "/photos/" + $0
+          })
       #expect(found.map(\.folder) == ["", "", "sub", "sub/deeper"])
     }
   }

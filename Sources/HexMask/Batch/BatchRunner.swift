@@ -103,7 +103,8 @@ private func renderOne(
     result.error = error
   }
   let elapsed = ContinuousClock.now - start
-  result.milliseconds = Int(elapsed.components.seconds * 1000)
+  result.milliseconds =
+    Int(elapsed.components.seconds * 1000)
     + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
   return result
 }

@@ -18,7 +18,8 @@ public struct NameTemplate: Equatable, Sendable {
   }
 
   /// The default: `{dir}/{name}.png`, where `{dir}` is empty unless inputs are mirrored.
-  public static let standard = NameTemplate(text: "{dir}/{name}.png", parts: [.dir, .literal("/"), .name, .literal(".png")])
+  public static let standard = NameTemplate(
+    text: "{dir}/{name}.png", parts: [.dir, .literal("/"), .name, .literal(".png")])
 
   private init(text: String, parts: [Part]) {
     self.text = text
