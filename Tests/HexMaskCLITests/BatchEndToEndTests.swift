@@ -29,7 +29,7 @@ import Testing
     var files: [String] = []
     while let path = enumerator?.nextObject() as? String {
       var isFolder: ObjCBool = false
-      FileManager.default.fileExists(
+      _ = FileManager.default.fileExists(
         atPath: dir.appendingPathComponent(path).path, isDirectory: &isFolder)
       if !isFolder.boolValue { files.append(path) }
     }
