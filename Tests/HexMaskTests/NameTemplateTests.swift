@@ -11,7 +11,7 @@ import Testing
     ("thumbs/{dir}/hex_{name}.png", "x/y/z.jpg", "y", "thumbs/y/hex_z.png"),
     ("{dir}/{name}.png", "../a.jpg", nil, nil),
     ("{name}.png", "../a.jpg", nil, "a.png"),
-    ("{name}/x.png", "..", "", nil),
+    ("{name}/x.png", "...png", "", nil),
   ]
 
   @Test(arguments: cases)
