@@ -23,11 +23,31 @@ enum CommandError: Error, Equatable, Sendable {
   case tooManyArguments(extra: String)
   /// The library could not turn the input into the output.
   case renderFailed(HexMaskError)
+  /// A `--name` template that cannot name files inside the output folder.
+  case invalidTemplate(String, option: String, reason: String)
+  /// A batch option without `--out-dir`.
+  case needsOutputFolder(option: String)
+  /// `--out-dir` with neither an INPUT nor `--files-from`.
+  case missingInputs
+  /// `-` among the inputs of a batch.
+  case standardInputInBatch
+  /// The `--files-from` list could not be read.
+  case unreadableList(HexMaskError)
+  /// Inputs that would write the same output, or an output that is an input; nothing was
+  /// written.
+  case outputConflicts([OutputConflict])
+  /// Some files of a batch failed (each already reported); the others were written.
+  case someFilesFailed(count: Int)
+  /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
+  case interrupted(signal: Int32)
 
   /// 2 for a usage error (the command line is wrong), 1 when a file could not be processed.
   var exitStatus: Int32 {
     switch self {
     case .renderFailed(let error): error.isUsage ? 2 : 1
+    case .unreadableList, .someFilesFailed: 1
+    // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
+    case .interrupted(let signal): 128 + signal
     default: 2
     }
   }
@@ -51,8 +71,24 @@ enum CommandError: Error, Equatable, Sendable {
       "expected INPUT and OUTPUT, got \(count) argument\(count == 1 ? "" : "s")"
     case .tooManyArguments(let extra):
       "too many arguments: '\(extra)'"
-    case .renderFailed(let error):
+    case .renderFailed(let error), .unreadableList(let error):
       "\(error.file): \(error.reason)"
+    case .invalidTemplate(let text, let option, let reason):
+      "invalid name template '\(text)' for '\(option)': \(reason)"
+    case .needsOutputFolder(let option):
+      "option '\(option)' works only in batch mode, with --out-dir DIR"
+    case .missingInputs:
+      "expected INPUT... or --files-from FILE with --out-dir"
+    case .standardInputInBatch:
+      "'-' cannot be an input with --out-dir; use --files-from - to read a list of files"
+    case .outputConflicts(let conflicts):
+      "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
+        + "replace an input; nothing was written"
+    case .someFilesFailed(let count):
+      "\(count) file\(count == 1 ? "" : "s") failed"
+    case .interrupted(let signal):
+      "stopped by \(signal == 15 ? "SIGTERM" : "SIGINT"); run the same command again to "
+        + "finish the rest"
     }
   }
 
@@ -60,7 +96,14 @@ enum CommandError: Error, Equatable, Sendable {
   /// that points to `--help`.
   var report: String {
     switch self {
-    case .renderFailed: "hexmask: \(message)\n"
+    case .renderFailed, .unreadableList, .interrupted: "hexmask: \(message)\n"
+    // Each failure had its own line and the summary counts them.
+    case .someFilesFailed: ""
+    case .outputConflicts(let conflicts):
+      conflicts.map { "hexmask: conflict: \($0.explanation)\n" }.joined()
+        + "hexmask: \(message)\n"
+        + "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
+        + "with -r.\n"
     default: "hexmask: \(message)\nTry 'hexmask --help' for more information.\n"
     }
   }
@@ -78,10 +121,27 @@ extension ValueKind {
     case .pixels: "a number of pixels ≥ 0"
     case .degrees: "a number of degrees"
     case .color: "#rgb, #rrggbb, #rrggbbaa or a CSS colour name"
+    case .path: "a file or folder name"
+    case .nameTemplate: "a template such as '{name}.png'"
     case .choice(let words):
       words.count < 2
         ? words.joined()
         : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
     }
+  }
+}
+
+extension OutputConflict {
+  /// One conflict in words: `'a/x.jpg' and 'b/x.png' would both write 'out/x.png'`.
+  var explanation: String {
+    let names = inputs.map { "'\($0)'" }
+    if overwritesInput {
+      return "\(names.joined(separator: ", ")) would replace the input '\(output)'"
+    }
+    let list =
+      names.count == 2
+      ? names.joined(separator: " and ")
+      : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    return "\(list) would \(names.count == 2 ? "both" : "all") write '\(output)'"
   }
 }

@@ -1,5 +1,7 @@
-/// The usage line: `Usage: hexmask [options] INPUT OUTPUT`.
-let usageLine = "Usage: hexmask [options] " + positionalNames.joined(separator: " ")
+/// The usage lines: one file (`INPUT OUTPUT`), then batch mode (`INPUT... --out-dir DIR`).
+let usageLine =
+  "Usage: hexmask [options] " + positionalNames.joined(separator: " ") + "\n"
+  + "       hexmask [options] " + batchPositionalNames.joined(separator: " ")
 
 /// The text `--help` prints, generated from `optionTable`, wrapped at `width` columns.
 ///

@@ -14,6 +14,8 @@ struct Job: Equatable, Sendable {
   enum Action: Equatable, Sendable {
     /// Cut `input` into the shape and write `output`.
     case render
+    /// Cut every photo `inputs` and `batch.listFile` name into `batch.outputFolder`.
+    case renderBatch
     /// Print `--help` and exit.
     case showHelp
     /// Print `hexmask 0.1.0` and exit.
@@ -28,4 +30,44 @@ struct Job: Equatable, Sendable {
   var output = ""
   /// Everything that decides how the output looks.
   var options = RenderOptions()
+  /// The files and folders of a batch, as the user spelled them.
+  var inputs: [String] = []
+  /// How a batch finds, names and reports its files.
+  var batch = BatchSettings()
+}
+
+/// The settings of batch mode, which `--out-dir` turns on.
+struct BatchSettings: Equatable, Sendable {
+  /// The folder outputs are written to; nil outside batch mode.
+  var outputFolder: String?
+  /// Descend into subfolders and mirror them.
+  var recursive = false
+  /// Descend into symbolic links to folders too.
+  var followSymlinks = false
+  /// A file listing inputs, `-` for standard input.
+  var listFile: String?
+  /// The list is separated by NUL bytes (`find -print0`) instead of line breaks.
+  var nulSeparated = false
+  /// How outputs are named.
+  var nameTemplate = NameTemplate.standard
+  /// Files rendered at once; nil means one per available core.
+  var jobs: Int?
+  /// Replace existing outputs instead of skipping them.
+  var overwrite = false
+  /// List what would be written, write nothing.
+  var dryRun = false
+  /// How much is said on standard error.
+  var verbosity = Verbosity.normal
+  /// One JSON object per file on standard output.
+  var json = false
+}
+
+/// How much a batch says on standard error.
+enum Verbosity: Equatable, Sendable {
+  /// Only errors.
+  case quiet
+  /// Errors, warnings, progress on a terminal and a summary.
+  case normal
+  /// All of that and a line per file.
+  case verbose
 }

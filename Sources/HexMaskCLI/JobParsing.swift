@@ -5,7 +5,8 @@ extension Job {
   /// (`--sides 8`) or is joined with `=` (`--sides=8`); the word after an option is its value
   /// even when it starts with `-` (`--rotation -30`). `-` alone is a file (standard input or
   /// output) and `--` makes every later argument a file. A repeated option: the last one wins.
-  /// `--help` and `--version` need no files.
+  /// `--help` and `--version` need no files. With `--out-dir` every file is an input of a
+  /// batch; the other batch options need `--out-dir`.
   ///
   /// ```swift
   /// let job = try Job(parsing: ["--corner=4", "in.jpg", "out.png"])
@@ -18,6 +19,7 @@ extension Job {
   {
     self.init()
     var files: [String] = []
+    var batchOnly: [String] = []
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       if argument == "--" {
@@ -45,8 +47,17 @@ extension Job {
         throw .missingValue(option: name)
       }
       try option.value.assign(&self, value, name)
+      if option.group == .batch && option.long != "out-dir" { batchOnly.append(name) }
     }
     guard action == .render else { return }
+    if batch.outputFolder != nil {
+      guard !files.isEmpty || batch.listFile != nil else { throw .missingInputs }
+      guard !files.contains("-") else { throw .standardInputInBatch }
+      inputs = files
+      action = .renderBatch
+      return
+    }
+    if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
     guard files.count >= 2 else { throw .missingFiles(count: files.count) }
     guard files.count == 2 else { throw .tooManyArguments(extra: files[2]) }
     input = files[0]

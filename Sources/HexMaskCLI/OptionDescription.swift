@@ -52,6 +52,8 @@ enum OptionGroup: String, CaseIterable, Sendable {
   case input = "Input"
   /// What is written: colours and files.
   case output = "Output"
+  /// Many inputs, one output folder (`--out-dir`).
+  case batch = "Batch"
   /// Help and version.
   case general = "General"
 }
@@ -70,6 +72,10 @@ enum ValueKind: Equatable, Sendable {
   case color
   /// One of a few fixed words.
   case choice([String])
+  /// A file or folder name, not empty.
+  case path
+  /// An output name template as `NameTemplate(parsing:)` reads it.
+  case nameTemplate
 }
 
 /// Whether an option takes a value, and how that value is checked and stored in a `Job`.
@@ -137,6 +143,29 @@ struct OptionValue: Sendable {
         throw .invalidValue(text, option: option, kind: .color)
       }
       set(&job, color)
+    }
+  }
+
+  /// A file or folder name; only the empty string is refused.
+  static func path(named name: String, _ set: @escaping @Sendable (inout Job, String) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .path, name: name) { job, text, option throws(CommandError) in
+      guard !text.isEmpty else { throw .invalidValue(text, option: option, kind: .path) }
+      set(&job, text)
+    }
+  }
+
+  /// An output name template with `{name}`, `{ext}` and `{dir}`.
+  static func nameTemplate(
+    named name: String, _ set: @escaping @Sendable (inout Job, NameTemplate) -> Void
+  ) -> OptionValue {
+    OptionValue(kind: .nameTemplate, name: name) { job, text, option throws(CommandError) in
+      do throws(NameTemplateError) {
+        set(&job, try NameTemplate(parsing: text))
+      } catch {
+        throw .invalidTemplate(text, option: option, reason: error.reason)
+      }
     }
   }
 

@@ -67,6 +67,72 @@ let optionTable: [OptionDescription] = [
       + "instead of writing what could be decoded.",
     group: .input),
   OptionDescription(
+    long: "out-dir",
+    value: .path(named: "DIR") { $0.batch.outputFolder = $1 },
+    help: "Batch mode: read every INPUT (files and folders) and write each output into DIR, "
+      + "created if missing. Outputs that exist are skipped, so a re-run finishes the rest.",
+    group: .batch),
+  OptionDescription(
+    long: "recursive", short: "r",
+    value: .flag { $0.batch.recursive = true },
+    help: "Search subfolders too and mirror them under DIR; a file named directly keeps its "
+      + "folder as written.",
+    group: .batch),
+  OptionDescription(
+    long: "follow-symlinks",
+    value: .flag { $0.batch.followSymlinks = true },
+    help: "Descend into symbolic links to folders (they are skipped otherwise).",
+    group: .batch),
+  OptionDescription(
+    long: "files-from",
+    value: .path(named: "FILE") { $0.batch.listFile = $1 },
+    help: "Also read the inputs listed in FILE, one per line; '-' reads the list from "
+      + "standard input.",
+    group: .batch),
+  OptionDescription(
+    long: "null", short: "0",
+    value: .flag { $0.batch.nulSeparated = true },
+    help: "The --files-from list is separated by NUL bytes, as 'find -print0' writes it.",
+    group: .batch),
+  OptionDescription(
+    long: "name",
+    value: .nameTemplate(named: "TEMPLATE") { $0.batch.nameTemplate = $1 },
+    help: "Output path inside DIR: {name} is the input's name without its extension, {ext} "
+      + "its extension, {dir} its subfolder (with -r).",
+    group: .batch, defaultValue: NameTemplate.standard.text),
+  OptionDescription(
+    long: "jobs", short: "j",
+    value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },
+    help: "Render N files at once, on N threads; the outputs are the same bytes whatever N.",
+    group: .batch, defaultValue: "the number of available cores"),
+  OptionDescription(
+    long: "force",
+    value: .flag { $0.batch.overwrite = true },
+    help: "Replace outputs that exist instead of skipping them.",
+    group: .batch),
+  OptionDescription(
+    long: "dry-run",
+    value: .flag { $0.batch.dryRun = true },
+    help: "List each input and the output it would write (status 'planned' with --json), "
+      + "check for conflicts, and write nothing.",
+    group: .batch),
+  OptionDescription(
+    long: "verbose",
+    value: .flag { $0.batch.verbosity = .verbose },
+    help: "Print a line on standard error for every file.",
+    group: .batch),
+  OptionDescription(
+    long: "quiet", short: "q",
+    value: .flag { $0.batch.verbosity = .quiet },
+    help: "Print nothing on standard error but errors: no warnings, progress or summary.",
+    group: .batch),
+  OptionDescription(
+    long: "json",
+    value: .flag { $0.batch.json = true },
+    help: "Print one JSON object per file on standard output, in input order: input, output, "
+      + "status (written, skipped or failed), error, width, height, milliseconds.",
+    group: .batch),
+  OptionDescription(
     long: "help", short: "h",
     value: .flag { $0.action = .showHelp },
     help: "Show this help and exit.",
@@ -78,8 +144,9 @@ let optionTable: [OptionDescription] = [
     group: .general),
 ]
 
-/// The positional arguments, as the usage line and messages name them.
+/// The positional arguments, as the usage lines and messages name them: one file, or a batch.
 let positionalNames = ["INPUT", "OUTPUT"]
+let batchPositionalNames = ["INPUT...", "--out-dir", "DIR"]
 
 /// Examples printed at the end of `--help`, each a command and what it does.
 let helpExamples: [(command: String, purpose: String)] = [
@@ -89,6 +156,15 @@ let helpExamples: [(command: String, purpose: String)] = [
     "An octagon with a blue border."
   ),
   ("hexmask in.jpg out.png --layout seed", "Exactly what the original iOS code draws."),
+  (
+    "hexmask -r photos --out-dir avatars",
+    "Every PNG and JPEG under photos/, mirrored under avatars/; run it again to finish "
+      + "after an interruption."
+  ),
+  (
+    "find . -name '*.jpg' -print0 | hexmask --files-from - -0 --out-dir out --json",
+    "The files find lists, one JSON line per file on standard output."
+  ),
 ]
 
 /// What `hexmask` does, in one sentence, for the top of `--help`.

@@ -6,7 +6,10 @@ import Testing
   let help = helpText()
 
   @Test func startsWithUsage() {
-    #expect(help.hasPrefix("Usage: hexmask [options] INPUT OUTPUT\n\n"))
+    #expect(
+      help.hasPrefix(
+        "Usage: hexmask [options] INPUT OUTPUT\n"
+          + "       hexmask [options] INPUT... --out-dir DIR\n\n"))
   }
 
   @Test func fitsIn80Columns() {

@@ -1,0 +1,93 @@
+/// What a batch will do: each input with the output it writes, and the conflicts that must
+/// be resolved before anything is written.
+///
+/// ```swift
+/// let plan = BatchPlan(inputs: inputs, template: .standard, outputFolder: "out")
+/// guard plan.conflicts.isEmpty else { … }
+/// ```
+public struct BatchPlan: Equatable, Sendable {
+  /// One entry per input, in input order.
+  public var items: [BatchItem]
+  /// Outputs that two inputs would write, or that would overwrite an input; a batch with
+  /// conflicts must not start.
+  public var conflicts: [OutputConflict]
+
+  /// Names every input's output with `template` under `outputFolder` and checks that no two
+  /// share an output and no output is one of the inputs.
+  ///
+  /// - Complexity: O(n) expected, with one `stat` per input and per existing output.
+  public init(inputs: [BatchInput], template: NameTemplate, outputFolder: String) {
+    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
+    items = inputs.map { input in
+      if let problem = input.problem {
+        return BatchItem(input: input.path, output: "", problem: problem)
+      }
+      guard let relative = template.outputPath(for: input) else {
+        let reason =
+          input.folder == nil
+          ? "cannot mirror a path that climbs with '..' under the output folder"
+          : "the name template '\(template.text)' gives no usable file name"
+        return BatchItem(
+          input: input.path, output: "",
+          problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
+      }
+      return BatchItem(input: input.path, output: prefix + relative)
+    }
+
+    var conflicts: [OutputConflict] = []
+    var firstWriter: [String: Int] = [:]
+    var conflictIndex: [String: Int] = [:]
+    for (index, item) in items.enumerated() where item.problem == nil {
+      if let existing = conflictIndex[item.output] {
+        conflicts[existing].inputs.append(item.input)
+      } else if let first = firstWriter[item.output] {
+        conflictIndex[item.output] = conflicts.count
+        conflicts.append(
+          OutputConflict(output: item.output, inputs: [items[first].input, item.input]))
+      } else {
+        firstWriter[item.output] = index
+      }
+    }
+    self.conflicts = conflicts
+    let inputKeys = Set(items.compactMap { FileIdentity(path: $0.input, following: true)?.key })
+    for item in items where item.problem == nil {
+      guard let output = FileIdentity(path: item.output, following: true),
+        inputKeys.contains(output.key)
+      else { continue }
+      self.conflicts.append(
+        OutputConflict(output: item.output, inputs: [item.input], overwritesInput: true))
+    }
+  }
+}
+
+/// One input of a batch and the file it writes.
+public struct BatchItem: Equatable, Sendable {
+  /// The photo to read.
+  public var input: String
+  /// The PNG to write; empty when `problem` is set.
+  public var output: String
+  /// Why the input fails before it is read (an unreadable folder, an unusable name).
+  public var problem: HexMaskError?
+
+  public init(input: String, output: String, problem: HexMaskError? = nil) {
+    self.input = input
+    self.output = output
+    self.problem = problem
+  }
+}
+
+/// Inputs that would write the same output, or an output that is itself an input.
+public struct OutputConflict: Equatable, Sendable {
+  /// The output path in question.
+  public var output: String
+  /// The inputs that would write it, in input order.
+  public var inputs: [String]
+  /// True when `output` is an existing input file that writing would replace.
+  public var overwritesInput = false
+
+  public init(output: String, inputs: [String], overwritesInput: Bool = false) {
+    self.output = output
+    self.inputs = inputs
+    self.overwritesInput = overwritesInput
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// Renders every item of a batch with `jobs` threads in total (the calling thread and
+/// `jobs - 1` more), each taking the next unstarted item, and returns the results in input
+/// order.
+///
+/// Each file is rendered on its own with its own copy of `options`, so the outputs are the
+/// same bytes whatever `jobs` is. An existing output is skipped unless `overwrite`. A failure
+/// never stops the other files. `shouldStop` is asked before each file is started: once it
+/// says true no new file starts, the running ones finish, and the unstarted items have no
+/// result (nil). `onResult` is called on the worker thread as each file finishes.
+///
+/// ```swift
+/// let results = renderBatch(plan.items, options: RenderOptions(), jobs: 4)
+/// let failed = results.filter { $0?.status == .failed }.count
+/// ```
+///
+/// - Complexity: one render per item; memory for `jobs` renders at a time.
+public func renderBatch(
+  _ items: [BatchItem], options: RenderOptions, jobs: Int, overwrite: Bool = false,
+  shouldStop: @escaping @Sendable () -> Bool = { false },
+  renderer: @escaping BatchRenderer = { input, output, options throws(HexMaskError) in
+    try render(input: input, output: output, options: options)
+  },
+  onResult: @escaping @Sendable (_ index: Int, _ result: BatchResult) -> Void = { _, _ in }
+) -> [BatchResult?] {
+  let queue = WorkQueue(count: items.count)
+  let work: @Sendable () -> Void = {
+    while !shouldStop(), let index = queue.claim() {
+      let result = renderOne(items[index], options: options, overwrite: overwrite, renderer)
+      queue.store(result, at: index)
+      onResult(index, result)
+    }
+  }
+  let helpers = max(0, min(jobs, items.count) - 1)
+  let finished = DispatchSemaphore(value: 0)
+  for _ in 0..<helpers {
+    let thread = Thread {
+      work()
+      finished.signal()
+    }
+    // Decoders keep their state on the heap; this is room for libpng's and libjpeg's frames.
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+  work()
+  for _ in 0..<helpers { finished.wait() }
+  return queue.results
+}
+
+/// A function that renders one file, as ``render(input:output:options:)`` does.
+public typealias BatchRenderer =
+  @Sendable (_ input: String, _ output: String, _ options: RenderOptions) throws(HexMaskError) ->
+  RenderReport
+
+/// What happened to one item of a batch.
+public struct BatchResult: Equatable, Sendable {
+  /// The item: input and output paths.
+  public var item: BatchItem
+  /// Written, skipped because the output exists, or failed.
+  public var status: BatchStatus
+  /// Why it failed, when it did.
+  public var error: HexMaskError?
+  /// The render's report (size and warnings), when written.
+  public var report: RenderReport?
+  /// Wall-clock time spent on the item, in milliseconds.
+  public var milliseconds: Int
+
+  public init(
+    item: BatchItem, status: BatchStatus, error: HexMaskError? = nil,
+    report: RenderReport? = nil, milliseconds: Int = 0
+  ) {
+    self.item = item
+    self.status = status
+    self.error = error
+    self.report = report
+    self.milliseconds = milliseconds
+  }
+}
+
+/// The outcome of one item, as scripts read it in `--json`.
+public enum BatchStatus: String, Sendable, CaseIterable {
+  case written, skipped, failed
+}
+
+/// Renders one item, or skips it when its output exists, timing it.
+private func renderOne(
+  _ item: BatchItem, options: RenderOptions, overwrite: Bool, _ renderer: BatchRenderer
+) -> BatchResult {
+  if let problem = item.problem {
+    return BatchResult(item: item, status: .failed, error: problem)
+  }
+  if !overwrite && FileIdentity(path: item.output, following: false) != nil {
+    return BatchResult(item: item, status: .skipped)
+  }
+  let start = ContinuousClock.now
+  var result = BatchResult(item: item, status: .written)
+  do {
+    result.report = try renderer(item.input, item.output, options)
+  } catch {
+    result.status = .failed
+    result.error = error
+  }
+  let elapsed = ContinuousClock.now - start
+  result.milliseconds =
+    Int(elapsed.components.seconds * 1000)
+    + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+  return result
+}
+
+/// The next unstarted item and the results so far, shared by the worker threads.
+private final class WorkQueue: Sendable {
+  private let next = Atomic<Int>(0)
+  private let count: Int
+  private let finished: Mutex<[BatchResult?]>
+
+  init(count: Int) {
+    self.count = count
+    finished = Mutex(Array(repeating: nil, count: count))
+  }
+
+  /// The index of an item no other thread has taken, or nil when all are taken.
+  func claim() -> Int? {
+    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+    return index < count ? index : nil
+  }
+
+  func store(_ result: BatchResult, at index: Int) {
+    finished.withLock { $0[index] = result }
+  }
+
+  var results: [BatchResult?] { finished.withLock { $0 } }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The image formats hexmask reads, as told by a file's first bytes.
+///
+/// ```swift
+/// if ImageFormat(sniffingFileAt: "photos/IMG_0001") == .jpeg { … }
+/// ```
+public enum ImageFormat: String, Sendable, CaseIterable {
+  case png
+  case jpeg
+
+  /// The format of the file at `path` from its first eight bytes, or nil when it is neither a
+  /// PNG nor a JPEG (or cannot be read). Used to pick images out of folders; the decoders
+  /// still check the whole file.
+  ///
+  /// - Complexity: one `open` and one read of eight bytes.
+  public init?(sniffingFileAt path: String) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var head = [UInt8](repeating: 0, count: 8)
+    let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    self.init(sniffing: head[..<count])
+  }
+
+  /// The format whose signature `head` starts with: the whole PNG signature, or the JPEG
+  /// start-of-image marker followed by another marker (`FF D8 FF`).
+  public init?(sniffing head: some Collection<UInt8>) {
+    if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      self = .png
+    } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+      self = .jpeg
+    } else {
+      return nil
+    }
+  }
+}

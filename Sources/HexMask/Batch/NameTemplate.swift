@@ -1,0 +1,97 @@
+/// How an output file is named from its input: text with the placeholders `{name}` (the
+/// input's file name without its extension), `{ext}` (the extension, without the dot) and
+/// `{dir}` (the input's subfolder, mirrored with `-r`).
+///
+/// ```swift
+/// let template = try NameTemplate(parsing: "{dir}/{name}-hex.png")
+/// template.outputPath(for: BatchInput(path: "photos/2024/a.jpg", folder: "2024"))
+/// // "2024/a-hex.png"
+/// ```
+public struct NameTemplate: Equatable, Sendable {
+  /// The template as written.
+  public let text: String
+  private let parts: [Part]
+
+  private enum Part: Equatable, Sendable {
+    case literal(String)
+    case name, ext, dir
+  }
+
+  /// The default: `{dir}/{name}.png`, where `{dir}` is empty unless inputs are mirrored.
+  public static let standard = NameTemplate(
+    text: "{dir}/{name}.png", parts: [.dir, .literal("/"), .name, .literal(".png")])
+
+  private init(text: String, parts: [Part]) {
+    self.text = text
+    self.parts = parts
+  }
+
+  /// Reads a template; it must name a relative path inside the output folder.
+  ///
+  /// - Throws: a one-line reason for an unknown placeholder, an unclosed `{`, an absolute path
+  ///   or a `..` component.
+  public init(parsing text: String) throws(NameTemplateError) {
+    var parts: [Part] = []
+    var rest = Substring(text)
+    while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+      if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+      guard rest[open] == "{", let close = rest[open...].firstIndex(of: "}") else {
+        throw NameTemplateError(reason: "unbalanced '{' or '}'")
+      }
+      switch rest[rest.index(after: open)..<close] {
+      case "name": parts.append(.name)
+      case "ext": parts.append(.ext)
+      case "dir": parts.append(.dir)
+      case let other:
+        throw NameTemplateError(
+          reason: "unknown placeholder '{\(other)}' (use {name}, {ext} or {dir})")
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    if !rest.isEmpty { parts.append(.literal(String(rest))) }
+    guard !text.hasPrefix("/") else {
+      throw NameTemplateError(reason: "must be a path inside the output folder, not absolute")
+    }
+    guard !text.split(separator: "/").contains("..") else {
+      throw NameTemplateError(reason: "must stay inside the output folder (no '..')")
+    }
+    guard parts.contains(where: { $0 != .dir && $0 != .literal("/") }) else {
+      throw NameTemplateError(reason: "names no file")
+    }
+    self.init(text: text, parts: parts)
+  }
+
+  /// The output path for `input`, relative to the output folder, with empty and `.`
+  /// components removed; nil when it cannot be made (`{dir}` of an input that climbs with
+  /// `..`, or a file name that is empty or `..`).
+  public func outputPath(for input: BatchInput) -> String? {
+    let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
+    let dot = fileName.lastIndex(of: ".").flatMap { $0 > fileName.startIndex ? $0 : nil }
+    let stem = dot.map { String(fileName[..<$0]) } ?? fileName
+    let ext = dot.map { String(fileName[fileName.index(after: $0)...]) } ?? ""
+    var path = ""
+    for part in parts {
+      switch part {
+      case .literal(let text): path += text
+      case .name: path += stem
+      case .ext: path += ext
+      case .dir:
+        guard let folder = input.folder else { return nil }
+        path += folder
+      }
+    }
+    let components = path.split(separator: "/").filter { $0 != "." }
+    guard !components.isEmpty, !components.contains(".."), !path.hasSuffix("/") else {
+      return nil
+    }
+    return components.joined(separator: "/")
+  }
+}
+
+/// Why a `--name` template was refused.
+public struct NameTemplateError: Error, Equatable, Sendable {
+  /// One line, lower case.
+  public var reason: String
+
+  public init(reason: String) { self.reason = reason }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a batch job: finds the inputs, names the outputs, refuses conflicts, then renders on
+/// `--jobs` threads while `BatchReporter` reports. Returns normally when every file was written
+/// or skipped.
+///
+/// ```swift
+/// try runBatch(try Job(parsing: ["-r", "photos", "--out-dir", "out"]), console: .system)
+/// ```
+///
+/// - Throws: conflicts before anything is written (status 2), `someFilesFailed` (1), or
+///   `interrupted` after SIGINT/SIGTERM (130/143).
+func runBatch(_ job: Job, console: Console) throws(CommandError) {
+  let settings = job.batch
+  guard let outputFolder = settings.outputFolder else { return }
+  var paths = job.inputs
+  if let list = settings.listFile {
+    paths += try readList(list, nulSeparated: settings.nulSeparated)
+  }
+  let rules = InputRules(
+    recursive: settings.recursive, followSymlinks: settings.followSymlinks,
+    excludedFolder: outputFolder)
+  let plan = BatchPlan(
+    inputs: findInputs(paths, rules: rules), template: settings.nameTemplate,
+    outputFolder: outputFolder)
+  guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
+
+  let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)
+  if settings.dryRun {
+    let failed = reporter.listPlan(plan.items, overwrite: settings.overwrite)
+    if failed > 0 { throw .someFilesFailed(count: failed) }
+    return
+  }
+  createFolders(for: plan.items, outputFolder: outputFolder)
+  catchStopSignals()
+  let results = renderBatch(
+    plan.items, options: job.options,
+    jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+    overwrite: settings.overwrite,
+    shouldStop: { stopSignal.load(ordering: .relaxed) != 0 },
+    onResult: reporter.record)
+  reporter.finish()
+
+  let signal = stopSignal.load(ordering: .relaxed)
+  if signal != 0 { throw .interrupted(signal: signal) }
+  let failed = results.count { $0?.status == .failed }
+  if failed > 0 { throw .someFilesFailed(count: failed) }
+}
+
+/// The paths listed in `path` (`-` for standard input), one per line or NUL-separated; empty
+/// entries are skipped and an entry `-` means a file of that name, not standard input.
+func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [String] {
+  let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY)
+  let name = path == "-" ? "<stdin>" : path
+  guard descriptor >= 0 else {
+    let reason = String(cString: strerror(errno))
+    throw .unreadableList(HexMaskError(file: name, reason: "cannot open the list: \(reason)"))
+  }
+  let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+  let data: Data
+  do {
+    data = try handle.readToEnd() ?? Data()
+  } catch {
+    throw .unreadableList(HexMaskError(file: name, reason: "cannot read the list: \(error)"))
+  }
+  return data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
+    let path = String(decoding: entry, as: UTF8.self)
+    return path == "-" ? "./-" : path
+  }
+}
+
+/// Creates the output folder and every subfolder the outputs need, before any thread starts.
+/// A folder that cannot be made shows up as its files' render errors.
+private func createFolders(for items: [BatchItem], outputFolder: String) {
+  var folders: Set<String> = [outputFolder]
+  for item in items where item.problem == nil {
+    if let slash = item.output.lastIndex(of: "/") { folders.insert(String(item.output[..<slash])) }
+  }
+  for folder in folders.sorted() {
+    try? FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true)
+  }
+}

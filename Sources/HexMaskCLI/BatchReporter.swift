@@ -1,0 +1,213 @@
+import Foundation
+import HexMask
+import Synchronization
+
+/// Tells the user and scripts how a batch goes, from any worker thread.
+///
+/// Per-file lines (`--json` on standard output; errors, warnings and `--verbose` lines on
+/// standard error) come in input order. On a terminal a progress line is redrawn on standard
+/// error and cleared before any other line, so it never garbles them. `finish()` prints the
+/// summary.
+///
+/// ```swift
+/// let reporter = BatchReporter(total: items.count, settings: job.batch, console: .system)
+/// _ = renderBatch(items, options: options, jobs: 4, onResult: reporter.record)
+/// reporter.finish()
+/// ```
+final class BatchReporter: Sendable {
+  private let total: Int
+  private let verbosity: Verbosity
+  private let json: Bool
+  private let console: Console
+  private let showsProgress: Bool
+  private let start = ContinuousClock.now
+  private let state = Mutex(State())
+
+  private struct State {
+    var written = 0
+    var skipped = 0
+    var failed = 0
+    /// The next result to print, in input order, and those finished ahead of it.
+    var nextToPrint = 0
+    var waiting: [Int: BatchResult] = [:]
+    var progressShown = false
+    var lastDrawn: ContinuousClock.Instant?
+
+    var done: Int { written + skipped + failed }
+  }
+
+  init(total: Int, settings: BatchSettings, console: Console) {
+    self.total = total
+    verbosity = settings.verbosity
+    json = settings.json
+    self.console = console
+    showsProgress = console.errorIsTerminal && settings.verbosity != .quiet
+  }
+
+  /// Counts a finished file, prints what is due in input order, and redraws the progress line.
+  @Sendable func record(_ index: Int, _ result: BatchResult) {
+    state.withLock { state in
+      switch result.status {
+      case .written: state.written += 1
+      case .skipped: state.skipped += 1
+      case .failed: state.failed += 1
+      }
+      state.waiting[index] = result
+      while let next = state.waiting.removeValue(forKey: state.nextToPrint) {
+        report(next, &state)
+        state.nextToPrint += 1
+      }
+      drawProgress(&state)
+    }
+  }
+
+  /// Prints the results still waiting behind files that never started, then the summary.
+  func finish() {
+    state.withLock { state in
+      for index in state.waiting.keys.sorted() {
+        if let result = state.waiting.removeValue(forKey: index) { report(result, &state) }
+      }
+      clearProgress(&state)
+      guard verbosity != .quiet else { return }
+      if total == 0 {
+        console.standardError(nothingFound)
+        return
+      }
+      let seconds = elapsed
+      var summary =
+        "hexmask: \(state.written) written, \(state.skipped) skipped, \(state.failed) failed"
+      if state.done < total { summary += ", \(total - state.done) not started" }
+      summary += " in \(duration(seconds))"
+      if seconds > 0 && state.done > 0 {
+        summary += " (\(String(format: "%.1f", Double(state.done) / seconds)) files/s)"
+      }
+      console.standardError(summary + "\n")
+    }
+  }
+
+  /// `--dry-run`: prints each input and the output it would write, and returns how many
+  /// inputs cannot be rendered.
+  func listPlan(_ items: [BatchItem], overwrite: Bool) -> Int {
+    if items.isEmpty && verbosity != .quiet { console.standardError(nothingFound) }
+    var failed = 0
+    for item in items {
+      var result = BatchResult(item: item, status: .written, error: item.problem)
+      let exists = !overwrite && FileManager.default.fileExists(atPath: item.output)
+      if item.problem != nil {
+        failed += 1
+        result.status = .failed
+        console.standardError("hexmask: \(item.problem?.description ?? "")\n")
+      }
+      if json {
+        let status = result.status == .failed ? "failed" : exists ? "skipped" : "planned"
+        console.standardOutput(jsonLine(result, status: status))
+      } else if item.problem == nil {
+        console.standardOutput(
+          "\(item.input) -> \(item.output)\(exists ? " (exists, skipped)" : "")\n")
+      }
+    }
+    return failed
+  }
+
+  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs\n"
+
+  /// The lines for one finished file.
+  private func report(_ result: BatchResult, _ state: inout State) {
+    if json {
+      if console.outputIsTerminal { clearProgress(&state) }
+      console.standardOutput(jsonLine(result, status: result.status.rawValue))
+    }
+    var lines: [String] = []
+    switch result.status {
+    case .failed:
+      lines.append("hexmask: \(result.error?.description ?? result.item.input)")
+    case .skipped where verbosity == .verbose:
+      lines.append("hexmask: skipped \(result.item.output) (exists)")
+    case .written where verbosity == .verbose:
+      let side = result.report?.side ?? 0
+      lines.append(
+        "hexmask: wrote \(result.item.output) from \(result.item.input) "
+          + "(\(side)x\(side), \(result.milliseconds) ms)")
+    default: break
+    }
+    if verbosity != .quiet {
+      for warning in result.report?.warnings ?? [] {
+        lines.append("hexmask: \(result.item.input): warning: \(warning)")
+      }
+    }
+    guard !lines.isEmpty else { return }
+    clearProgress(&state)
+    console.standardError(lines.map { $0 + "\n" }.joined())
+  }
+
+  /// Redraws `12/60 files, 3.4 files/s, ETA 14 s, 1 failed` at most ten times a second.
+  private func drawProgress(_ state: inout State) {
+    guard showsProgress else { return }
+    let now = ContinuousClock.now
+    if let last = state.lastDrawn, now - last < .milliseconds(100), state.done < total { return }
+    state.lastDrawn = now
+    let seconds = elapsed
+    let rate = seconds > 0 ? Double(state.done) / seconds : 0
+    var line = "hexmask: \(state.done)/\(total) files"
+    if rate > 0 {
+      line += ", \(String(format: "%.1f", rate)) files/s"
+      line += ", ETA \(duration(Double(total - state.done) / rate))"
+    }
+    if state.failed > 0 { line += ", \(state.failed) failed" }
+    console.standardError("\r\u{1B}[K" + line)
+    state.progressShown = true
+  }
+
+  /// Erases the progress line so the next line starts at the left margin.
+  private func clearProgress(_ state: inout State) {
+    guard state.progressShown else { return }
+    console.standardError("\r\u{1B}[K")
+    state.progressShown = false
+  }
+
+  private var elapsed: Double {
+    let duration = ContinuousClock.now - start
+    return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+  }
+}
+
+/// `4.2 s`, or `3 min 07 s` from a minute on.
+func duration(_ seconds: Double) -> String {
+  guard seconds.isFinite else { return "?" }
+  if seconds < 60 { return String(format: "%.1f s", seconds) }
+  let whole = Int(seconds.rounded())
+  return String(format: "%d min %02d s", whole / 60, whole % 60)
+}
+
+/// One `--json` line: the keys always in the same order, `null` for what does not apply.
+func jsonLine(_ result: BatchResult, status: String) -> String {
+  let side = result.report.map { String($0.side) } ?? "null"
+  let fields: [(String, String)] = [
+    ("input", jsonString(result.item.input)),
+    ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
+    ("status", jsonString(status)),
+    ("error", result.error.map { jsonString($0.description) } ?? "null"),
+    ("width", side),
+    ("height", side),
+    ("milliseconds", String(result.milliseconds)),
+  ]
+  return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+}
+
+/// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+func jsonString(_ text: String) -> String {
+  var escaped = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": escaped += "\\\""
+    case "\\": escaped += "\\\\"
+    case "\n": escaped += "\\n"
+    case "\r": escaped += "\\r"
+    case "\t": escaped += "\\t"
+    case let control where control.value < 0x20 || control.value == 0x7F:
+      escaped += String(format: "\\u%04x", control.value)
+    default: escaped.unicodeScalars.append(scalar)
+    }
+  }
+  return escaped + "\""
+}

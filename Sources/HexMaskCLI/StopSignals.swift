@@ -1,0 +1,35 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The first SIGINT or SIGTERM received since `catchStopSignals()`, or 0.
+let stopSignal = Atomic<Int32>(0)
+
+/// From now on SIGINT and SIGTERM ask a batch to stop starting files instead of killing the
+/// process; a second signal kills it as usual (leaving the running files' temporary files).
+func catchStopSignals() {
+  // Initialise the global here: a signal handler must not run Swift's lazy initialisation.
+  _ = stopSignal.load(ordering: .relaxed)
+  // A parent may have blocked them (a Dispatch thread that spawned us does); the mask is
+  // inherited by the worker threads, so unblock before they start.
+  var signals = sigset_t()
+  sigemptyset(&signals)
+  for number in [SIGINT, SIGTERM] { sigaddset(&signals, number) }
+  pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+  for number in [SIGINT, SIGTERM] {
+    _ = signal(number) { received in
+      // Only async-signal-safe work: an atomic store, or the default action.
+      let first = stopSignal.compareExchange(
+        expected: 0, desired: received, ordering: .relaxed
+      ).exchanged
+      if !first {
+        _ = signal(received, SIG_DFL)
+        _ = raise(received)
+      }
+    }
+  }
+}
