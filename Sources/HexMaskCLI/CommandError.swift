@@ -118,7 +118,7 @@ extension ValueKind {
       "a whole number ≥ \(range.lowerBound)"
     case .wholeNumber(let range):
       "a whole number from \(range.lowerBound) to \(range.upperBound)"
-    case .pixels: "a number of pixels ≥ 0"
+    case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
     case .degrees: "a number of degrees"
     case .color: "#rgb, #rrggbb, #rrggbbaa or a CSS colour name"
     case .path: "a file or folder name"

@@ -64,8 +64,8 @@ enum ValueKind: Equatable, Sendable {
   case flag
   /// An integer in `range`.
   case wholeNumber(ClosedRange<Int>)
-  /// A finite length in pixels, zero or more.
-  case pixels
+  /// A finite length, zero or more: pixels (`12`) or a percentage of the canvas side (`8%`).
+  case length
   /// A finite angle in degrees, any sign.
   case degrees
   /// A colour as `RGBAColor(parsing:)` reads it.
@@ -110,15 +110,17 @@ struct OptionValue: Sendable {
     }
   }
 
-  /// A length in pixels, finite and not negative.
-  static func pixels(named name: String, _ set: @escaping @Sendable (inout Job, Double) -> Void)
+  /// A length, finite and not negative: pixels, or a percentage of the canvas side.
+  static func length(named name: String, _ set: @escaping @Sendable (inout Job, Length) -> Void)
     -> OptionValue
   {
-    OptionValue(kind: .pixels, name: name) { job, text, option throws(CommandError) in
-      guard let number = decimalNumber(text), number >= 0 else {
-        throw .invalidValue(text, option: option, kind: .pixels)
+    OptionValue(kind: .length, name: name) { job, text, option throws(CommandError) in
+      let isPercent = text.hasSuffix("%")
+      guard let number = decimalNumber(isPercent ? String(text.dropLast()) : text), number >= 0
+      else {
+        throw .invalidValue(text, option: option, kind: .length)
       }
-      set(&job, number)
+      set(&job, isPercent ? .percent(number) : .pixels(number))
     }
   }
 

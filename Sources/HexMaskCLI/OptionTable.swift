@@ -15,13 +15,15 @@ let optionTable: [OptionDescription] = [
     group: .shape, defaultValue: "6"),
   OptionDescription(
     long: "corner",
-    value: .pixels(named: "PX") { $0.options.cornerRadius = $1 },
-    help: "Corner radius in pixels; 0 gives sharp corners.",
+    value: .length(named: "PX") { $0.options.corner = $1 },
+    help: "Corner radius in pixels, or a percentage of the canvas side such as 8%; 0 gives "
+      + "sharp corners.",
     group: .shape, defaultValue: "10, less on small images"),
   OptionDescription(
     long: "line",
-    value: .pixels(named: "PX") { $0.options.lineWidth = $1 },
-    help: "Width of the border in pixels; 0 draws no border.",
+    value: .length(named: "PX") { $0.options.line = $1 },
+    help: "Width of the border in pixels, or a percentage of the canvas side; 0 draws no "
+      + "border.",
     group: .shape, defaultValue: "5, less on small images"),
   OptionDescription(
     long: "rotation",

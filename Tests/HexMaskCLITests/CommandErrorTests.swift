@@ -17,8 +17,8 @@ import Testing
       "invalid value 'abc' for '--sides': expected a whole number from 3 to 64"
     ),
     (
-      .invalidValue("nan", option: "--corner", kind: .pixels),
-      "invalid value 'nan' for '--corner': expected a number of pixels ≥ 0"
+      .invalidValue("nan", option: "--corner", kind: .length),
+      "invalid value 'nan' for '--corner': expected a number of pixels ≥ 0 or a percentage such as 8%"
     ),
     (
       .invalidValue("up", option: "--rotation", kind: .degrees),

@@ -27,6 +27,8 @@ import Testing
     (["--corner", "0"], { $0.cornerRadius == 0 }),
     (["--line", "3"], { $0.lineWidth == 3 }),
     (["--line", "0"], { $0.lineWidth == 0 }),
+    (["--corner", "8%"], { $0.corner == .percent(8) }),
+    (["--line", "1.5%"], { $0.line == .percent(1.5) }),
     (["--rotation", "-30"], { $0.rotationDegrees == -30 }),
     (["--rotation", "1e2"], { $0.rotationDegrees == 100 }),
     (
@@ -130,9 +132,12 @@ import Testing
 
   @Test(
     arguments: ["--corner", "--line"],
-    ["-1", "nan", "inf", "-inf", "NaN", "1e999", "abc", "", "0x10", "5px"])
+    [
+      "-1", "nan", "inf", "-inf", "NaN", "1e999", "abc", "", "0x10", "5px", "%", "-3%", "nan%",
+      "5%%",
+    ])
   func badPixels(option: String, text: String) {
-    #expect(throws: CommandError.invalidValue(text, option: option, kind: .pixels)) {
+    #expect(throws: CommandError.invalidValue(text, option: option, kind: .length)) {
       try Job(parsing: ["\(option)=\(text)", "a", "b"])
     }
   }

@@ -403,3 +403,20 @@ struct GeometryTests {
     #expect(pixels(value) == text)
   }
 }
+
+@Suite struct PercentLengthTests {
+  @Test func percentagesAreOfTheCanvasSide() throws {
+    var options = RenderOptions()
+    options.corner = .percent(8)
+    options.line = .percent(2)
+    let shape = try MaskShape(options: options, canvasSide: 500)
+    #expect(shape.lineWidth == 10)
+    #expect(shape.polygon.cornerRadius == 40)
+  }
+
+  @Test func aTooLargePercentageIsAUsageErrorInPixels() {
+    var options = RenderOptions()
+    options.corner = .percent(60)
+    #expect(throws: ShapeError.self) { try MaskShape(options: options, canvasSide: 100) }
+  }
+}

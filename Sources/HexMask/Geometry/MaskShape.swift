@@ -24,7 +24,7 @@ public struct MaskShape: Equatable, Sendable {
   public init(options: RenderOptions, canvasSide: Int) throws(ShapeError) {
     let side = Double(canvasSide)
     let line: Double
-    if let explicit = options.lineWidth {
+    if let explicit = options.line?.inPixels(canvasSide: side) {
       guard explicit < side else { throw .lineTooWide(explicit, canvasSide: canvasSide) }
       line = explicit
     } else {
@@ -33,7 +33,7 @@ public struct MaskShape: Equatable, Sendable {
     let maximum = RoundedPolygon.maximumCornerRadius(
       canvasSide: side, lineWidth: line, sides: options.sides)
     let corner: Double
-    if let explicit = options.cornerRadius {
+    if let explicit = options.corner?.inPixels(canvasSide: side) {
       guard explicit <= maximum * (1 + 1e-12) else {
         throw .cornerTooLarge(explicit, maximum: maximum, canvasSide: canvasSide)
       }

@@ -8,10 +8,10 @@
 public struct RenderOptions: Sendable, Equatable {
   /// Number of polygon sides, 3…64.
   public var sides = 6
-  /// Corner radius in pixels; `nil` means the seed's 10 px, shrunk to fit small canvases.
-  public var cornerRadius: Double? = nil
-  /// Border width in pixels; `nil` means the seed's 5 px, shrunk to fit small canvases.
-  public var lineWidth: Double? = nil
+  /// Corner radius; `nil` means the seed's 10 px, shrunk to fit small canvases.
+  public var corner: Length? = nil
+  /// Border width; `nil` means the seed's 5 px, shrunk to fit small canvases.
+  public var line: Length? = nil
   /// Rotation of the first corner in degrees, clockwise (the y axis points down).
   public var rotationDegrees = 90.0
   /// Border colour, straight alpha.
@@ -29,6 +29,42 @@ public struct RenderOptions: Sendable, Equatable {
   public var strict = false
 
   public init() {}
+
+  /// The corner radius in pixels, when it was given in pixels.
+  public var cornerRadius: Double? {
+    get { corner?.pixels }
+    set { corner = newValue.map(Length.pixels) }
+  }
+
+  /// The border width in pixels, when it was given in pixels.
+  public var lineWidth: Double? {
+    get { line?.pixels }
+    set { line = newValue.map(Length.pixels) }
+  }
+}
+
+/// A length in output pixels, or as a percentage of the canvas side (`--corner 8%`), so one
+/// option suits every output size.
+///
+/// ```swift
+/// Length.percent(8).inPixels(canvasSide: 256)   // 20.48
+/// ```
+public enum Length: Equatable, Sendable {
+  case pixels(Double)
+  case percent(Double)
+
+  /// The length on a canvas of `canvasSide` pixels.
+  public func inPixels(canvasSide: Double) -> Double {
+    switch self {
+    case .pixels(let value): value
+    case .percent(let value): value / 100 * canvasSide
+    }
+  }
+
+  /// The value when given in pixels, else nil.
+  public var pixels: Double? {
+    if case .pixels(let value) = self { value } else { nil }
+  }
 }
 
 /// How the shape is placed on the canvas.
