@@ -69,3 +69,52 @@ private func compositeOne(
     #expect(abs(Int(out[0]) - 128) <= 1 && out[1] == 0 && abs(Int(out[2]) - 127) <= 1)
   }
 }
+
+/// The run-by-run path must give exactly the bytes of the pixel-by-pixel one.
+@Suite struct CompositorSpanTests {
+  @Test(arguments: [
+    (97, 6, 10.0, 5.0, Layout.centered), (64, 3, 0.0, 9.0, .seed), (130, 64, 30.0, 0.0, .centered),
+    (31, 5, 2.0, 12.0, .seed), (200, 8, 40.0, 3.5, .centered),
+  ])
+  func spansMatchPixelByPixel(side: Int, sides: Int, corner: Double, line: Double, layout: Layout)
+    throws
+  {
+    var options = RenderOptions()
+    options.sides = sides
+    options.cornerRadius = corner
+    options.lineWidth = line
+    options.layout = layout
+    let shape = try MaskShape(options: options, canvasSide: side)
+    var coverage = ShapeCoverage(shape: shape)
+    let compositor = Compositor(
+      border: RGBAColor(red: 200, green: 30, blue: 90, alpha: 180), layout: layout)
+    var random = SplitMix64(state: UInt64(side * 1000 + sides))
+    var fill = [Float](repeating: 0, count: side)
+    var stroke = fill
+    for opaque in [true, false] {
+      for y in 0..<side {
+        let image = (0..<(side * 4)).map { k -> UInt8 in
+          k % 4 == 3 && opaque
+            ? 255
+            : UInt8(
+              truncatingIfNeeded: random.next() % (k % 4 == 3 ? 3 : 256) * (k % 4 == 3 ? 127 : 1))
+        }
+        coverage.row(y, fill: &fill, stroke: &stroke)
+        #expect(coverage.spans.first?.start == 0 && coverage.spans.last?.end == side)
+        var slow = [UInt8](repeating: 1, count: side * 4)
+        var fast = [UInt8](repeating: 2, count: side * 4)
+        image.withUnsafeBufferPointer { source in
+          slow.withUnsafeMutableBufferPointer {
+            compositor.composite(image: source, fill: fill, stroke: stroke, into: $0)
+          }
+          fast.withUnsafeMutableBufferPointer {
+            compositor.composite(
+              image: source, fill: fill, stroke: stroke, spans: coverage.spans,
+              imageIsOpaque: opaque, into: $0)
+          }
+        }
+        #expect(fast == slow, "row \(y), opaque \(opaque)")
+      }
+    }
+  }
+}

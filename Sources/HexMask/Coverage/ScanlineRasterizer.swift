@@ -28,10 +28,14 @@ public struct ScanlineRasterizer: Sendable {
   private var lastRow = Int.min
   /// Cell deposits for the current row; two spare cells catch the right-hand overflow.
   private var cells: [Double]
+  /// The cells deposited into this row, unordered, and a flag per cell to list each once.
+  private var touched: [Int] = []
+  private var isTouched: [Bool]
 
   public init(width: Int) {
     self.width = width
     cells = [Double](repeating: 0, count: width + 2)
+    isTouched = [Bool](repeating: false, count: width + 2)
   }
 
   /// Adds a closed polygon; `sign` −1 subtracts its area from what is already there.
@@ -52,13 +56,15 @@ public struct ScanlineRasterizer: Sendable {
   /// Writes the coverage of pixel row `y` (pixels `[i, i+1] × [y, y+1]`) into `row`,
   /// which holds `width` values, each the covered fraction of its pixel, 0…1.
   ///
-  /// - Complexity: O(width + edges crossing the row + cells they cross).
+  /// Afterwards ``edgeCells`` lists, in increasing order, the pixels edges passed through;
+  /// between two of them the coverage is constant (0 or 1 for a simple shape), which is
+  /// what lets the compositor copy or clear whole runs.
+  ///
+  /// - Complexity: O(edges crossing the row + cells they cross), plus filling the row.
   public mutating func coverage(row y: Int, into row: inout [Float]) {
     prepare(for: y)
     let top = Double(y)
     let bottom = top + 1
-    var lowest = width
-    var highest = -1
     for index in active {
       let e = edges[index]
       let ya = max(e.y0, top)
@@ -67,20 +73,41 @@ public struct ScanlineRasterizer: Sendable {
       let slope = (e.x1 - e.x0) / (e.y1 - e.y0)
       let xa = e.x0 + (ya - e.y0) * slope
       let xb = e.x0 + (yb - e.y0) * slope
-      deposit(
-        xa: xa, ya: ya - top, xb: xb, yb: yb - top, winding: e.winding, lowest: &lowest,
-        highest: &highest)
+      deposit(xa: xa, ya: ya - top, xb: xb, yb: yb - top, winding: e.winding)
     }
+    touched.sort()
+    edgeCells.removeAll(keepingCapacity: true)
     var sum = 0.0
-    for i in 0..<width {
-      if i >= lowest && i <= highest + 1 {
-        sum += cells[i]
-        cells[i] = 0
+    var filled = 0
+    row.withUnsafeMutableBufferPointer { out in
+      for cell in touched {
+        isTouched[cell] = false
+        if cell >= width {
+          cells[cell] = 0
+          continue
+        }
+        // The run since the last touched cell keeps the running sum unchanged.
+        UnsafeMutableBufferPointer(rebasing: out[filled..<cell]).update(repeating: level(sum))
+        sum += cells[cell]
+        cells[cell] = 0
+        out[cell] = level(sum)
+        edgeCells.append(cell)
+        filled = cell + 1
       }
-      row[i] = Float(min(1, abs(sum)))
+      UnsafeMutableBufferPointer(rebasing: out[filled..<width]).update(repeating: level(sum))
     }
-    cells[width] = 0
-    cells[width + 1] = 0
+    touched.removeAll(keepingCapacity: true)
+  }
+
+  /// The pixels of the last row that edges passed through, in increasing order.
+  public private(set) var edgeCells: [Int] = []
+
+  /// Coverage from a winding sum: nonzero rule, clamped to one. Sums within rounding of
+  /// 0 or 1 (a border's outer minus inner edge inside the shape leaves ±1e-16) snap to
+  /// exactly 0 or 1, so runs inside and outside are recognised as such.
+  @inline(__always) private func level(_ sum: Double) -> Float {
+    let coverage = min(1, abs(sum))
+    return coverage < 1e-9 ? 0 : coverage > 1 - 1e-9 ? 1 : Float(coverage)
   }
 
   /// Activates edges that start above the row's bottom and drops those ending above it.
@@ -107,10 +134,7 @@ public struct ScanlineRasterizer: Sendable {
   /// Deposits one edge piece lying within the row (`ya`, `yb` in 0…1, measured from the
   /// row's top). Parts left of the canvas count fully in cell 0; parts right of it fall
   /// into the spare cells and are never read.
-  private mutating func deposit(
-    xa: Double, ya: Double, xb: Double, yb: Double, winding: Double,
-    lowest: inout Int, highest: inout Int
-  ) {
+  private mutating func deposit(xa: Double, ya: Double, xb: Double, yb: Double, winding: Double) {
     // Walk left to right; `sign` keeps each piece's height signed as the edge runs.
     let (xl, yl, xr, yr) = xa <= xb ? (xa, ya, xb, yb) : (xb, yb, xa, ya)
     let sign = xa <= xb ? winding : -winding
@@ -121,10 +145,8 @@ public struct ScanlineRasterizer: Sendable {
       let i = min(Int(x), width)
       let inside = x - Double(i)
       let height = sign * (yr - yl)
-      cells[i] += height * (1 - inside)
-      cells[i + 1] += height * inside
-      lowest = min(lowest, i)
-      highest = max(highest, i)
+      add(height * (1 - inside), at: i)
+      add(height * inside, at: i + 1)
       return
     }
     if xl >= right { return }
@@ -133,25 +155,31 @@ public struct ScanlineRasterizer: Sendable {
     var y = yl
     if x < 0 {
       let y0 = yl + (0 - xl) * slope
-      cells[0] += sign * (y0 - y)
+      add(sign * (y0 - y), at: 0)
       x = 0
       y = y0
-      lowest = 0
     }
     let end = min(xr, right)
     var i = Int(x)
-    lowest = min(lowest, i)
     while x < end {
       let nx = min(Double(i + 1), end)
       let ny = nx == xr ? yr : yl + (nx - xl) * slope
       let height = sign * (ny - y)
       let middle = (x + nx) / 2 - Double(i)
-      cells[i] += height * (1 - middle)
-      cells[i + 1] += height * middle
+      add(height * (1 - middle), at: i)
+      add(height * middle, at: i + 1)
       x = nx
       y = ny
       i += 1
     }
-    highest = max(highest, min(i, width) - 1)
+  }
+
+  /// Adds `amount` to cell `i`, remembering the cell so the row's sum visits only these.
+  @inline(__always) private mutating func add(_ amount: Double, at i: Int) {
+    cells[i] += amount
+    if !isTouched[i] {
+      isTouched[i] = true
+      touched.append(i)
+    }
   }
 }

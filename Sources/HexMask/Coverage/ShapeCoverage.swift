@@ -35,14 +35,68 @@ public struct ShapeCoverage: Sendable {
     }
   }
 
-  /// Fills `fill` and `stroke` (each `width` values, 0…1) for pixel row `y`.
-  /// Rows are cheapest in increasing order.
+  /// The last row cut into runs of pixels that are all outside, all inside (fill 1, no
+  /// border), or need blending, in order and covering the whole width.
+  public private(set) var spans: [Span] = []
+
+  /// Fills `fill` and `stroke` (each `width` values, 0…1) for pixel row `y`, and
+  /// ``spans``. Rows are cheapest in increasing order.
   public mutating func row(_ y: Int, fill fillRow: inout [Float], stroke strokeRow: inout [Float]) {
     fill.coverage(row: y, into: &fillRow)
     if hasBorder {
       stroke.coverage(row: y, into: &strokeRow)
     } else {
-      for i in 0..<width { strokeRow[i] = 0 }
+      strokeRow.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
+    findSpans(fill: fillRow, stroke: strokeRow)
+  }
+
+  /// Between the pixels either outline passes through, both coverages are constant, so
+  /// one look at the run's first pixel classifies all of it.
+  private mutating func findSpans(fill fillRow: [Float], stroke strokeRow: [Float]) {
+    spans.removeAll(keepingCapacity: true)
+    let fillEdges = fill.edgeCells
+    let strokeEdges = hasBorder ? stroke.edgeCells : []
+    var i = 0
+    var j = 0
+    var x = 0
+    while x < width {
+      let nextFill = i < fillEdges.count ? fillEdges[i] : width
+      let nextStroke = j < strokeEdges.count ? strokeEdges[j] : width
+      let edge = min(nextFill, nextStroke)
+      if edge > x {
+        let f = fillRow[x]
+        let s = strokeRow[x]
+        let kind: Span.Kind = s == 0 && f == 1 ? .inside : s == 0 && f == 0 ? .outside : .blend
+        append(Span(start: x, end: edge, kind: kind))
+      }
+      if edge < width { append(Span(start: edge, end: edge + 1, kind: .blend)) }
+      if nextFill == edge { i += 1 }
+      if nextStroke == edge { j += 1 }
+      x = edge + 1
+    }
+  }
+
+  private mutating func append(_ span: Span) {
+    if let last = spans.last, last.kind == span.kind, last.end == span.start {
+      spans[spans.count - 1].end = span.end
+    } else {
+      spans.append(span)
+    }
+  }
+
+  /// A run of pixels `start..<end` of one row that the compositor treats alike.
+  public struct Span: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+      /// No fill, no border: transparent.
+      case outside
+      /// Fill 1 and no border: the picture's own pixels.
+      case inside
+      /// Anything else: blend pixel by pixel.
+      case blend
+    }
+    public var start: Int
+    public var end: Int
+    public var kind: Kind
   }
 }

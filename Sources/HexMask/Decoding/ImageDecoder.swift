@@ -28,6 +28,13 @@ public protocol ImageDecoder: AnyObject {
   /// The EXIF block and ICC profile found before the image data; complete as soon as
   /// the decoder is opened.
   var metadata: ImageMetadata { get }
+  /// True when every pixel is certainly opaque (JPEG), so nobody needs to look for
+  /// transparent ones. False means "maybe not".
+  var isOpaque: Bool { get }
   /// Decodes the next row into `row`, which holds exactly `width * 4` bytes.
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError)
+}
+
+extension ImageDecoder {
+  public var isOpaque: Bool { false }
 }

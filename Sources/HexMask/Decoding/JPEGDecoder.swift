@@ -17,6 +17,8 @@ import CImageShims
 /// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
 ///   the coefficients of the whole image.
 final class JPEGDecoder: ImageDecoder {
+  /// JPEG has no alpha channel.
+  let isOpaque = true
   private(set) var width = 0
   private(set) var height = 0
   var warnings: [String] {

@@ -46,6 +46,8 @@ public final class OrientedDecoder: ImageDecoder {
   public var warnings: [String] { stored.warnings }
   /// The inner decoder's metadata (the EXIF block still says the stored orientation).
   public var metadata: ImageMetadata { stored.metadata }
+  /// The inner decoder's promise: turning pixels around keeps them opaque.
+  public var isOpaque: Bool { stored.isOpaque }
 
   private let stored: any ImageDecoder
   /// The whole stored image, for orientations 3–8, from the first `readRow` until the last.

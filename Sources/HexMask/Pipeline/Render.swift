@@ -39,7 +39,9 @@ public func render(input: String, output: String, options: RenderOptions) throws
     try PNGWriter(
       file: destination.stream, width: canvas.side, height: canvas.side, iccProfile: profile)
   }
-  var rows = RowPipeline(canvas: canvas, shape: shape, options: options, sourceWidth: decoder.width)
+  var rows = RowPipeline(
+    canvas: canvas, shape: shape, options: options, sourceWidth: decoder.width,
+    sourceIsOpaque: decoder.isOpaque)
   for y in 0..<(canvas.top + canvas.side) {
     try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
     guard y >= canvas.top else { continue }
@@ -84,8 +86,13 @@ private struct RowPipeline {
   var fill: [Float]
   var stroke: [Float]
 
-  init(canvas: Canvas, shape: MaskShape, options: RenderOptions, sourceWidth: Int) {
+  let sourceIsOpaque: Bool
+
+  init(
+    canvas: Canvas, shape: MaskShape, options: RenderOptions, sourceWidth: Int, sourceIsOpaque: Bool
+  ) {
     self.canvas = canvas
+    self.sourceIsOpaque = sourceIsOpaque
     compositor = Compositor(border: options.borderColor, layout: options.layout)
     coverage = ShapeCoverage(shape: shape)
     source = [UInt8](repeating: 0, count: sourceWidth * 4)
@@ -112,7 +119,7 @@ private struct RowPipeline {
       result.withUnsafeMutableBufferPointer { out in
         compositor.composite(
           image: UnsafeBufferPointer(rebasing: row[start..<end]), fill: fill, stroke: stroke,
-          into: out)
+          spans: coverage.spans, imageIsOpaque: sourceIsOpaque, into: out)
       }
     }
   }
