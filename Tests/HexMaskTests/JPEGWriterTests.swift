@@ -99,8 +99,10 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
   func sameImageGivesSameBytes(progressive: Bool) throws {
     let pixels = randomPixels(width: 50, height: 33, seed: 5)
     try withTemporaryDirectory { directory in
-      try writeJPEG(pixels, width: 50, height: 33, to: directory + "/a.jpg", progressive: progressive)
-      try writeJPEG(pixels, width: 50, height: 33, to: directory + "/b.jpg", progressive: progressive)
+      try writeJPEG(
+        pixels, width: 50, height: 33, to: directory + "/a.jpg", progressive: progressive)
+      try writeJPEG(
+        pixels, width: 50, height: 33, to: directory + "/b.jpg", progressive: progressive)
       let first = try fileBytes(directory + "/a.jpg")
       #expect(first == (try fileBytes(directory + "/b.jpg")))
       // SOI, JFIF, then tables and frame: no EXIF (APP1) or comment (COM).

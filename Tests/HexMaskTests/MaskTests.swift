@@ -73,10 +73,11 @@ func shape(
   }
 
   /// The same through real shapes: every pixel of their coverage.
-  @Test(arguments: [
-    (64, 6, nil, nil, Layout.centered), (97, 3, 0.0, 7.0, .seed), (200, 8, 30.0, 12.0, .centered),
-    (128, 64, 10.0, 0.0, .seed), (150, 5, 0.0, 9.5, .centered),
-  ] as [(Int, Int, Double?, Double?, Layout)])
+  @Test(
+    arguments: [
+      (64, 6, nil, nil, Layout.centered), (97, 3, 0.0, 7.0, .seed), (200, 8, 30.0, 12.0, .centered),
+      (128, 64, 10.0, 0.0, .seed), (150, 5, 0.0, 9.5, .centered),
+    ] as [(Int, Int, Double?, Double?, Layout)])
   func maskOfAShapeEqualsACompositedWhiteImage(
     side: Int, sides: Int, corner: Double?, line: Double?, layout: Layout
   ) throws {

@@ -61,7 +61,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
     let pixels = blockPicture(width: width, height: height)
     try withTemporaryDirectory { directory in
       let path = directory + "/out.webp"
-      try writeWebP(pixels, width: width, height: height, to: path, lossless: false, quality: quality)
+      try writeWebP(
+        pixels, width: width, height: height, to: path, lossless: false, quality: quality)
       let image = try decodeWebP(try fileBytes(path))
       #expect(image.width == width && image.height == height)
       var worstAlpha = 0
@@ -140,7 +141,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
     }
     let error = try withFile("/dev/full", mode: "wb") { file in
       thrownError { () throws(ImageError) in
-        try writeRows(randomPixels(width: 8, height: 8, seed: 1), width: 8, height: 8,
+        try writeRows(
+          randomPixels(width: 8, height: 8, seed: 1), width: 8, height: 8,
           to: try WebPWriter(file: file, width: 8, height: 8, lossless: true))
       }
     }

@@ -50,7 +50,8 @@ public final class JPEGWriter: ImageWriter {
     // JPEG_MAX_DIMENSION: libjpeg's own limit on either side.
     let sides = 1...65500
     guard sides.contains(width), sides.contains(height) else {
-      throw ImageError(.writeFailed, "cannot write a \(width)×\(height) JPEG (at most 65500 a side)")
+      throw ImageError(
+        .writeFailed, "cannot write a \(width)×\(height) JPEG (at most 65500 a side)")
     }
     guard (1...100).contains(quality) else {
       throw ImageError(.writeFailed, "JPEG quality must be 1…100, not \(quality)")

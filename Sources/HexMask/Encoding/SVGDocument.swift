@@ -3,18 +3,24 @@
 ///
 /// The document is the canvas (`width`, `height` and `viewBox` of `canvasSide` px) with
 /// - `<clipPath id="hexmask-clip">`: the shape, for `clip-path: url(#hexmask-clip)`;
-/// - `<path id="hexmask-shape">`: the shape filled black (`#000000`). Black is only a
-///   neutral choice: what matters is the outline, and as a mask its alpha is the shape;
+/// - `#hexmask-shape`: the shape filled black (`#000000`): a `<path>` by default; for the
+///   seed layout a `<g>` holding a canvas-sized black `<rect>` and the border, masked by
+///   the shape (`<mask id="hexmask-mask">`), as the original's `CALayer` mask does.
+///   Black is only a neutral choice: what matters is the outline, and as an alpha mask
+///   the document is the shape;
 /// - `<path id="hexmask-border">`, when the line width is above 0: the outline stroked
 ///   `lineWidth` wide in `borderColor` (`stroke-opacity` when not opaque), with mitred
 ///   joins, which matter only for sharp corners (r = 0), whose miter ratio, at most 2 for
-///   3 or more sides, is within SVG's default limit of 4. For the seed layout it is
-///   clipped by the shape, as the original's mask clips its border layer.
+///   3 or more sides, is within SVG's default limit of 4.
+///
+/// Rendered, its alpha is hexmask's mask: `s + f·(1 − s)` by default, `f` for the seed
+/// layout (SPEC §2), up to the renderer's anti-aliasing.
 ///
 /// The path is the polygon's own: `M`, then `L` for each straight side and `Q` (control
-/// point at the tip) for each corner, then `Z`; zero-length sides and sharp corners'
-/// empty curves are left out, so every join has a direction. Numbers have at most 6
-/// decimals (a micropixel), so the same shape always gives the same text.
+/// point at the tip) for each corner, then `Z`, which draws the last side; zero-length
+/// sides and sharp corners' empty curves are left out, so every join has a direction.
+/// Numbers have at most 6 decimals (a micropixel), so the same shape always gives the
+/// same text.
 ///
 /// ```swift
 /// let shape = try MaskShape(options: RenderOptions(), canvasSide: 256)
@@ -32,18 +38,35 @@ public func svgDocument(for shape: MaskShape, borderColor: RGBAColor) -> String 
     #"    <clipPath id="hexmask-clip" clipPathUnits="userSpaceOnUse">"#,
     #"      <path d="\#(path)"/>"#,
     #"    </clipPath>"#,
-    #"  </defs>"#,
-    ##"  <path id="hexmask-shape" d="\##(path)" fill="#000000"/>"##,
   ]
+  var border: String?
   if shape.lineWidth > 0 {
     var stroke = #"stroke="\#(hexColor(borderColor))""#
     if borderColor.alpha < 255 {
       stroke += #" stroke-opacity="\#(svgNumber(Double(borderColor.alpha) / 255))""#
     }
-    let clip = shape.layout == .seed ? #" clip-path="url(#hexmask-clip)""# : ""
-    lines.append(
-      #"  <path id="hexmask-border" d="\#(path)" fill="none" \#(stroke) stroke-width="\#(svgNumber(shape.lineWidth))" stroke-linejoin="miter"\#(clip)/>"#
-    )
+    border =
+      #"<path id="hexmask-border" d="\#(path)" fill="none" \#(stroke) stroke-width="\#(svgNumber(shape.lineWidth))" stroke-linejoin="miter"/>"#
+  }
+  switch shape.layout {
+  case .centered:
+    lines.append("  </defs>")
+    lines.append(##"  <path id="hexmask-shape" d="\##(path)" fill="#000000"/>"##)
+    if let border { lines.append("  " + border) }
+  case .seed:
+    // The border over the whole picture, then masked as one layer. A clip-path on the
+    // group would do the same in theory, but librsvg clips each child on its own, which
+    // counts the anti-aliased edge twice (a thicker edge than hexmask's).
+    lines.append(contentsOf: [
+      #"    <mask id="hexmask-mask" maskUnits="userSpaceOnUse" x="0" y="0" width="\#(side)" height="\#(side)">"#,
+      ##"      <path d="\##(path)" fill="#ffffff"/>"##,
+      "    </mask>",
+      "  </defs>",
+      #"  <g id="hexmask-shape" mask="url(#hexmask-mask)">"#,
+      ##"    <rect width="\##(side)" height="\##(side)" fill="#000000"/>"##,
+    ])
+    if let border { lines.append("    " + border) }
+    lines.append("  </g>")
   }
   lines.append("</svg>")
   return lines.joined(separator: "\n") + "\n"
@@ -52,21 +75,24 @@ public func svgDocument(for shape: MaskShape, borderColor: RGBAColor) -> String 
 /// SVG path data for a closed outline made of `segments`, each starting where the last
 /// one ended.
 func svgPathData(_ segments: [PathSegment]) -> String {
-  guard let first = segments.first else { return "" }
-  let start = first.start
   // Anything shorter than the printed precision would be a segment with no direction.
   func isEmpty(_ a: Point, _ b: Point) -> Bool { (a - b).length < 1e-6 }
-  var commands = ["M \(svgPoint(start))"]
-  for (index, segment) in segments.enumerated() {
-    let isLast = index == segments.count - 1
+  let drawn = segments.filter { segment in
     switch segment {
-    case .line(let from, let to):
-      // The last side back to the start is drawn by Z.
-      guard !isEmpty(from, to), !(isLast && isEmpty(to, start)) else { continue }
-      commands.append("L \(svgPoint(to))")
-    case .quad(let from, let control, let to):
-      guard !(isEmpty(from, control) && isEmpty(control, to)) else { continue }
-      // Ends exactly where the path started, so Z adds no segment of its own.
+    case .line(let from, let to): !isEmpty(from, to)
+    case .quad(let from, let control, let to): !(isEmpty(from, control) && isEmpty(control, to))
+    }
+  }
+  guard let start = drawn.first?.start else { return "" }
+  var commands = ["M \(svgPoint(start))"]
+  for (index, segment) in drawn.enumerated() {
+    let isLast = index == drawn.count - 1
+    switch segment {
+    case .line(_, let to):
+      // The last side, back to the start, is Z's.
+      if !isLast { commands.append("L \(svgPoint(to))") }
+    case .quad(_, let control, let to):
+      // The last corner ends exactly where the path started, so Z adds no segment.
       commands.append("Q \(svgPoint(control)) \(svgPoint(isLast ? start : to))")
     }
   }
