@@ -15,15 +15,20 @@ let package = Package(
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+    // libwebp and libwebpmux (for the ICC chunk); both come with these packages.
+    .systemLibrary(
+      name: "CWebP", pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
-    // All image work: decode → crop → shape → coverage → composite → encode.
-    .target(name: "HexMask", dependencies: ["CImageShims"]),
+    // All image work: decode → crop → shape → coverage → composite → encode. libwebp
+    // never longjmps, so it is called from Swift directly.
+    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP"]),
     // Arguments → job description → exit status.
     .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
-    .testTarget(name: "HexMaskTests", dependencies: ["HexMask"]),
+    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]
 )

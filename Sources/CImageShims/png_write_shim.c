@@ -1,4 +1,4 @@
-// PNG encoding through libpng: 8-bit RGBA, non-interlaced, one row at a time.
+// PNG encoding through libpng: 8-bit RGBA or gray, non-interlaced, one row at a time.
 //
 // Only IHDR, an optional iCCP, IDAT and IEND are written, with libpng's default
 // adaptive filtering and a fixed zlib level, so the same pixels always give the same
@@ -86,7 +86,7 @@ void hm_png_writer_destroy(hm_png_writer *writer) {
 }
 
 hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
-                             uint32_t height, int compression_level,
+                             uint32_t height, int channels, int compression_level,
                              const uint8_t *icc_profile, size_t icc_profile_size,
                              char *message, size_t message_size) {
   if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
@@ -107,7 +107,8 @@ hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
   }
   png_set_write_fn(writer->png, writer, write_data, flush_data);
   png_set_compression_level(writer->png, compression_level);
-  png_set_IHDR(writer->png, writer->info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+  int color_type = channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB_ALPHA;
+  png_set_IHDR(writer->png, writer->info, width, height, 8, color_type,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (icc_profile != NULL) set_icc_profile(writer, icc_profile, icc_profile_size);
   png_write_info(writer->png, writer->info);

@@ -123,12 +123,12 @@ typedef struct hm_png_writer hm_png_writer;
 hm_png_writer *hm_png_writer_create(void);
 void hm_png_writer_destroy(hm_png_writer *writer);
 
-// Writes the signature and IHDR of an 8-bit RGBA, non-interlaced image, then an iCCP
-// chunk when `icc_profile` is not NULL, and nothing else that could vary between runs
-// (no tIME, text, eXIf or gamma chunks). A profile libpng refuses is left out, and
+// Writes the signature and IHDR of an 8-bit RGBA (`channels` 4) or gray (`channels` 1),
+// non-interlaced image, then an iCCP chunk when `icc_profile` is not NULL, and nothing
+// else that could vary between runs (no tIME, text, eXIf or gamma chunks). A profile libpng refuses is left out, and
 // hm_png_writer_icc_refusal says why; that is not an error.
 hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
-                             uint32_t height, int compression_level,
+                             uint32_t height, int channels, int compression_level,
                              const uint8_t *icc_profile, size_t icc_profile_size,
                              char *message, size_t message_size);
 
@@ -136,11 +136,38 @@ hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
 // none was given.
 const char *hm_png_writer_icc_refusal(const hm_png_writer *writer);
 
-// Writes the next row of width * 4 bytes.
+// Writes the next row of width * channels bytes.
 hm_status hm_png_writer_write_row(hm_png_writer *writer, const uint8_t *row, char *message,
                                   size_t message_size);
 
 // Writes IEND and flushes `file`; an error here means the file is incomplete.
 hm_status hm_png_writer_finish(hm_png_writer *writer, char *message, size_t message_size);
+
+// MARK: JPEG writing
+
+typedef struct hm_jpeg_writer hm_jpeg_writer;
+
+hm_jpeg_writer *hm_jpeg_writer_create(void);
+void hm_jpeg_writer_destroy(hm_jpeg_writer *writer);
+
+// Starts a baseline (or, with `progressive`, progressive) YCbCr 4:2:0 JPEG of
+// `quality` 1…100 with Huffman tables fitted to the image: SOI, JFIF APP0, then
+// `icc_profile` (when not NULL) as APP2 "ICC_PROFILE" segments of at most 65519 bytes,
+// numbered 1…count. Nothing else: no EXIF, comment or timestamp. The profile must hold
+// 1…255 × 65519 bytes (HM_ERR_USAGE otherwise).
+hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
+                              uint32_t height, int quality, int progressive,
+                              const uint8_t *icc_profile, size_t icc_profile_size,
+                              char *message, size_t message_size);
+
+// Compresses the next row of width * 3 bytes of RGB.
+hm_status hm_jpeg_writer_write_row(hm_jpeg_writer *writer, const uint8_t *row, char *message,
+                                   size_t message_size);
+
+// Writes EOI and flushes `file`; an error here means the file is incomplete.
+hm_status hm_jpeg_writer_finish(hm_jpeg_writer *writer, char *message, size_t message_size);
+
+int hm_jpeg_writer_warning_count(const hm_jpeg_writer *writer);
+const char *hm_jpeg_writer_warning(const hm_jpeg_writer *writer, int index);
 
 #endif

@@ -1,6 +1,6 @@
 import CImageShims
 
-/// Writes an 8-bit RGBA PNG one row at a time, with no timestamp or other varying chunk,
+/// Writes an 8-bit RGBA (or, with `channels: 1`, gray) PNG one row at a time, with no timestamp or other varying chunk,
 /// so the same pixels always give the same bytes.
 ///
 /// Only IHDR, an iCCP when given a profile, IDAT and IEND are written, non-interlaced,
@@ -23,19 +23,23 @@ public final class PNGWriter {
 
   private let writer: OpaquePointer
   private let width: Int
+  private let channels: Int
 
   /// Writes the PNG header for a `width`×`height` image; `compressionLevel` is
   /// zlib's 0 (none, fastest) … 9 (smallest, slowest). `iccProfile`, when given, is
   /// written as an iCCP chunk (named "ICC profile"), byte for byte; if libpng refuses
   /// it, the image is written without it and `warnings` says why — never an error.
+  /// `channels` is 4 for RGBA rows or 1 for 8-bit gray ones (masks).
   public init(
-    file: CFile, width: Int, height: Int, compressionLevel: Int = 6, iccProfile: [UInt8]? = nil
+    file: CFile, width: Int, height: Int, compressionLevel: Int = 6, iccProfile: [UInt8]? = nil,
+    channels: Int = 4
   ) throws(ImageError) {
     guard let writer = hm_png_writer_create() else {
       throw ImageError(.writeFailed, "out of memory")
     }
     self.writer = writer
     self.width = width
+    self.channels = channels
     // From here on deinit frees the writer, whatever throws.
     let sides = 1...0x7fff_ffff
     guard sides.contains(width), sides.contains(height) else {
@@ -44,11 +48,14 @@ public final class PNGWriter {
     guard (0...9).contains(compressionLevel) else {
       throw ImageError(.writeFailed, "PNG compression level must be 0…9, not \(compressionLevel)")
     }
+    guard channels == 1 || channels == 4 else {
+      throw ImageError(.writeFailed, "PNG rows must have 1 or 4 channels, not \(channels)")
+    }
     let profile = iccProfile ?? []
     try profile.withUnsafeBufferPointer { (bytes) throws(ImageError) in
       try callShim(format: "PNG", writing: true) {
         hm_png_writer_open(
-          writer, file, UInt32(width), UInt32(height), Int32(compressionLevel),
+          writer, file, UInt32(width), UInt32(height), Int32(channels), Int32(compressionLevel),
           iccProfile == nil ? nil : bytes.baseAddress, bytes.count, $0, $1)
       }
     }
@@ -62,9 +69,9 @@ public final class PNGWriter {
 
   deinit { hm_png_writer_destroy(writer) }
 
-  /// Writes the next row: exactly `width * 4` bytes of straight RGBA.
+  /// Writes the next row: exactly `width * 4` bytes of straight RGBA, or `width` gray bytes.
   public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    precondition(row.count == width * channels, "a row must hold exactly width * channels bytes")
     try callShim(format: "PNG", writing: true) {
       hm_png_writer_write_row(writer, row.baseAddress, $0, $1)
     }

@@ -1,0 +1,109 @@
+import CImageShims
+
+/// Writes a JPEG one row at a time, flattening straight RGBA rows onto an opaque
+/// background, since JPEG has no alpha.
+///
+/// The file holds a JFIF header, the ICC profile when given (as APP2 "ICC_PROFILE"
+/// segments of at most 65519 bytes), and the image: YCbCr 4:2:0, accurate integer DCT,
+/// Huffman tables fitted to the image. Never EXIF, a comment or a timestamp, so the same
+/// pixels and settings always give the same bytes. Memory is a few rows (progressive mode:
+/// libjpeg keeps the whole image's coefficients until `finish()`).
+///
+/// ```swift
+/// let writer = try JPEGWriter(file: fp, width: 256, height: 256, quality: 85,
+///                             background: .white, iccProfile: profile)
+/// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
+/// try writer.finish()
+/// ```
+public final class JPEGWriter: ImageWriter {
+  /// Problems that did not stop the image: an ICC profile left out (one that describes
+  /// CMYK or gray pixels, or too large for JPEG markers), and libjpeg's warnings.
+  public var warnings: [String] {
+    notes
+      + shimWarnings(count: hm_jpeg_writer_warning_count(writer)) {
+        hm_jpeg_writer_warning(writer, $0)
+      }
+  }
+
+  private var notes: [String] = []
+  private let writer: OpaquePointer
+  private let width: Int
+  private let background: RGBAColor
+  private var flattened: [UInt8]
+
+  /// Writes the JPEG headers for a `width`×`height` image with libjpeg's `quality`
+  /// 1…100, baseline or `progressive`. Transparent parts show `background` (its alpha is
+  /// ignored). `iccProfile`, when given, is written byte for byte, unless it does not
+  /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so.
+  public init(
+    file: CFile, width: Int, height: Int, quality: Int = 90, progressive: Bool = false,
+    background: RGBAColor = .white, iccProfile: [UInt8]? = nil
+  ) throws(ImageError) {
+    guard let writer = hm_jpeg_writer_create() else {
+      throw ImageError(.writeFailed, "out of memory")
+    }
+    self.writer = writer
+    self.width = width
+    self.background = background
+    flattened = []
+    // From here on deinit frees the writer, whatever throws.
+    // JPEG_MAX_DIMENSION: libjpeg's own limit on either side.
+    let sides = 1...65500
+    guard sides.contains(width), sides.contains(height) else {
+      throw ImageError(
+        .writeFailed, "cannot write a \(width)×\(height) JPEG (at most 65500 a side)")
+    }
+    guard (1...100).contains(quality) else {
+      throw ImageError(.writeFailed, "JPEG quality must be 1…100, not \(quality)")
+    }
+    var profile = iccProfile
+    if let given = profile {
+      if let refusal = iccProfileRefusal(given) {
+        notes.append(refusal)
+        profile = nil
+      } else if given.count > Self.maximumProfileSize {
+        notes.append("ICC profile not written: \(given.count) bytes is more than JPEG can hold")
+        profile = nil
+      }
+    }
+    flattened = [UInt8](repeating: 0, count: width * 3)
+    let bytes = profile ?? []
+    try bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
+      try callShim(format: "JPEG", writing: true) {
+        hm_jpeg_writer_open(
+          writer, file, UInt32(width), UInt32(height), Int32(quality), progressive ? 1 : 0,
+          profile == nil ? nil : bytes.baseAddress, bytes.count, $0, $1)
+      }
+    }
+  }
+
+  deinit { hm_jpeg_writer_destroy(writer) }
+
+  /// 255 APP2 segments (their numbers are one byte) of 65519 profile bytes each.
+  static let maximumProfileSize = 255 * 65519
+
+  /// Flattens and compresses the next row: exactly `width * 4` bytes of straight RGBA.
+  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    let background = background
+    let writer = writer
+    var failure: ImageError?
+    flattened.withUnsafeMutableBufferPointer { rgb in
+      flatten(row, onto: background, into: rgb)
+      do throws(ImageError) {
+        try callShim(format: "JPEG", writing: true) {
+          hm_jpeg_writer_write_row(writer, rgb.baseAddress, $0, $1)
+        }
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Writes the end of the image and flushes the file; call once after the last row.
+  /// An error here means the file is incomplete.
+  public func finish() throws(ImageError) {
+    try callShim(format: "JPEG", writing: true) { hm_jpeg_writer_finish(writer, $0, $1) }
+  }
+}

@@ -1,0 +1,180 @@
+import CWebP
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a WebP with alpha, lossless or lossy, through libwebp.
+///
+/// libwebp encodes a whole picture at once, so this writer keeps every row it is given
+/// (`width × height × 4` bytes) and encodes in `finish()`: the one output format that
+/// forces a whole-image buffer. Lossy files keep alpha losslessly (libwebp's
+/// `alpha_quality` 100). The ICC profile, when given, goes into an ICCP chunk through
+/// libwebpmux. Nothing that varies between runs is written, so the same pixels and
+/// settings always give the same bytes.
+///
+/// ```swift
+/// let writer = try WebPWriter(file: fp, width: 256, height: 256, quality: 80)
+/// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
+/// try writer.finish()   // encodes and writes the file
+/// ```
+public final class WebPWriter: ImageWriter {
+  /// Problems that did not stop the image: an ICC profile left out because it describes
+  /// CMYK or gray pixels.
+  public private(set) var warnings: [String] = []
+
+  /// WebP's largest side (`WEBP_MAX_DIMENSION`).
+  public static let maximumSide = 16383
+
+  private let file: CFile
+  private let width: Int
+  private let height: Int
+  private let lossless: Bool
+  private let quality: Int
+  private let iccProfile: [UInt8]?
+  private var pixels: [UInt8] = []
+  private var finished = false
+
+  /// Prepares a `width`×`height` WebP, at most 16383 a side. Lossy by default with
+  /// `quality` 0…100; `lossless` keeps every byte of every row (then `quality` is
+  /// ignored and libwebp's default effort is used). Nothing is written before `finish()`.
+  public init(
+    file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
+    iccProfile: [UInt8]? = nil
+  ) throws(ImageError) {
+    let sides = 1...Self.maximumSide
+    guard sides.contains(width), sides.contains(height) else {
+      throw ImageError(
+        .writeFailed,
+        "cannot write a \(width)×\(height) WebP (at most \(Self.maximumSide) a side)")
+    }
+    guard (0...100).contains(quality) else {
+      throw ImageError(.writeFailed, "WebP quality must be 0…100, not \(quality)")
+    }
+    self.file = file
+    self.width = width
+    self.height = height
+    self.lossless = lossless
+    self.quality = quality
+    if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
+      warnings.append(refusal)
+      self.iccProfile = nil
+    } else {
+      self.iccProfile = iccProfile
+    }
+    pixels.reserveCapacity(width * height * 4)
+  }
+
+  /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
+  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard !finished && pixels.count < width * height * 4 else {
+      throw ImageError(.writeFailed, "more rows written than the image has")
+    }
+    pixels.append(contentsOf: row)
+  }
+
+  /// Encodes the image and writes it to the file, then flushes it; call once after the
+  /// last row. An error here means the file is incomplete.
+  public func finish() throws(ImageError) {
+    let rows = pixels.count / (width * 4)
+    guard !finished && rows == height else {
+      throw ImageError(.writeFailed, "only \(rows) of \(height) rows were written")
+    }
+    finished = true
+    defer { pixels = [] }
+    var encoded = try encode()
+    defer { WebPMemoryWriterClear(&encoded) }
+    if let iccProfile {
+      var assembled = try withICCProfile(encoded, iccProfile)
+      defer { WebPDataClear(&assembled) }
+      try write(assembled.bytes, assembled.size)
+    } else {
+      try write(encoded.mem, encoded.size)
+    }
+  }
+
+  /// Runs libwebp's encoder on the kept rows; the caller frees the result.
+  private func encode() throws(ImageError) -> WebPMemoryWriter {
+    var config = WebPConfig()
+    // libwebp's simple lossless API uses quality 70 as its effort; so does this.
+    guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(lossless ? 70 : quality)) != 0
+    else {
+      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+    }
+    config.lossless = lossless ? 1 : 0
+    // Lossless means lossless: RGB under alpha 0 is kept too.
+    config.exact = lossless ? 1 : 0
+    var picture = WebPPicture()
+    guard WebPPictureInit(&picture) != 0 else {
+      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+    }
+    defer { WebPPictureFree(&picture) }
+    picture.use_argb = lossless ? 1 : 0
+    picture.width = Int32(width)
+    picture.height = Int32(height)
+    let imported = pixels.withUnsafeBufferPointer {
+      WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
+    }
+    guard imported != 0 else { throw ImageError(.writeFailed, "cannot write WebP: out of memory") }
+    var memory = WebPMemoryWriter()
+    WebPMemoryWriterInit(&memory)
+    picture.writer = WebPMemoryWrite
+    let ok = withUnsafeMutablePointer(to: &memory) { memory in
+      picture.custom_ptr = UnsafeMutableRawPointer(memory)
+      defer { picture.custom_ptr = nil }
+      return WebPEncode(&config, &picture)
+    }
+    guard ok != 0 else {
+      WebPMemoryWriterClear(&memory)
+      throw ImageError(.writeFailed, "cannot write WebP: \(describe(picture.error_code))")
+    }
+    return memory
+  }
+
+  /// The file with an ICCP chunk added (and the VP8X header that announces it); the
+  /// caller frees the result.
+  private func withICCProfile(_ encoded: WebPMemoryWriter, _ profile: [UInt8])
+    throws(ImageError) -> WebPData
+  {
+    var image = WebPData(bytes: encoded.mem, size: encoded.size)
+    guard let mux = WebPMuxCreate(&image, 0) else {
+      throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot read the image")
+    }
+    defer { WebPMuxDelete(mux) }
+    let added = profile.withUnsafeBufferPointer { bytes in
+      var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+      return WebPMuxSetChunk(mux, "ICCP", &chunk, 1)
+    }
+    var assembled = WebPData()
+    WebPDataInit(&assembled)
+    guard added == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
+      WebPDataClear(&assembled)
+      throw ImageError(.writeFailed, "cannot write WebP: cannot add the ICC profile")
+    }
+    return assembled
+  }
+
+  private func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) throws(ImageError) {
+    guard let bytes, count > 0 else { throw ImageError(.writeFailed, "cannot write WebP: empty") }
+    // stdio buffers: a full disk often shows only at the flush.
+    if fwrite(bytes, 1, count, file) != count || fflush(file) != 0 || ferror(file) != 0 {
+      let reason = userMessage(String(cString: strerror(errno)))
+      throw ImageError(.writeFailed, "cannot write WebP: \(reason)")
+    }
+  }
+}
+
+/// libwebp's encoding errors in words.
+private func describe(_ error: WebPEncodingError) -> String {
+  switch error {
+  case VP8_ENC_ERROR_OUT_OF_MEMORY, VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: "out of memory"
+  case VP8_ENC_ERROR_BAD_DIMENSION: "bad picture size"
+  case VP8_ENC_ERROR_PARTITION0_OVERFLOW, VP8_ENC_ERROR_PARTITION_OVERFLOW:
+    "the picture is too complex for a lossy WebP at this quality"
+  case VP8_ENC_ERROR_FILE_TOO_BIG: "the file would exceed 4 GB"
+  default: "libwebp error \(error.rawValue)"
+  }
+}
