@@ -93,7 +93,7 @@ public struct Compositor: Sendable {
     let rest = 1 - borderAlpha
     let scale: Float = clipsBorder ? f : 1
     let alpha = (borderAlpha + under * rest) * scale
-    let level = (alpha * 255).rounded()
+    let level = min(255, (alpha * 255).rounded())
     guard level > 0 else {
       output[p] = 0
       output[p + 1] = 0
