@@ -134,7 +134,9 @@ public final class ResizedDecoder: ImageDecoder {
   }
 }
 
-/// The weights and buffers of a resampling `ResizedDecoder`.
+/// The weights and buffers of a resampling `ResizedDecoder`. Pixels are four `Float`s
+/// (premultiplied R, G, B and alpha, 0…255) side by side; scalar loops, which the
+/// optimiser vectorises, stay fast in debug builds too, unlike `SIMD4` arithmetic.
 private final class Filter {
   let columns: LanczosWeights
   let rows: LanczosWeights
@@ -144,11 +146,11 @@ private final class Filter {
   /// Rows in the ring: the longest run of source rows one output row uses.
   let ringRows: Int
   /// The span of one source row, premultiplied.
-  let premultiplied: UnsafeMutableBufferPointer<SIMD4<Float>>
+  let premultiplied: UnsafeMutableBufferPointer<Float>
   /// `ringRows` rows of `side` pixels, filtered across; source row `r` is in ring row `r % ringRows`.
-  let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
+  let ring: UnsafeMutableBufferPointer<Float>
   /// One output row before rounding.
-  let sums: UnsafeMutableBufferPointer<SIMD4<Float>>
+  let sums: UnsafeMutableBufferPointer<Float>
 
   init(
     sourceWidth: Int, sourceHeight: Int, region: (left: Double, top: Double, side: Double),
@@ -161,12 +163,12 @@ private final class Filter {
     span = columns.sourceSpan
     self.side = side
     ringRows = rows.longestRun
-    premultiplied = .allocate(capacity: span.count)
-    ring = .allocate(capacity: ringRows * side)
-    sums = .allocate(capacity: side)
-    premultiplied.initialize(repeating: .zero)
-    ring.initialize(repeating: .zero)
-    sums.initialize(repeating: .zero)
+    premultiplied = .allocate(capacity: span.count * 4)
+    ring = .allocate(capacity: ringRows * side * 4)
+    sums = .allocate(capacity: side * 4)
+    premultiplied.initialize(repeating: 0)
+    ring.initialize(repeating: 0)
+    sums.initialize(repeating: 0)
   }
 
   deinit {
@@ -177,61 +179,67 @@ private final class Filter {
 
   /// Premultiplies source row `index` (straight RGBA8) and filters it across into its ring row.
   func filterAcross(_ bytes: UnsafeBufferPointer<UInt8>, intoRingFor index: Int) {
-    for x in span {
-      let pixel = SIMD4<Float>(
-        Float(bytes[x * 4]), Float(bytes[x * 4 + 1]), Float(bytes[x * 4 + 2]),
-        Float(bytes[x * 4 + 3]))
-      let alpha = pixel.w
-      var value = pixel
-      if alpha != 255 {
-        value *= alpha / 255
-        value.w = alpha
+    let offset = span.lowerBound * 4
+    for i in 0..<span.count {
+      let alpha = bytes[offset + i * 4 + 3]
+      let factor = Float(alpha) / 255
+      for channel in 0..<3 {
+        let value = Float(bytes[offset + i * 4 + channel])
+        premultiplied[i * 4 + channel] = alpha == 255 ? value : value * factor
       }
-      premultiplied[x - span.lowerBound] = value
+      premultiplied[i * 4 + 3] = Float(alpha)
     }
-    let target = (index % ringRows) * side
+    let target = (index % ringRows) * side * 4
     columns.weights.withUnsafeBufferPointer { weights in
       for x in 0..<side {
-        let start = columns.first[x] - span.lowerBound
+        let start = (columns.first[x] - span.lowerBound) * 4
         let base = x * columns.stride
-        var sum = SIMD4<Float>.zero
+        var (r, g, b, a): (Float, Float, Float, Float) = (0, 0, 0, 0)
         for k in 0..<columns.count[x] {
-          sum += weights[base + k] * premultiplied[start + k]
+          let weight = weights[base + k]
+          let pixel = start + k * 4
+          r += weight * premultiplied[pixel]
+          g += weight * premultiplied[pixel + 1]
+          b += weight * premultiplied[pixel + 2]
+          a += weight * premultiplied[pixel + 3]
         }
-        ring[target + x] = sum
+        ring[target + x * 4] = r
+        ring[target + x * 4 + 1] = g
+        ring[target + x * 4 + 2] = b
+        ring[target + x * 4 + 3] = a
       }
     }
   }
 
   /// Sums the ring rows output row `y` uses and writes them as straight RGBA8.
   func filterDown(row y: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
-    for x in 0..<side { sums[x] = .zero }
+    let count = side * 4
+    for i in 0..<count { sums[i] = 0 }
     let first = rows.first[y]
     for k in 0..<rows.count[y] {
       let weight = rows.weights[y * rows.stride + k]
-      let source = ((first + k) % ringRows) * side
-      for x in 0..<side { sums[x] += weight * ring[source + x] }
+      let source = ((first + k) % ringRows) * count
+      for i in 0..<count { sums[i] += weight * ring[source + i] }
     }
     for x in 0..<side {
-      let pixel = straightRGBA8(sums[x])
-      row[x * 4] = pixel.0
-      row[x * 4 + 1] = pixel.1
-      row[x * 4 + 2] = pixel.2
-      row[x * 4 + 3] = pixel.3
+      let alpha = sums[x * 4 + 3]
+      // Colour is divided by the unrounded alpha, so it keeps its hue at any opacity;
+      // a pixel whose alpha rounds to 0 has no colour.
+      guard alpha >= 0.5 else {
+        for channel in 0..<4 { row[x * 4 + channel] = 0 }
+        continue
+      }
+      let unpremultiply = 255 / alpha
+      for channel in 0..<3 {
+        row[x * 4 + channel] = rgba8(sums[x * 4 + channel] * unpremultiply)
+      }
+      row[x * 4 + 3] = rgba8(alpha)
     }
   }
 }
 
-/// A premultiplied pixel (0…255 scale, possibly overshooting) as straight RGBA8: alpha
-/// rounded and clamped, colour divided by the unrounded alpha, so a colour keeps its
-/// hue at any opacity. A pixel whose alpha rounds to 0 is (0, 0, 0, 0).
+/// `value` rounded to the nearest integer and clamped to 0…255.
 @inline(__always)
-func straightRGBA8(_ premultiplied: SIMD4<Float>) -> (UInt8, UInt8, UInt8, UInt8) {
-  let alpha = premultiplied.w
-  guard alpha >= 0.5 else { return (0, 0, 0, 0) }
-  var colour = premultiplied * (255 / alpha)
-  colour.w = alpha
-  colour = colour.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)).rounded(
-    .toNearestOrAwayFromZero)
-  return (UInt8(colour.x), UInt8(colour.y), UInt8(colour.z), UInt8(colour.w))
+private func rgba8(_ value: Float) -> UInt8 {
+  UInt8(min(max(value, 0), 255).rounded(.toNearestOrAwayFromZero))
 }
