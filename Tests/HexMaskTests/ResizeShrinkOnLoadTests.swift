@@ -57,6 +57,13 @@ struct ResizeShrinkOnLoadTests {
   ///   partial pixel and the square is off by up to a shrunk pixel: measured mean ≤ 1.33,
   ///   max 46 on rocket, mean 4.4 on the small testorig at 1/4. For sizes that are a
   ///   multiple of 8 (4032×3024 camera photos) both ways are the same crop.
+  @Test(
+    "shrink-on-load is close to decoding in full and filtering",
+    arguments: [
+      ("photos/rocket.jpg", 106), ("photos/rocket.jpg", 64), ("photos/rocket.jpg", 50),
+      ("photos/rocket.jpg", 26), ("photos/rocket.jpg", 16), ("jpeg/jpg-cmyk-2.jpg", 64),
+      ("jpeg/jpg-cmyk-2.jpg", 16), ("jpeg/testorig.jpg", 18),
+    ])
   func closeToFullDecode(name: String, side: Int) throws {
     let (full, fullCrop) = try withFile(Fixtures.path(name)) { file in
       let decoder = try openDecoder(file: file, maxPixels: 1 << 28)
