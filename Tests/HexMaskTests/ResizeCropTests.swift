@@ -6,7 +6,9 @@ import Testing
 struct ResizeCropTests {
   @Test(
     "the centred square is today's canvas",
-    arguments: [(640, 427), (427, 640), (1, 1), (2, 7), (7, 2), (100, 100), (101, 100), (4032, 3024)])
+    arguments: [
+      (640, 427), (427, 640), (1, 1), (2, 7), (7, 2), (100, 100), (101, 100), (4032, 3024),
+    ])
   func centreIsCanvas(width: Int, height: Int) {
     let canvas = Canvas(imageWidth: width, imageHeight: height, layout: .centered)
     let square = CropSquare(imageWidth: width, imageHeight: height, gravity: .center)
@@ -79,7 +81,9 @@ struct ResizeCropTests {
       }
     }
     // The square is the whole height: its top half is the top quadrants.
-    let seen = [quadrant(x: 1, y: 1), quadrant(x: 6, y: 1), quadrant(x: 1, y: 6), quadrant(x: 6, y: 6)]
+    let seen = [
+      quadrant(x: 1, y: 1), quadrant(x: 6, y: 1), quadrant(x: 1, y: 6), quadrant(x: 6, y: 6),
+    ]
     switch gravity {
     case .west, .northwest, .southwest:
       #expect(crop.left == 0)

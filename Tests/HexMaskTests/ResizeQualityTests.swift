@@ -97,8 +97,9 @@ struct ResizeQualityTests {
     "a uniform image stays exactly uniform",
     arguments: sources.flatMap { source in sides.map { (source.0, source.1, $0) } })
   func uniform(width: Int, height: Int, side: Int) throws {
-    for colour in [SIMD4<UInt8>(200, 100, 50, 255), SIMD4(10, 200, 31, 77), SIMD4(255, 255, 255, 1)]
-    {
+    for colour in [
+      SIMD4<UInt8>(200, 100, 50, 255), SIMD4(10, 200, 31, 77), SIMD4(255, 255, 255, 1),
+    ] {
       let source = PatternDecoder(width: width, height: height, uniform: colour)
       let square = CropSquare(imageWidth: width, imageHeight: height)
       let output = ResizedDecoder(source, crop: square, side: side)
@@ -183,9 +184,10 @@ struct ResizeQualityTests {
       let pixels = try resized(image, side: side)
       let visible = pixels.filter { $0.w > 0 }
       #expect(!visible.isEmpty)
-      let off = visible.map { pixel in
-        (0..<3).map { abs(Int(pixel[$0]) - Int(disc[$0])) }.max() ?? 0
-      }.max() ?? 0
+      let off =
+        visible.map { pixel in
+          (0..<3).map { abs(Int(pixel[$0]) - Int(disc[$0])) }.max() ?? 0
+        }.max() ?? 0
       #expect(off <= 1, "\(disc) on \(background), \(sourceSide) → \(side): off by \(off)")
       #expect(pixels.allSatisfy { $0.w > 0 || $0 == .zero })
       // Partly transparent pixels exist: the edge is soft, not cut.

@@ -43,7 +43,8 @@ struct ResizeStreamingTests {
   @Test("a source error is thrown by the row that hit it and every later call")
   func failure() throws {
     let source = PatternDecoder(width: 50, height: 80, failingRow: 40) { _, _ in SIMD4(1, 2, 3, 4) }
-    let resized = ResizedDecoder(source, crop: CropSquare(imageWidth: 50, imageHeight: 80), side: 10)
+    let resized = ResizedDecoder(
+      source, crop: CropSquare(imageWidth: 50, imageHeight: 80), side: 10)
     var row = [UInt8](repeating: 0, count: 40)
     var errors: [ImageError?] = []
     for _ in 0..<10 {
@@ -58,7 +59,8 @@ struct ResizeStreamingTests {
     let firstFailure = try #require(errors.firstIndex { $0 != nil })
     #expect(firstFailure > 0 && firstFailure < 5)
     #expect(errors[firstFailure...].allSatisfy { $0 == damaged })
-    #expect(thrownError { () throws(ImageError) in try resized.readRemainingSourceRows() } == damaged)
+    #expect(
+      thrownError { () throws(ImageError) in try resized.readRemainingSourceRows() } == damaged)
     #expect(resized.warnings == ["pattern warning"])
   }
 
@@ -78,7 +80,9 @@ struct ResizeStreamingTests {
 
   @Test(
     "weights: runs inside the image, in order, each summing to 1",
-    arguments: [(640, 106.0, 427.0, 64), (10, 0.0, 10.0, 1000), (1, 0.0, 1.0, 5), (4032, 0.0, 4032.0, 7)])
+    arguments: [
+      (640, 106.0, 427.0, 64), (10, 0.0, 10.0, 1000), (1, 0.0, 1.0, 5), (4032, 0.0, 4032.0, 7),
+    ])
   func weights(sourceLength: Int, start: Double, length: Double, outputLength: Int) {
     let weights = LanczosWeights(
       sourceLength: sourceLength, start: start, length: length, outputLength: outputLength)
@@ -91,5 +95,11 @@ struct ResizeStreamingTests {
     }
     let scale = length / Double(outputLength)
     #expect(weights.longestRun <= Int((6 * max(scale, 1)).rounded(.up)) + 1)
+  }
+
+  @Test("the documented example: a 640-pixel row's centred 427 pixels to 256")
+  func documentedRun() {
+    let columns = LanczosWeights(sourceLength: 640, start: 106, length: 427, outputLength: 256)
+    #expect(columns.first[0] == 102 && columns.count[0] == 10)
   }
 }

@@ -16,7 +16,8 @@
 ///
 /// ```swift
 /// let columns = LanczosWeights(sourceLength: 640, start: 106, length: 427, outputLength: 256)
-/// // columns.first[0] == 103, columns.count[0] == 11, weights of output 0 at columns.weights[0..<11]
+/// // output column 0 is columns.weights[0..<columns.count[0]] times the source pixels
+/// // from columns.first[0] (102 ..< 112: five either side of its centre, 106.33)
 /// ```
 ///
 /// - Complexity: O(outputLength × taps), where taps ≈ 6 · max(scale, 1) + 1.

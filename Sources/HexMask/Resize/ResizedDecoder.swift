@@ -131,7 +131,9 @@ public final class ResizedDecoder: ImageDecoder {
 
   /// Makes output row `y` from the ring, first filtering across the source rows it
   /// needs that have not been read yet.
-  private func resample(row y: Int, with filter: Filter, into row: UnsafeMutableBufferPointer<UInt8>)
+  private func resample(
+    row y: Int, with filter: Filter, into row: UnsafeMutableBufferPointer<UInt8>
+  )
     throws(ImageError)
   {
     let rows = filter.rows
