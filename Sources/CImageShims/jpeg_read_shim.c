@@ -315,19 +315,36 @@ uint32_t hm_jpeg_reader_height(const hm_jpeg_reader *reader) {
   return reader->cinfo.image_height;
 }
 
-hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t message_size) {
+uint32_t hm_jpeg_reader_output_width(const hm_jpeg_reader *reader) {
+  return reader->cinfo.output_width;
+}
+uint32_t hm_jpeg_reader_output_height(const hm_jpeg_reader *reader) {
+  return reader->cinfo.output_height;
+}
+
+hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, unsigned int scale_denom, char *message,
+                               size_t message_size) {
   if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);
   if (!reader->opened || reader->started) {
     hm_log_fail(&reader->log, HM_ERR_USAGE, "JPEG reader started out of order");
     return hm_log_report(&reader->log, message, message_size);
   }
   reader->started = 1;
+  if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
+    hm_log_fail(&reader->log, HM_ERR_USAGE, "JPEG scale must be 1/1, 1/2, 1/4 or 1/8");
+    return hm_log_report(&reader->log, message, message_size);
+  }
   if (setjmp(reader->jump)) return hm_log_report(&reader->log, message, message_size);
+  // libjpeg scales in the inverse DCT: each 8×8 block becomes (8/denom)² pixels, far
+  // cheaper than decoding every pixel and filtering them away.
+  reader->cinfo.scale_num = 1;
+  reader->cinfo.scale_denom = scale_denom;
   (void)jpeg_start_decompress(&reader->cinfo);
+  uint32_t width = (reader->cinfo.image_width + scale_denom - 1) / scale_denom;
+  uint32_t height = (reader->cinfo.image_height + scale_denom - 1) / scale_denom;
   // RGBA and CMYK both have four bytes per pixel, so the caller's row fits either.
-  if (reader->cinfo.output_components != 4 ||
-      reader->cinfo.output_width != reader->cinfo.image_width ||
-      reader->cinfo.output_height != reader->cinfo.image_height) {
+  if (reader->cinfo.output_components != 4 || reader->cinfo.output_width != width ||
+      reader->cinfo.output_height != height) {
     hm_log_fail(&reader->log, HM_ERR_UNSUPPORTED, "libjpeg could not convert this image to RGBA");
     return hm_log_report(&reader->log, message, message_size);
   }

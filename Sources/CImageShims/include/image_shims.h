@@ -106,8 +106,13 @@ const uint8_t *hm_jpeg_reader_icc_segment(const hm_jpeg_reader *reader, int inde
 int hm_jpeg_reader_icc_overflow(const hm_jpeg_reader *reader);
 
 // Starts decompression to RGBA (or CMYK, see hm_jpeg_reader_color); call once, after
-// the caller has accepted the size.
-hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, char *message, size_t message_size);
+// the caller has accepted the size. `scale_denom` (1, 2, 4 or 8) makes libjpeg decode
+// at 1/scale_denom of the stored size, rounded up (shrink-on-load).
+hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, unsigned int scale_denom, char *message,
+                               size_t message_size);
+// The size rows are delivered at, valid once hm_jpeg_reader_start has succeeded.
+uint32_t hm_jpeg_reader_output_width(const hm_jpeg_reader *reader);
+uint32_t hm_jpeg_reader_output_height(const hm_jpeg_reader *reader);
 
 // Decodes the next scanline into `row` (width * 4 bytes: RGBA with alpha 0xFF, or CMYK).
 hm_status hm_jpeg_reader_read_row(hm_jpeg_reader *reader, uint8_t *row, char *message,

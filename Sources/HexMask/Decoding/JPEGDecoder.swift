@@ -10,8 +10,13 @@ import CImageShims
 /// libjpeg can work around (a truncated scan) become `warnings`; the missing part of
 /// the image decodes as gray. The decoder never closes the FILE it is given.
 ///
+/// Given a `targetSide`, the decoder shrinks on load: libjpeg decodes at 1/2, 1/4 or
+/// 1/8 of the stored size (as `shrinkFactor` chooses), and `width` and `height` are that
+/// smaller size, rounded up.
+///
 /// ```swift
 /// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8], maxPixels: 1 << 28)
+/// let small = try JPEGDecoder(file: fp2, prefix: [0xFF, 0xD8], maxPixels: 1 << 28, targetSide: 256)
 /// ```
 ///
 /// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
@@ -21,6 +26,8 @@ final class JPEGDecoder: ImageDecoder {
   let isOpaque = true
   private(set) var width = 0
   private(set) var height = 0
+  /// The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
+  private(set) var shrink = 1
   var warnings: [String] {
     shimWarnings(count: hm_jpeg_reader_warning_count(reader)) {
       hm_jpeg_reader_warning(reader, $0)
@@ -37,9 +44,13 @@ final class JPEGDecoder: ImageDecoder {
   private let keepsCMYK: Bool
 
   /// Reads the headers from `file`, after the bytes in `prefix` that the caller
-  /// already consumed from it, and refuses images of more than `maxPixels` before
-  /// decompression starts. `keepsCMYK` (for tests) leaves CMYK rows unconverted.
-  init(file: CFile, prefix: [UInt8], maxPixels: Int, keepsCMYK: Bool = false) throws(ImageError) {
+  /// already consumed from it, and refuses images of more than `maxPixels` (counted at
+  /// the stored size) before decompression starts. With a `targetSide`, decodes at the
+  /// smaller size `shrinkFactor` allows for it. `keepsCMYK` (for tests) leaves CMYK
+  /// rows unconverted.
+  init(
+    file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil, keepsCMYK: Bool = false
+  ) throws(ImageError) {
     guard let reader = hm_jpeg_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
@@ -58,7 +69,12 @@ final class JPEGDecoder: ImageDecoder {
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
-    try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, $0, $1) }
+    if let targetSide {
+      shrink = shrinkFactor(sourceShortSide: min(width, height), targetSide: targetSide)
+    }
+    try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, UInt32(shrink), $0, $1) }
+    width = Int(hm_jpeg_reader_output_width(reader))
+    height = Int(hm_jpeg_reader_output_height(reader))
   }
 
   deinit { hm_jpeg_reader_destroy(reader) }

@@ -10,12 +10,20 @@
 /// decoder reads from `file` but does not close it. Images with more than `maxPixels`
 /// pixels are refused from their header, before pixel memory is allocated.
 ///
+/// `targetSide` allows shrink-on-load: a JPEG whose short side is at least 4 ×
+/// `targetSide` is decoded at 1/2, 1/4 or 1/8 of its size (see `shrinkFactor`), and
+/// the decoder's `width` and `height` are then that smaller size. `maxPixels` still
+/// counts the stored size. PNG files are always decoded at full size.
+///
 /// ```swift
 /// guard let fp = fopen("in.jpg", "rb") else { … }
 /// defer { fclose(fp) }
 /// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
+/// let forAvatar = try openDecoder(file: fp2, maxPixels: 268_402_689, targetSide: 256)
 /// ```
-public func openDecoder(file: CFile, maxPixels: Int) throws(ImageError) -> any ImageDecoder {
+public func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) throws(ImageError)
+  -> any ImageDecoder
+{
   var head = [UInt8](repeating: 0, count: pngSignature.count)
   let count = fread(&head, 1, head.count, file)
   if count < head.count && ferror(file) != 0 {
@@ -35,7 +43,8 @@ public func openDecoder(file: CFile, maxPixels: Int) throws(ImageError) -> any I
     throw ImageError(.corrupt, "damaged PNG signature (was the file transferred as text?)")
   }
   if prefix.starts(with: [0xFF, 0xD8]) {
-    return try JPEGDecoder(file: file, prefix: prefix, maxPixels: maxPixels)
+    return try JPEGDecoder(
+      file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide)
   }
   throw ImageError(.unsupported, "not a PNG or JPEG file")
 }

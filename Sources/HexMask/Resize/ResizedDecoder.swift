@@ -1,0 +1,258 @@
+/// A square of another decoder's picture at a new size, one row at a time, top to
+/// bottom, as straight-alpha RGBA8.
+///
+/// The square `crop` of the source becomes `side` × `side` pixels through a separable
+/// Lanczos-3 filter (widened by the scale factor when shrinking, so fine detail averages
+/// out instead of turning into moiré). Filtering happens on premultiplied alpha in
+/// `Float`, so transparent pixels lend no colour to their neighbours; each output pixel
+/// is rounded once, at the end. Pixels beyond the source's edges repeat the edge; pixels
+/// outside `crop` but inside the source take part near the crop's edges, as they would
+/// in the resized whole picture.
+///
+/// Source rows are read as the filter needs them: each is filtered across into a row of
+/// `side` pixels kept in a ring as tall as the filter, and each output row is a weighted
+/// sum of that ring. When `side` equals `crop.side` nothing is filtered: rows are only
+/// cropped. `width` and `height` are `side`; `warnings` and `metadata` are the source's.
+/// An error from the source is thrown by the call that hit it and by every later call.
+///
+/// ```swift
+/// let stored = try openDecoder(file: fp, maxPixels: limit, targetSide: 256)
+/// let square = CropSquare(imageWidth: stored.width, imageHeight: stored.height, gravity: .north)
+/// let avatar = ResizedDecoder(stored, crop: square, side: 256)
+/// var row = [UInt8](repeating: 0, count: avatar.width * 4)
+/// try row.withUnsafeMutableBufferPointer { try avatar.readRow(into: $0) }
+/// ```
+///
+/// - Complexity: memory O(source width + side × filter height), where the filter is
+///   about 6 × crop.side / side source rows tall when shrinking and 6 when enlarging;
+///   time O(source pixels in use × 6 + side² × filter height).
+public final class ResizedDecoder: ImageDecoder {
+  /// Pixels per output row: the `side` asked for.
+  public let width: Int
+  /// Output rows: the `side` asked for.
+  public let height: Int
+  /// The square of the source that is shown, in source pixels.
+  public let crop: CropSquare
+  /// The source's warnings.
+  public var warnings: [String] { source.warnings }
+  /// The source's metadata.
+  public var metadata: ImageMetadata { source.metadata }
+  /// How many source rows have been read so far.
+  public private(set) var sourceRowsRead = 0
+
+  private let source: any ImageDecoder
+  /// nil when the output is the crop at its own size.
+  private let filter: Filter?
+  /// One source row as the source delivers it.
+  private var stored: [UInt8]
+  private var rowsRead = 0
+  private var failure: ImageError?
+
+  /// Shows the square `crop` of `source` (in its pixels, inside it) as `side` × `side`
+  /// pixels (`side` ≥ 1). Reads nothing yet.
+  public convenience init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
+    self.init(source, crop: crop, shrunkBy: 1, side: side)
+  }
+
+  /// Shows the square `crop` of a picture that `source` delivers shrunk by `shrink`
+  /// (1, 2, 4 or 8: a JPEG opened with a `targetSide`) as `side` × `side` pixels.
+  /// `crop` is in the pixels of the full-size picture; source pixel `i` covers full-size
+  /// pixels `i · shrink ..< (i + 1) · shrink`, as libjpeg's scaled decoding makes them.
+  init(_ source: any ImageDecoder, crop: CropSquare, shrunkBy shrink: Int, side: Int) {
+    precondition(side > 0, "the output needs at least one pixel")
+    let scale = Double(shrink)
+    precondition(
+      crop.side > 0 && crop.left >= 0 && crop.top >= 0
+        && crop.left + crop.side <= source.width * shrink
+        && crop.top + crop.side <= source.height * shrink, "the crop must lie inside the source")
+    self.source = source
+    self.crop = crop
+    width = side
+    height = side
+    stored = [UInt8](repeating: 0, count: source.width * 4)
+    filter =
+      side == crop.side && shrink == 1
+      ? nil
+      : Filter(
+        sourceWidth: source.width, sourceHeight: source.height,
+        region: (Double(crop.left) / scale, Double(crop.top) / scale, Double(crop.side) / scale),
+        side: side)
+  }
+
+  /// Writes the next output row into `row`, which holds exactly `width * 4` bytes.
+  public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    if let failure { throw failure }
+    guard rowsRead < height else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+    do {
+      if let filter {
+        try resample(row: rowsRead, with: filter, into: row)
+      } else {
+        try readSourceRows(through: crop.top + rowsRead) { _ in }
+        let start = crop.left * 4
+        stored.withUnsafeBufferPointer { bytes in
+          for index in 0..<row.count { row[index] = bytes[start + index] }
+        }
+      }
+    } catch {
+      failure = error
+      throw error
+    }
+    rowsRead += 1
+  }
+
+  /// Reads the source rows the output did not need, so that damage anywhere in the
+  /// file is found (hexmask's `--strict`). Call after the last output row.
+  public func readRemainingSourceRows() throws(ImageError) {
+    if let failure { throw failure }
+    do {
+      try readSourceRows(through: source.height - 1) { _ in }
+    } catch {
+      failure = error
+      throw error
+    }
+  }
+
+  /// Reads source rows up to and including `last`, calling `use` with each row's index
+  /// while it is in `stored`.
+  private func readSourceRows(through last: Int, _ use: (Int) -> Void) throws(ImageError) {
+    while sourceRowsRead <= last {
+      var failure: ImageError?
+      stored.withUnsafeMutableBufferPointer { bytes in
+        do throws(ImageError) { try source.readRow(into: bytes) } catch { failure = error }
+      }
+      if let failure { throw failure }
+      sourceRowsRead += 1
+      use(sourceRowsRead - 1)
+    }
+  }
+
+  /// Makes output row `y` from the ring, first filtering across the source rows it
+  /// needs that have not been read yet.
+  private func resample(
+    row y: Int, with filter: Filter, into row: UnsafeMutableBufferPointer<UInt8>
+  )
+    throws(ImageError)
+  {
+    let rows = filter.rows
+    let needed = rows.first[y]
+    try readSourceRows(through: rows.first[y] + rows.count[y] - 1) { index in
+      // Rows above the first one this output row needs are needed by no later row either.
+      guard index >= needed else { return }
+      stored.withUnsafeBufferPointer { filter.filterAcross($0, intoRingFor: index) }
+    }
+    filter.filterDown(row: y, into: row)
+  }
+}
+
+/// The weights and buffers of a resampling `ResizedDecoder`. Pixels are four `Float`s
+/// (premultiplied R, G, B and alpha, 0…255) side by side; scalar loops, which the
+/// optimiser vectorises, stay fast in debug builds too, unlike `SIMD4` arithmetic.
+private final class Filter {
+  let columns: LanczosWeights
+  let rows: LanczosWeights
+  /// The source columns any output column uses.
+  let span: Range<Int>
+  let side: Int
+  /// Rows in the ring: the longest run of source rows one output row uses.
+  let ringRows: Int
+  /// The span of one source row, premultiplied.
+  let premultiplied: UnsafeMutableBufferPointer<Float>
+  /// `ringRows` rows of `side` pixels, filtered across; source row `r` is in ring row `r % ringRows`.
+  let ring: UnsafeMutableBufferPointer<Float>
+  /// One output row before rounding.
+  let sums: UnsafeMutableBufferPointer<Float>
+
+  init(
+    sourceWidth: Int, sourceHeight: Int, region: (left: Double, top: Double, side: Double),
+    side: Int
+  ) {
+    columns = LanczosWeights(
+      sourceLength: sourceWidth, start: region.left, length: region.side, outputLength: side)
+    rows = LanczosWeights(
+      sourceLength: sourceHeight, start: region.top, length: region.side, outputLength: side)
+    span = columns.sourceSpan
+    self.side = side
+    ringRows = rows.longestRun
+    premultiplied = .allocate(capacity: span.count * 4)
+    ring = .allocate(capacity: ringRows * side * 4)
+    sums = .allocate(capacity: side * 4)
+    premultiplied.initialize(repeating: 0)
+    ring.initialize(repeating: 0)
+    sums.initialize(repeating: 0)
+  }
+
+  deinit {
+    premultiplied.deallocate()
+    ring.deallocate()
+    sums.deallocate()
+  }
+
+  /// Premultiplies source row `index` (straight RGBA8) and filters it across into its ring row.
+  func filterAcross(_ bytes: UnsafeBufferPointer<UInt8>, intoRingFor index: Int) {
+    let offset = span.lowerBound * 4
+    for i in 0..<span.count {
+      let alpha = bytes[offset + i * 4 + 3]
+      let factor = Float(alpha) / 255
+      for channel in 0..<3 {
+        let value = Float(bytes[offset + i * 4 + channel])
+        premultiplied[i * 4 + channel] = alpha == 255 ? value : value * factor
+      }
+      premultiplied[i * 4 + 3] = Float(alpha)
+    }
+    let target = (index % ringRows) * side * 4
+    columns.weights.withUnsafeBufferPointer { weights in
+      for x in 0..<side {
+        let start = (columns.first[x] - span.lowerBound) * 4
+        let base = x * columns.stride
+        var (r, g, b, a): (Float, Float, Float, Float) = (0, 0, 0, 0)
+        for k in 0..<columns.count[x] {
+          let weight = weights[base + k]
+          let pixel = start + k * 4
+          r += weight * premultiplied[pixel]
+          g += weight * premultiplied[pixel + 1]
+          b += weight * premultiplied[pixel + 2]
+          a += weight * premultiplied[pixel + 3]
+        }
+        ring[target + x * 4] = r
+        ring[target + x * 4 + 1] = g
+        ring[target + x * 4 + 2] = b
+        ring[target + x * 4 + 3] = a
+      }
+    }
+  }
+
+  /// Sums the ring rows output row `y` uses and writes them as straight RGBA8.
+  func filterDown(row y: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
+    let count = side * 4
+    for i in 0..<count { sums[i] = 0 }
+    let first = rows.first[y]
+    for k in 0..<rows.count[y] {
+      let weight = rows.weights[y * rows.stride + k]
+      let source = ((first + k) % ringRows) * count
+      for i in 0..<count { sums[i] += weight * ring[source + i] }
+    }
+    for x in 0..<side {
+      let alpha = sums[x * 4 + 3]
+      // Colour is divided by the unrounded alpha, so it keeps its hue at any opacity;
+      // a pixel whose alpha rounds to 0 has no colour.
+      guard alpha >= 0.5 else {
+        for channel in 0..<4 { row[x * 4 + channel] = 0 }
+        continue
+      }
+      let unpremultiply = 255 / alpha
+      for channel in 0..<3 {
+        row[x * 4 + channel] = rgba8(sums[x * 4 + channel] * unpremultiply)
+      }
+      row[x * 4 + 3] = rgba8(alpha)
+    }
+  }
+}
+
+/// `value` rounded to the nearest integer and clamped to 0…255.
+@inline(__always)
+private func rgba8(_ value: Float) -> UInt8 {
+  UInt8(min(max(value, 0), 255).rounded(.toNearestOrAwayFromZero))
+}
