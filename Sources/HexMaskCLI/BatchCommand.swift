@@ -28,7 +28,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     recursive: settings.recursive, followSymlinks: settings.followSymlinks,
     excludedFolder: outputFolder)
   let plan = BatchPlan(
-    inputs: findInputs(paths, rules: rules), template: settings.nameTemplate,
+    inputs: findInputs(paths, rules: rules),
+    template: settings.nameTemplate
+      ?? .standard(extension: (job.options.format ?? .png).fileExtension),
     outputFolder: outputFolder)
   guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
 

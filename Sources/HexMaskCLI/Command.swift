@@ -17,6 +17,15 @@ public func runHexMask(_ arguments: [String]) -> Int32 {
     standardError: { FileHandle.standardError.write(Data($0.utf8)) })
 }
 
+/// Writes `shape` as SVG for `--svg`.
+private func writeShape(_ shape: MaskShape, job: Job, to path: String) throws(CommandError) {
+  do throws(HexMaskError) {
+    try writeSVG(shape: shape, borderColor: job.options.borderColor, to: path)
+  } catch {
+    throw .renderFailed(error)
+  }
+}
+
 /// The work of `runHexMask`, with the renderers and the two output streams passed in so tests
 /// can watch them.
 func run(
@@ -44,6 +53,28 @@ func run(
       for warning in report.warnings {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }
+      if let svg = job.svgOutput, let shape = report.shape {
+        try writeShape(shape, job: job, to: svg)
+      }
+    case .renderMask:
+      let report: RenderReport
+      do throws(HexMaskError) {
+        report = try renderMask(output: job.output, options: job.options)
+      } catch {
+        throw .renderFailed(error)
+      }
+      if let svg = job.svgOutput, let shape = report.shape {
+        try writeShape(shape, job: job, to: svg)
+      }
+    case .writeShape:
+      guard let svg = job.svgOutput, let side = job.options.size else { break }
+      let shape: MaskShape
+      do throws(ShapeError) {
+        shape = try MaskShape(options: job.options, canvasSide: side)
+      } catch {
+        throw .renderFailed(HexMaskError(file: svg, reason: error.description, isUsage: true))
+      }
+      try writeShape(shape, job: job, to: svg)
     case .renderBatch:
       try renderBatch(job)
     }

@@ -21,6 +21,10 @@ enum CommandError: Error, Equatable, Sendable {
   case missingFiles(count: Int)
   /// More than two positional arguments; the first one too many.
   case tooManyArguments(extra: String)
+  /// An option that names one output file, given with `--out-dir`.
+  case notInBatch(option: String)
+  /// OUTPUT and `--svg` both asked for standard output.
+  case twoStandardOutputs
   /// The library could not turn the input into the output.
   case renderFailed(HexMaskError)
   /// A `--name` template that cannot name files inside the output folder.
@@ -69,6 +73,10 @@ enum CommandError: Error, Equatable, Sendable {
       "invalid value '\(text)' for '\(option)': expected \(kind.expectation)"
     case .missingFiles(let count):
       "expected INPUT and OUTPUT, got \(count) argument\(count == 1 ? "" : "s")"
+    case .notInBatch(let option):
+      "\(option) writes one file, so it cannot be used with --out-dir"
+    case .twoStandardOutputs:
+      "OUTPUT and --svg cannot both be '-' (standard output)"
     case .tooManyArguments(let extra):
       "too many arguments: '\(extra)'"
     case .renderFailed(let error), .unreadableList(let error):
@@ -119,6 +127,7 @@ extension ValueKind {
     case .wholeNumber(let range):
       "a whole number from \(range.lowerBound) to \(range.upperBound)"
     case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
+    case .point: "two fractions from 0 to 1 such as 0.5,0.3"
     case .degrees: "a number of degrees"
     case .color: "#rgb, #rrggbb, #rrggbbaa or a CSS colour name"
     case .path: "a file or folder name"

@@ -16,6 +16,10 @@ struct Job: Equatable, Sendable {
     case render
     /// Cut every photo `inputs` and `batch.listFile` name into `batch.outputFolder`.
     case renderBatch
+    /// Write only the mask of a `--size` canvas to `output`: no input.
+    case renderMask
+    /// Write only the SVG of a `--size` canvas: no input, no output picture.
+    case writeShape
     /// Print `--help` and exit.
     case showHelp
     /// Print `hexmask 0.1.0` and exit.
@@ -30,6 +34,8 @@ struct Job: Equatable, Sendable {
   var output = ""
   /// Everything that decides how the output looks.
   var options = RenderOptions()
+  /// Where `--svg` writes the shape, if anywhere.
+  var svgOutput: String?
   /// The files and folders of a batch, as the user spelled them.
   var inputs: [String] = []
   /// How a batch finds, names and reports its files.
@@ -49,7 +55,7 @@ struct BatchSettings: Equatable, Sendable {
   /// The list is separated by NUL bytes (`find -print0`) instead of line breaks.
   var nulSeparated = false
   /// How outputs are named.
-  var nameTemplate = NameTemplate.standard
+  var nameTemplate: NameTemplate?
   /// Files rendered at once; nil means one per available core.
   var jobs: Int?
   /// Replace existing outputs instead of skipping them.

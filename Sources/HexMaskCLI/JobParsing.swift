@@ -53,15 +53,29 @@ extension Job {
     if batch.outputFolder != nil {
       guard !files.isEmpty || batch.listFile != nil else { throw .missingInputs }
       guard !files.contains("-") else { throw .standardInputInBatch }
+      guard svgOutput == nil else { throw .notInBatch(option: "--svg") }
       inputs = files
       action = .renderBatch
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
+    if options.size != nil && files.count < 2 {
+      // A canvas of a given size needs no picture for its mask or its SVG.
+      if options.maskOnly && files.count == 1 {
+        output = files[0]
+        action = .renderMask
+        return
+      }
+      if svgOutput != nil && files.isEmpty {
+        action = .writeShape
+        return
+      }
+    }
     guard files.count >= 2 else { throw .missingFiles(count: files.count) }
     guard files.count == 2 else { throw .tooManyArguments(extra: files[2]) }
     input = files[0]
     output = files[1]
+    if output == "-" && svgOutput == "-" { throw .twoStandardOutputs }
   }
 
   /// `--sides=8` → (`--sides`, `8`); `--sides` → (`--sides`, nil). Short options take no `=`.

@@ -74,6 +74,8 @@ enum ValueKind: Equatable, Sendable {
   case choice([String])
   /// A file or folder name, not empty.
   case path
+  /// Two fractions 0…1 separated by a comma, e.g. `0.3,0.25`.
+  case point
   /// An output name template as `NameTemplate(parsing:)` reads it.
   case nameTemplate
 }
@@ -149,6 +151,21 @@ struct OptionValue: Sendable {
   }
 
   /// A file or folder name; only the empty string is refused.
+  /// A point as fractions of the width and height: `X,Y`, each 0…1.
+  static func point(
+    named name: String, _ set: @escaping @Sendable (inout Job, Double, Double) -> Void
+  ) -> OptionValue {
+    OptionValue(kind: .point, name: name) { job, text, option throws(CommandError) in
+      let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard parts.count == 2, let x = decimalNumber(parts[0]), let y = decimalNumber(parts[1]),
+        (0...1).contains(x), (0...1).contains(y)
+      else {
+        throw .invalidValue(text, option: option, kind: .point)
+      }
+      set(&job, x, y)
+    }
+  }
+
   static func path(named name: String, _ set: @escaping @Sendable (inout Job, String) -> Void)
     -> OptionValue
   {
@@ -173,11 +190,11 @@ struct OptionValue: Sendable {
 
   /// One of the raw values of `T`, e.g. `centered` or `seed` for `Layout`.
   static func choice<T: RawRepresentable & CaseIterable & Sendable>(
-    of type: T.Type, _ set: @escaping @Sendable (inout Job, T) -> Void
+    of type: T.Type, named name: String? = nil, _ set: @escaping @Sendable (inout Job, T) -> Void
   ) -> OptionValue where T.RawValue == String {
     let words = T.allCases.map(\.rawValue)
     let kind = ValueKind.choice(words)
-    return OptionValue(kind: kind, name: words.joined(separator: "|")) {
+    return OptionValue(kind: kind, name: name ?? words.joined(separator: "|")) {
       job, text, option throws(CommandError) in
       guard let value = T(rawValue: text) else {
         throw .invalidValue(text, option: option, kind: kind)

@@ -39,11 +39,68 @@ let optionTable: [OptionDescription] = [
       + "the border.",
     group: .shape, defaultValue: "centered"),
   OptionDescription(
+    long: "size",
+    value: .wholeNumber(named: "N", in: 1...65_500) { $0.options.size = $1 },
+    help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
+      + "decoding when much larger). Geometry options stay in output pixels.",
+    group: .canvas, defaultValue: "the square's own size"),
+  OptionDescription(
+    long: "no-upscale",
+    value: .flag { $0.options.upscale = false },
+    help: "With --size, keep squares smaller than N at their own size instead of enlarging "
+      + "them.",
+    group: .canvas),
+  OptionDescription(
+    long: "gravity",
+    value: .choice(of: Gravity.self, named: "SIDE") { $0.options.crop = .gravity($1) },
+    help: "Which square of a non-square picture to use: center, north, south, east, west, "
+      + "northeast, northwest, southeast or southwest.",
+    group: .canvas, defaultValue: "center"),
+  OptionDescription(
+    long: "focus",
+    value: .point(named: "X,Y") { $0.options.crop = .focus(x: $1, y: $2) },
+    help: "Centre the square on this point, given as fractions of the picture's width and "
+      + "height (0,0 is the top left), as far as it fits.",
+    group: .canvas),
+  OptionDescription(
     long: "border-color",
     value: .color(named: "COLOR") { $0.options.borderColor = $1 },
     help: "Colour of the border: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as "
       + "'black' or 'transparent'.",
     group: .output, defaultValue: "white"),
+  OptionDescription(
+    long: "format",
+    value: .choice(of: OutputFormat.self) { $0.options.format = $1 },
+    help: "What to write. Without it the OUTPUT name decides: .png, .jpg/.jpeg or .webp.",
+    group: .output, defaultValue: "from the name, else png"),
+  OptionDescription(
+    long: "quality",
+    value: .wholeNumber(named: "Q", in: 1...100) { $0.options.quality = $1 },
+    help: "JPEG and lossy WebP quality.",
+    group: .output, defaultValue: "90"),
+  OptionDescription(
+    long: "lossless",
+    value: .flag { $0.options.lossless = true },
+    help: "Write WebP losslessly.",
+    group: .output),
+  OptionDescription(
+    long: "background",
+    value: .color(named: "COLOR") { $0.options.background = $1 },
+    help: "Make the output opaque on this colour. JPEG, which has no transparency, always "
+      + "is.",
+    group: .output, defaultValue: "none; white for JPEG"),
+  OptionDescription(
+    long: "mask-only",
+    value: .flag { $0.options.maskOnly = true },
+    help: "Write the shape's coverage (fill and border) as an 8-bit gray PNG instead of the "
+      + "picture. With --size, INPUT may be left out: hexmask --mask-only --size 256 mask.png.",
+    group: .output),
+  OptionDescription(
+    long: "svg",
+    value: .path(named: "FILE") { $0.svgOutput = $1 },
+    help: "Also write the shape as an SVG document (path, fill, border) to FILE, '-' for "
+      + "standard output. With --size, INPUT and OUTPUT may be left out.",
+    group: .output),
   OptionDescription(
     long: "strip",
     value: .flag { $0.options.keepColorProfile = false },
@@ -101,7 +158,7 @@ let optionTable: [OptionDescription] = [
     value: .nameTemplate(named: "TEMPLATE") { $0.batch.nameTemplate = $1 },
     help: "Output path inside DIR: {name} is the input's name without its extension, {ext} "
       + "its extension, {dir} its subfolder (with -r).",
-    group: .batch, defaultValue: NameTemplate.standard.text),
+    group: .batch, defaultValue: NameTemplate.standard.text + " (.jpg, .webp with --format)"),
   OptionDescription(
     long: "jobs", short: "j",
     value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },

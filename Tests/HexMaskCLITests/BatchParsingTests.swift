@@ -18,7 +18,7 @@ import Testing
     #expect(job.batch.json && job.batch.nulSeparated && !job.batch.dryRun)
     #expect(job.batch.jobs == 3)
     #expect(job.batch.listFile == "-")
-    #expect(job.batch.nameTemplate.text == "{name}-{ext}.png")
+    #expect(job.batch.nameTemplate?.text == "{name}-{ext}.png")
   }
 
   @Test func twoFilesWithoutOutDirStayInputAndOutput() throws {

@@ -17,7 +17,7 @@ import Testing
     #expect(suggestion(for: typed, among: Self.names) == expected)
   }
 
-  @Test(arguments: ["--frobnicate", "--size", "--colour", "--x", "-s", "--", "---"])
+  @Test(arguments: ["--frobnicate", "--zoom", "--colour", "--x", "-s", "--", "---"])
   func farNamesAreNot(typed: String) {
     #expect(suggestion(for: typed, among: Self.names) == nil)
   }

@@ -18,8 +18,13 @@ public struct NameTemplate: Equatable, Sendable {
   }
 
   /// The default: `{dir}/{name}.png`, where `{dir}` is empty unless inputs are mirrored.
-  public static let standard = NameTemplate(
-    text: "{dir}/{name}.png", parts: [.dir, .literal("/"), .name, .literal(".png")])
+  public static let standard = standard(extension: "png")
+
+  /// The default for another output format: `{dir}/{name}.jpg`, `{dir}/{name}.webp`.
+  public static func standard(extension ext: String) -> NameTemplate {
+    NameTemplate(
+      text: "{dir}/{name}.\(ext)", parts: [.dir, .literal("/"), .name, .literal(".\(ext)")])
+  }
 
   private init(text: String, parts: [Part]) {
     self.text = text

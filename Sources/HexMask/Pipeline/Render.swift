@@ -1,13 +1,23 @@
-/// Reads `input`, cuts it into the shape `options` describe, and writes a PNG to `output`.
-/// Either path may be `-` for standard input or output.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads `input`, cuts it into the shape `options` describe, and writes `output` (PNG,
+/// JPEG or WebP, by `options.format` or the output's extension). Either path may be `-`
+/// for standard input or output.
 ///
-/// Rows flow one way — decode → orient → crop → coverage → composite → encode — with
-/// memory proportional to the image width, except where the input forces a whole-image
-/// buffer (Adam7 PNG, orientations that turn or flip vertically). The output appears only
-/// once complete; on any error nothing is left behind and the input is never touched.
+/// Rows flow one way — decode (shrunk on load when a JPEG is much larger than needed) →
+/// orient → crop and resize → coverage → composite → encode — with memory proportional to
+/// the image width, except where a format forces a whole-image buffer (Adam7 PNG input,
+/// orientations that turn or flip vertically, WebP output). The output appears only once
+/// complete; on any error nothing is left behind and the input is never touched.
 ///
 /// ```swift
-/// let report = try render(input: "photo.jpg", output: "avatar.png", options: RenderOptions())
+/// var options = RenderOptions()
+/// options.size = 256
+/// let report = try render(input: "photo.jpg", output: "avatar.png", options: options)
 /// ```
 @discardableResult
 public func render(input: String, output: String, options: RenderOptions) throws(HexMaskError)
@@ -16,53 +26,148 @@ public func render(input: String, output: String, options: RenderOptions) throws
   if input != "-" && output != "-" && sameFile(input, output) {
     throw HexMaskError(file: output, reason: "output is the input file; refusing to overwrite it")
   }
+  let format = try outputFormat(for: output, options: options)
   let source = try InputFile(path: input)
   let stored = try attempt(source.name) { () throws(ImageError) in
-    try openDecoder(file: source.stream, maxPixels: options.maxPixels)
+    try openDecoder(file: source.stream, maxPixels: options.maxPixels, targetSide: options.size)
   }
   let metadata = stored.metadata
   let orientation = options.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
-  let decoder = openOriented(stored, orientation: orientation)
-  // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless --strip.
-  let profile = options.keepColorProfile ? metadata.iccProfile : nil
-  let canvas = Canvas(
-    imageWidth: decoder.width, imageHeight: decoder.height, layout: options.layout)
-  let shape: MaskShape
-  do {
-    shape = try MaskShape(options: options, canvasSide: canvas.side)
-  } catch {
-    throw HexMaskError(file: source.name, reason: error.description, isUsage: true)
-  }
+  let upright = openOriented(stored, orientation: orientation)
+  // The seed crops the top-left square, as UIKit's view bounds do.
+  let crop =
+    options.layout == .seed
+    ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
+    : options.crop.square(width: upright.width, height: upright.height)
+  var side = options.size ?? crop.side
+  if !options.upscale { side = min(side, crop.side) }
+  let picture = ResizedDecoder(upright, crop: crop, side: side)
+  let shape = try maskShape(options, side: side, file: source.name)
 
   let destination = try OutputFile(path: output)
+  // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless --strip.
+  let profile = options.keepColorProfile && !options.maskOnly ? metadata.iccProfile : nil
   let writer = try attempt(destination.name) { () throws(ImageError) in
-    try PNGWriter(
-      file: destination.stream, width: canvas.side, height: canvas.side, iccProfile: profile)
+    try makeWriter(format, file: destination.stream, side: side, options: options, profile: profile)
   }
   var rows = RowPipeline(
-    canvas: canvas, shape: shape, options: options, sourceWidth: decoder.width,
-    sourceIsOpaque: decoder.isOpaque)
-  for y in 0..<(canvas.top + canvas.side) {
-    try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
-    guard y >= canvas.top else { continue }
-    rows.composite(row: y - canvas.top)
+    shape: shape, options: options, format: format, imageIsOpaque: picture.isOpaque)
+  for _ in 0..<side {
+    if !options.maskOnly {
+      try attempt(source.name) { () throws(ImageError) in try rows.read(from: picture) }
+    }
+    rows.draw()
     try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
   }
-  if options.strict {
-    // Rows below the canvas are normally never decoded (like vips' sequential access);
+  if options.strict && !options.maskOnly {
+    // Rows below the crop are normally never decoded (like vips' sequential access);
     // --strict reads them too, so damage anywhere in the file is found.
-    for _ in (canvas.top + canvas.side)..<decoder.height {
-      try attempt(source.name) { () throws(ImageError) in try rows.read(from: decoder) }
-    }
+    try attempt(source.name) { () throws(ImageError) in try picture.readRemainingSourceRows() }
   }
   let warnings =
-    (options.keepColorProfile ? metadata.warnings : []) + decoder.warnings + writer.warnings
+    (options.keepColorProfile ? metadata.warnings : []) + picture.warnings + writer.warnings
   if options.strict, let first = warnings.first {
     throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
   }
   try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
   try destination.commit()
-  return RenderReport(side: canvas.side, warnings: warnings)
+  return RenderReport(side: side, warnings: warnings, shape: shape)
+}
+
+/// Writes the shape's mask for a `options.size` canvas to `output` without any picture:
+/// the gray coverage PNG `--mask-only --size N` gives.
+///
+/// ```swift
+/// var options = RenderOptions()
+/// options.size = 128
+/// try renderMask(output: "mask.png", options: options)
+/// ```
+@discardableResult
+public func renderMask(output: String, options: RenderOptions) throws(HexMaskError) -> RenderReport
+{
+  var options = options
+  options.maskOnly = true
+  guard let side = options.size else {
+    throw HexMaskError(file: output, reason: "a mask without an input needs --size", isUsage: true)
+  }
+  let format = try outputFormat(for: output, options: options)
+  let shape = try maskShape(options, side: side, file: output)
+  let destination = try OutputFile(path: output)
+  let writer = try attempt(destination.name) { () throws(ImageError) in
+    try makeWriter(format, file: destination.stream, side: side, options: options, profile: nil)
+  }
+  var rows = RowPipeline(shape: shape, options: options, format: format, imageIsOpaque: true)
+  for _ in 0..<side {
+    rows.draw()
+    try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
+  }
+  try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
+  try destination.commit()
+  return RenderReport(side: side, warnings: [], shape: shape)
+}
+
+/// Writes `shape` as an SVG document to `path` (`-` for standard output), atomically.
+///
+/// ```swift
+/// try writeSVG(shape: report.shape!, borderColor: .white, to: "shape.svg")
+/// ```
+public func writeSVG(shape: MaskShape, borderColor: RGBAColor, to path: String) throws(HexMaskError)
+{
+  let destination = try OutputFile(path: path)
+  let text = svgDocument(for: shape, borderColor: borderColor)
+  guard fputs(text, destination.stream) >= 0 else {
+    throw HexMaskError(file: destination.name, reason: "cannot write: \(systemError())")
+  }
+  try destination.commit()
+}
+
+/// The shape for a `side` canvas; options that cannot fit are usage errors about `file`.
+private func maskShape(_ options: RenderOptions, side: Int, file: String) throws(HexMaskError)
+  -> MaskShape
+{
+  do {
+    return try MaskShape(options: options, canvasSide: side)
+  } catch {
+    throw HexMaskError(file: file, reason: error.description, isUsage: true)
+  }
+}
+
+/// The format to write: `options.format`, else the output's extension.
+private func outputFormat(for output: String, options: RenderOptions) throws(HexMaskError)
+  -> OutputFormat
+{
+  guard let format = options.format ?? OutputFormat(forPath: output) else {
+    throw HexMaskError(
+      file: output,
+      reason: "cannot tell the format from the name: use .png, .jpg or .webp, or --format",
+      isUsage: true)
+  }
+  if options.maskOnly && format != .png {
+    throw HexMaskError(
+      file: output, reason: "--mask-only writes a gray PNG, not \(format.rawValue)", isUsage: true)
+  }
+  return format
+}
+
+/// The encoder for `format`. Masks are 8-bit gray PNGs; JPEG flattens onto the background.
+private func makeWriter(
+  _ format: OutputFormat, file: CFile, side: Int, options: RenderOptions, profile: [UInt8]?
+) throws(ImageError) -> any ImageWriter {
+  if options.maskOnly {
+    return try PNGWriter(file: file, width: side, height: side, channels: 1)
+  }
+  switch format {
+  case .png:
+    return try PNGWriter(file: file, width: side, height: side, iccProfile: profile)
+  case .jpeg:
+    return try JPEGWriter(
+      file: file, width: side, height: side, quality: options.quality,
+      background: options.background ?? .white, iccProfile: profile)
+  case .webp:
+    return try WebPWriter(
+      file: file, width: side, height: side, lossless: options.lossless, quality: options.quality,
+      iccProfile: profile)
+  }
 }
 
 /// Runs one codec step, naming `file` in the error if it fails.
@@ -73,82 +178,5 @@ private func attempt<T>(_ file: String, _ step: () throws(ImageError) -> T) thro
     return try step()
   } catch {
     throw HexMaskError(file: file, reason: error.reason)
-  }
-}
-
-/// The row buffers between decoder and writer, reused for every row.
-private struct RowPipeline {
-  let canvas: Canvas
-  let compositor: Compositor
-  var coverage: ShapeCoverage
-  var source: [UInt8]
-  var result: [UInt8]
-  var fill: [Float]
-  var stroke: [Float]
-
-  let sourceIsOpaque: Bool
-
-  init(
-    canvas: Canvas, shape: MaskShape, options: RenderOptions, sourceWidth: Int, sourceIsOpaque: Bool
-  ) {
-    self.canvas = canvas
-    self.sourceIsOpaque = sourceIsOpaque
-    compositor = Compositor(border: options.borderColor, layout: options.layout)
-    coverage = ShapeCoverage(shape: shape)
-    source = [UInt8](repeating: 0, count: sourceWidth * 4)
-    result = [UInt8](repeating: 0, count: canvas.side * 4)
-    fill = [Float](repeating: 0, count: canvas.side)
-    stroke = fill
-  }
-
-  /// Decodes the next source row.
-  mutating func read(from decoder: any ImageDecoder) throws(ImageError) {
-    var failure: ImageError?
-    source.withUnsafeMutableBufferPointer { row in
-      do throws(ImageError) { try decoder.readRow(into: row) } catch { failure = error }
-    }
-    if let failure { throw failure }
-  }
-
-  /// Composites canvas row `y` from the last decoded source row.
-  mutating func composite(row y: Int) {
-    coverage.row(y, fill: &fill, stroke: &stroke)
-    let start = canvas.left * 4
-    let end = start + canvas.side * 4
-    source.withUnsafeBufferPointer { row in
-      result.withUnsafeMutableBufferPointer { out in
-        compositor.composite(
-          image: UnsafeBufferPointer(rebasing: row[start..<end]), fill: fill, stroke: stroke,
-          spans: coverage.spans, imageIsOpaque: sourceIsOpaque, into: out)
-      }
-    }
-  }
-
-  /// Writes the last composited row.
-  func write(to writer: PNGWriter) throws(ImageError) {
-    var failure: ImageError?
-    result.withUnsafeBufferPointer { row in
-      do throws(ImageError) { try writer.writeRow(row) } catch { failure = error }
-    }
-    if let failure { throw failure }
-  }
-}
-
-/// The square of the image the shape is cut from: centred, or top-left for the seed layout.
-struct Canvas: Equatable {
-  var left: Int
-  var top: Int
-  var side: Int
-
-  init(imageWidth: Int, imageHeight: Int, layout: Layout) {
-    side = min(imageWidth, imageHeight)
-    switch layout {
-    case .centered:
-      left = (imageWidth - side) / 2
-      top = (imageHeight - side) / 2
-    case .seed:
-      left = 0
-      top = 0
-    }
   }
 }

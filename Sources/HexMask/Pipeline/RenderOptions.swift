@@ -18,6 +18,24 @@ public struct RenderOptions: Sendable, Equatable {
   public var borderColor = RGBAColor.white
   /// Where the shape sits on the canvas.
   public var layout = Layout.centered
+  /// Side of the square output in pixels; `nil` keeps the crop's own size.
+  public var size: Int? = nil
+  /// Enlarge crops smaller than `size`; false keeps them at their own size.
+  public var upscale = true
+  /// Which square of a non-square picture is used (the seed layout always takes the
+  /// top-left one, as the original does).
+  public var crop = CropChoice.gravity(.center)
+  /// What to write; `nil` means what the output's extension says (PNG when it has none).
+  public var format: OutputFormat? = nil
+  /// JPEG and lossy WebP quality, 1…100.
+  public var quality = 90
+  /// WebP only: lossless instead of lossy.
+  public var lossless = false
+  /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
+  /// unless this says otherwise.
+  public var background: RGBAColor? = nil
+  /// Write the shape's 8-bit coverage (fill and border) as a gray PNG instead of the picture.
+  public var maskOnly = false
   /// Largest `width × height` accepted, checked from the header before any pixel memory
   /// is allocated (sharp's default limit, a defence against decompression bombs).
   public var maxPixels = 268_402_689
@@ -40,6 +58,22 @@ public struct RenderOptions: Sendable, Equatable {
   public var lineWidth: Double? {
     get { line?.pixels }
     set { line = newValue.map(Length.pixels) }
+  }
+}
+
+/// How the square is chosen from a non-square picture.
+public enum CropChoice: Equatable, Sendable {
+  /// A side, corner or the centre.
+  case gravity(Gravity)
+  /// Centred on this point (fractions 0…1 of the width and height) as far as it fits.
+  case focus(x: Double, y: Double)
+
+  /// The square of a `width × height` picture.
+  public func square(width: Int, height: Int) -> CropSquare {
+    switch self {
+    case .gravity(let gravity): CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
+    case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
+    }
   }
 }
 

@@ -37,6 +37,8 @@ public final class ResizedDecoder: ImageDecoder {
   public var warnings: [String] { source.warnings }
   /// The source's metadata.
   public var metadata: ImageMetadata { source.metadata }
+  /// Resampling keeps an opaque source opaque.
+  public var isOpaque: Bool { source.isOpaque }
   /// How many source rows have been read so far.
   public private(set) var sourceRowsRead = 0
 

@@ -1,0 +1,33 @@
+/// The kinds of file hexmask writes.
+///
+/// ```swift
+/// OutputFormat(forPath: "avatar.webp")   // .webp
+/// ```
+public enum OutputFormat: String, CaseIterable, Sendable {
+  case png, jpeg, webp
+
+  /// The format a file name asks for by its extension (case-insensitive); `nil` when the
+  /// extension names none of them. A name without an extension, or `-`, means PNG.
+  public init?(forPath path: String) {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+      self = .png
+      return
+    }
+    switch name[name.index(after: dot)...].lowercased() {
+    case "png": self = .png
+    case "jpg", "jpeg": self = .jpeg
+    case "webp": self = .webp
+    default: return nil
+    }
+  }
+
+  /// The usual file extension, without the dot.
+  public var fileExtension: String {
+    switch self {
+    case .png: "png"
+    case .jpeg: "jpg"
+    case .webp: "webp"
+    }
+  }
+}

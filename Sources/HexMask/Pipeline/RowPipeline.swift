@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The row buffers between the picture and the writer, reused for every row: one source
+/// row in, one output row (RGBA, or gray for a mask) out.
+struct RowPipeline {
+  private let options: RenderOptions
+  private let compositor: Compositor
+  private let imageIsOpaque: Bool
+  /// Flatten onto this before writing (PNG and WebP with --background; JPEG does it itself).
+  private let flattenOnto: RGBAColor?
+  private var coverage: ShapeCoverage
+  private var y = 0
+  private var source: [UInt8]
+  private var composited: [UInt8]
+  private var result: [UInt8]
+  private var fill: [Float]
+  private var stroke: [Float]
+
+  init(shape: MaskShape, options: RenderOptions, format: OutputFormat, imageIsOpaque: Bool) {
+    let side = shape.canvasSide
+    self.options = options
+    self.imageIsOpaque = imageIsOpaque
+    compositor = Compositor(border: options.borderColor, layout: options.layout)
+    coverage = ShapeCoverage(shape: shape)
+    flattenOnto = format == .jpeg || options.maskOnly ? nil : options.background
+    source = [UInt8](repeating: 0, count: options.maskOnly ? 0 : side * 4)
+    composited = [UInt8](repeating: 0, count: options.maskOnly ? side : side * 4)
+    result = flattenOnto == nil ? [] : [UInt8](repeating: 0, count: side * 4)
+    fill = [Float](repeating: 0, count: side)
+    stroke = fill
+  }
+
+  /// Decodes the next picture row.
+  mutating func read(from picture: any ImageDecoder) throws(ImageError) {
+    var failure: ImageError?
+    source.withUnsafeMutableBufferPointer { row in
+      do throws(ImageError) { try picture.readRow(into: row) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Draws the next output row from the last picture row (or from nothing, for a mask).
+  mutating func draw() {
+    coverage.row(y, fill: &fill, stroke: &stroke)
+    y += 1
+    if options.maskOnly {
+      composited.withUnsafeMutableBufferPointer { out in
+        maskLevels(fill: fill, stroke: stroke, layout: options.layout, into: out)
+      }
+      return
+    }
+    source.withUnsafeBufferPointer { row in
+      composited.withUnsafeMutableBufferPointer { out in
+        compositor.composite(
+          image: row, fill: fill, stroke: stroke, spans: coverage.spans,
+          imageIsOpaque: imageIsOpaque, into: out)
+      }
+    }
+    if let background = flattenOnto {
+      composited.withUnsafeBufferPointer { row in
+        result.withUnsafeMutableBufferPointer { out in flatten(row, onto: background, into: out) }
+      }
+    }
+  }
+
+  /// Writes the last drawn row.
+  func write(to writer: any ImageWriter) throws(ImageError) {
+    var failure: ImageError?
+    (flattenOnto == nil ? composited : result).withUnsafeBufferPointer { row in
+      do throws(ImageError) { try writer.writeRow(row) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+}
