@@ -16,6 +16,10 @@ DEMO_INPUT = Fixtures/photos/rocket.jpg
 DEMO_OUTPUT = out/demo.png
 
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
+# The C libraries (pkg-config names) and the Debian packages that bring them; librsvg2-bin
+# gives the tests a standard SVG renderer to check --svg against.
+PKG_MODULES = libpng16 libjpeg libwebp libwebpmux zlib
+APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev zlib1g-dev librsvg2-bin pkg-config
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
 
 .PHONY: all build test install uninstall demo clean deps
@@ -25,17 +29,17 @@ all: build
 # libpng16 and libjpeg(-turbo), found through pkg-config. As root on Debian/Ubuntu they are
 # installed; anywhere else the message names the packages.
 deps:
-	@if pkg-config --exists libpng16 libjpeg 2>/dev/null; then \
+	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null && command -v rsvg-convert >/dev/null; then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "make: installing libpng-dev libjpeg-dev pkg-config with apt-get"; \
+	  echo "make: installing $(APT_PACKAGES) with apt-get"; \
 	  apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y libpng-dev libjpeg-dev pkg-config && \
-	  pkg-config --exists libpng16 libjpeg; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES) && \
+	  pkg-config --exists $(PKG_MODULES); \
 	else \
-	  echo "make: hexmask needs libpng16 and libjpeg, found through pkg-config." >&2; \
-	  echo "  Debian/Ubuntu: sudo apt-get install libpng-dev libjpeg-dev pkg-config" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo pkg-config" >&2; \
+	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(APT_PACKAGES)" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp zlib librsvg pkg-config" >&2; \
 	  exit 1; \
 	fi
 
