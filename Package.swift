@@ -15,15 +15,19 @@ let package = Package(
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+    // zlib reports errors as return codes (no longjmp), so Swift calls it directly.
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
     // All image work: decode → crop → shape → coverage → composite → encode.
-    .target(name: "HexMask", dependencies: ["CImageShims"]),
+    .target(name: "HexMask", dependencies: ["CImageShims", "CZlib"]),
     // Arguments → job description → exit status.
     .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
-    .testTarget(name: "HexMaskTests", dependencies: ["HexMask"]),
+    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CZlib"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]
 )
