@@ -27,6 +27,9 @@ let package = Package(
     // Arguments → job description → exit status.
     .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
+    // Times PNG encoder settings on decoded photos; not part of `make test`.
+    .executableTarget(
+      name: "png-encode-bench", dependencies: ["HexMask"], path: "Benchmarks/PNGEncodeBench"),
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CZlib"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]
