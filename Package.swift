@@ -19,16 +19,23 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    // zlib reports errors as return codes (no longjmp), so Swift calls it directly.
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
-    // All image work: decode → crop → shape → coverage → composite → encode. libwebp
-    // never longjmps, so it is called from Swift directly.
-    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP"]),
+    // All image work: decode → crop → shape → coverage → composite → encode. libwebp and
+    // zlib never longjmp, so they are called from Swift directly.
+    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib"]),
     // Arguments → job description → exit status.
     .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
-    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP"]),
+    // Times PNG encoder settings on decoded photos; not part of `make test`.
+    .executableTarget(
+      name: "png-encode-bench", dependencies: ["HexMask"], path: "Benchmarks/PNGEncodeBench"),
+    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]
 )

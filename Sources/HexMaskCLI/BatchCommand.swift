@@ -44,7 +44,7 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   catchStopSignals()
   let results = renderBatch(
     plan.items, options: job.options,
-    jobs: settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+    jobs: settings.jobs ?? availableCores,
     overwrite: settings.overwrite,
     shouldStop: { stopSignal.load(ordering: .relaxed) != 0 },
     onResult: reporter.record)

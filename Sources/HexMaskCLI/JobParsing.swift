@@ -1,3 +1,5 @@
+import Foundation
+
 extension Job {
   /// Reads a command line (without the program name) into a job, using `optionTable`.
   ///
@@ -59,6 +61,8 @@ extension Job {
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
+    // One file: the threads deflate bands of its PNG (batch mode spends them on files).
+    options.threads = batch.jobs ?? availableCores
     if options.size != nil && files.count < 2 {
       // A canvas of a given size needs no picture for its mask or its SVG.
       if options.maskOnly && files.count == 1 {
@@ -86,3 +90,6 @@ extension Job {
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
 }
+
+/// The cores this process may use: the default for `--jobs`.
+let availableCores = ProcessInfo.processInfo.activeProcessorCount

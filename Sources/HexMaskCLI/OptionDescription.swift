@@ -76,6 +76,8 @@ enum ValueKind: Equatable, Sendable {
   case path
   /// Two fractions 0…1 separated by a comma, e.g. `0.3,0.25`.
   case point
+  /// A PNG compression preset or zlib level.
+  case compression
   /// An output name template as `NameTemplate(parsing:)` reads it.
   case nameTemplate
 }
@@ -151,6 +153,18 @@ struct OptionValue: Sendable {
   }
 
   /// A file or folder name; only the empty string is refused.
+  /// A PNG compression: `fast`, `default`, `small` or a zlib level `0`…`9`.
+  static func compression(
+    named name: String, _ set: @escaping @Sendable (inout Job, PNGCompression) -> Void
+  ) -> OptionValue {
+    OptionValue(kind: .compression, name: name) { job, text, option throws(CommandError) in
+      guard let compression = PNGCompression(argument: text) else {
+        throw .invalidValue(text, option: option, kind: .compression)
+      }
+      set(&job, compression)
+    }
+  }
+
   /// A point as fractions of the width and height: `X,Y`, each 0…1.
   static func point(
     named name: String, _ set: @escaping @Sendable (inout Job, Double, Double) -> Void

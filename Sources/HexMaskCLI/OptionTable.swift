@@ -74,6 +74,13 @@ let optionTable: [OptionDescription] = [
     help: "What to write. Without it the OUTPUT name decides: .png, .jpg/.jpeg or .webp.",
     group: .output, defaultValue: "from the name, else png"),
   OptionDescription(
+    long: "compression",
+    value: .compression(named: "LEVEL") { $0.options.compression = $1 },
+    help: "PNG compression: fast, default or small, or a zlib level 0–9. The default is "
+      + "faster than vips' and libpng's defaults and smaller than vips'; small is smaller "
+      + "than libpng's default.",
+    group: .output, defaultValue: "default"),
+  OptionDescription(
     long: "quality",
     value: .wholeNumber(named: "Q", in: 1...100) { $0.options.quality = $1 },
     help: "JPEG and lossy WebP quality.",
@@ -162,8 +169,9 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "jobs", short: "j",
     value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },
-    help: "Render N files at once, on N threads; the outputs are the same bytes whatever N.",
-    group: .batch, defaultValue: "the number of available cores"),
+    help: "Use N threads: N files at once in batch mode, else N bands of one PNG deflated "
+      + "at once. The output bytes are the same whatever N.",
+    group: .general, defaultValue: "the number of available cores"),
   OptionDescription(
     long: "force",
     value: .flag { $0.batch.overwrite = true },

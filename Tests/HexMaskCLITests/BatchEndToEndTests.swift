@@ -355,9 +355,9 @@ import Testing
     let stdin = try runHexMask(["-", "--out-dir", "o"])
     #expect(stdin.status == 2)
     #expect(stdin.standardError.hasPrefix("hexmask: '-' cannot be an input with --out-dir"))
-    let jobs = try runHexMask(["a.jpg", "b.png", "-j", "2"])
-    #expect(jobs.status == 2)
-    #expect(jobs.standardError.hasPrefix("hexmask: option '-j' works only in batch mode"))
+    let force = try runHexMask(["a.jpg", "b.png", "--force"])
+    #expect(force.status == 2)
+    #expect(force.standardError.hasPrefix("hexmask: option '--force' works only in batch mode"))
   }
 
   /// The JSON objects of `--json` output, one per line.

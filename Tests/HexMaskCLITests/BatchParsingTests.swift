@@ -40,7 +40,7 @@ import Testing
 
   static let errors: [([String], CommandError)] = [
     (["a", "b", "-r"], .needsOutputFolder(option: "-r")),
-    (["a", "b", "--jobs", "2"], .needsOutputFolder(option: "--jobs")),
+    (["a", "b", "--dry-run"], .needsOutputFolder(option: "--dry-run")),
     (["--files-from", "l", "x"], .needsOutputFolder(option: "--files-from")),
     (["--out-dir", "o"], .missingInputs),
     (["-", "--out-dir", "o"], .standardInputInBatch),
@@ -56,6 +56,13 @@ import Testing
         reason: "unknown placeholder '{x}' (use {name}, {ext} or {dir})")
     ),
   ]
+
+  @Test func jobsOfOneFileDeflateItsBands() throws {
+    #expect(try Job(parsing: ["a", "b", "-j", "3"]).options.threads == 3)
+    #expect(try Job(parsing: ["a", "b"]).options.threads == availableCores)
+    // In batch mode the threads go to files; each file's PNG gets one.
+    #expect(try Job(parsing: ["a", "--out-dir", "o", "-j", "3"]).options.threads == 1)
+  }
 
   @Test(arguments: errors)
   func usageErrors(arguments: [String], error: CommandError) {

@@ -181,3 +181,40 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     }
   }
 }
+
+/// The PNG encoder's settings and threads, through the binary.
+@Suite struct CompressionEndToEndTests {
+  @Test func threadsNeverChangeTheBytes() throws {
+    try withTemporaryDirectory { (dir: URL) throws in
+      var outputs: [Data] = []
+      for jobs in ["1", "2", "3"] {
+        let output = dir.appendingPathComponent("j\(jobs).png")
+        // 640 px wide upscaled to 1200: several deflate bands.
+        let run = try runHexMask([
+          fixture("photos/rocket.jpg"), output.path, "--size", "1200", "-j", jobs,
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        outputs.append(try Data(contentsOf: output))
+      }
+      #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+  }
+
+  @Test func everyCompressionDecodesToTheSamePixels() throws {
+    try withTemporaryDirectory { (dir: URL) throws in
+      var images: [DecodedImage] = []
+      var sizes: [Int] = []
+      for level in ["fast", "default", "small", "0", "9"] {
+        let output = dir.appendingPathComponent("\(level).png")
+        let run = try runHexMask([
+          fixture("photos/rocket.jpg"), output.path, "--compression", level,
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        images.append(try decodeImage(at: output.path))
+        sizes.append(try Data(contentsOf: output).count)
+      }
+      #expect(images.allSatisfy { $0.pixels == images[0].pixels })
+      #expect(sizes[3] > sizes[2] && sizes[2] < sizes[0])  // stored is largest, small beats fast
+    }
+  }
+}

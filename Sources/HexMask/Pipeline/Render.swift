@@ -154,11 +154,15 @@ private func makeWriter(
   _ format: OutputFormat, file: CFile, side: Int, options: RenderOptions, profile: [UInt8]?
 ) throws(ImageError) -> any ImageWriter {
   if options.maskOnly {
-    return try PNGWriter(file: file, width: side, height: side, channels: 1)
+    return try PNGStreamEncoder(
+      file: file, width: side, height: side, channels: 1, compression: options.compression,
+      threads: options.threads)
   }
   switch format {
   case .png:
-    return try PNGWriter(file: file, width: side, height: side, iccProfile: profile)
+    return try PNGStreamEncoder(
+      file: file, width: side, height: side, compression: options.compression,
+      iccProfile: profile, threads: options.threads)
   case .jpeg:
     return try JPEGWriter(
       file: file, width: side, height: side, quality: options.quality,

@@ -1,0 +1,151 @@
+// Times PNG encoding of already-decoded pixels, so settings can be compared on real
+// masked photos without the decoder's time in the figures.
+//
+//   png-encode-bench [--runs N] [--threads T,…] [--settings S,…] [--gray] IMAGE…
+//
+// A setting is `libpng:L` (PNGWriter, libpng's adaptive filters at zlib level L), a
+// preset (`fast`, `default`, `small`, `0`…`9`) or `FILTER:LEVEL[:STRATEGY]` with FILTER
+// none|sub|up|average|paeth|adaptive and STRATEGY default|filtered|rle. Prints one line
+// per image, setting and thread count: the median wall time and the output size.
+
+import Foundation
+import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+struct Image {
+  var name: String
+  var width: Int
+  var height: Int
+  var channels: Int
+  var pixels: [UInt8]
+}
+
+enum Setting {
+  case libpng(Int)
+  case stream(PNGCompression)
+
+  init?(_ text: String) {
+    let parts = text.split(separator: ":").map(String.init)
+    if parts.count == 2, parts[0] == "libpng", let level = Int(parts[1]) {
+      self = .libpng(level)
+    } else if parts.count == 1, let preset = PNGCompression(argument: parts[0]) {
+      self = .stream(preset)
+    } else if (2...3).contains(parts.count), let filter = PNGRowFilter(rawValue: parts[0]),
+      let level = Int(parts[1]),
+      let strategy = parts.count == 3 ? DeflateStrategy(rawValue: parts[2]) : .default
+    {
+      self = .stream(PNGCompression(filter: filter, level: level, strategy: strategy))
+    } else {
+      return nil
+    }
+  }
+}
+
+func fail(_ message: String) -> Never {
+  // Unbuffered: the table goes to stdout through print, errors here.
+  FileHandle.standardError.write(Data("png-encode-bench: \(message)\n".utf8))
+  exit(1)
+}
+
+func load(_ path: String, gray: Bool) throws -> Image {
+  guard let file = fopen(path, "rb") else { fail("cannot open \(path)") }
+  defer { fclose(file) }
+  let decoder = try openDecoder(file: file, maxPixels: 1 << 30)
+  let (width, height) = (decoder.width, decoder.height)
+  let channels = gray ? 1 : 4
+  var pixels = [UInt8](repeating: 0, count: width * height * channels)
+  var row = [UInt8](repeating: 0, count: width * 4)
+  for y in 0..<height {
+    try row.withUnsafeMutableBufferPointer { try decoder.readRow(into: $0) }
+    for x in 0..<width {
+      if gray {
+        // The mask output: coverage as gray.
+        pixels[y * width + x] = row[x * 4 + 3]
+      } else {
+        for c in 0..<4 { pixels[(y * width + x) * 4 + c] = row[x * 4 + c] }
+      }
+    }
+  }
+  return Image(
+    name: URL(fileURLWithPath: path).lastPathComponent, width: width, height: height,
+    channels: channels, pixels: pixels)
+}
+
+func encode(_ image: Image, _ setting: Setting, threads: Int, to path: String) throws {
+  guard let file = fopen(path, "wb") else { fail("cannot create \(path)") }
+  defer { fclose(file) }
+  let rowBytes = image.width * image.channels
+  switch setting {
+  case .libpng(let level):
+    let writer = try PNGWriter(
+      file: file, width: image.width, height: image.height, compressionLevel: level)
+    for y in 0..<image.height {
+      try image.pixels[y * rowBytes..<(y + 1) * rowBytes].withUnsafeBufferPointer {
+        try writer.writeRow($0)
+      }
+    }
+    try writer.finish()
+  case .stream(let compression):
+    let encoder = try PNGStreamEncoder(
+      file: file, width: image.width, height: image.height, channels: image.channels,
+      compression: compression, threads: threads)
+    for y in 0..<image.height {
+      try image.pixels[y * rowBytes..<(y + 1) * rowBytes].withUnsafeBufferPointer {
+        try encoder.writeRow($0)
+      }
+    }
+    try encoder.finish()
+  }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var runs = 3
+var threadCounts = [1]
+var settingNames = ["libpng:6", "default"]
+var gray = false
+var images: [String] = []
+while let argument = arguments.first {
+  arguments.removeFirst()
+  switch argument {
+  case "--runs": runs = Int(arguments.removeFirst()) ?? runs
+  case "--threads":
+    threadCounts = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }
+  case "--settings": settingNames = arguments.removeFirst().split(separator: ",").map(String.init)
+  case "--gray": gray = true
+  default: images.append(argument)
+  }
+}
+let settings = settingNames.map { name in
+  guard let setting = Setting(name) else { fail("unknown setting \(name)") }
+  return (name, setting)
+}
+let output = FileManager.default.temporaryDirectory.appendingPathComponent("png-encode-bench.png")
+  .path
+
+print("image\tsetting\tthreads\tMB\tseconds")
+for path in images {
+  let image = try load(path, gray: gray)
+  for (name, setting) in settings {
+    for threads in threadCounts {
+      if case .libpng = setting, threads > 1 { continue }
+      var times: [Double] = []
+      for _ in 0..<runs {
+        let start = ContinuousClock.now
+        try encode(image, setting, threads: threads, to: output)
+        let elapsed = ContinuousClock.now - start
+        times.append(
+          Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+      }
+      let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+      let median = times.sorted()[times.count / 2]
+      print(
+        "\(image.name)\t\(name)\t\(threads)\t\(String(format: "%.2f", Double(size) / 1e6))\t\(String(format: "%.3f", median))"
+      )
+    }
+  }
+}
