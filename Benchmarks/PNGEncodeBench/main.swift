@@ -3,7 +3,7 @@
 //
 //   png-encode-bench [--runs N] [--threads T,…] [--settings S,…] [--gray] IMAGE…
 //
-// A setting is `libpng:L` (PNGWriter, libpng's adaptive filters at zlib level L), a
+// A setting is a
 // preset (`fast`, `default`, `small`, `0`…`9`) or `FILTER:LEVEL[:STRATEGY]` with FILTER
 // none|sub|up|average|paeth|adaptive and STRATEGY default|filtered|rle. Prints one line
 // per image, setting and thread count: the median wall time and the output size.
@@ -26,14 +26,11 @@ struct Image {
 }
 
 enum Setting {
-  case libpng(Int)
   case stream(PNGCompression)
 
   init?(_ text: String) {
     let parts = text.split(separator: ":").map(String.init)
-    if parts.count == 2, parts[0] == "libpng", let level = Int(parts[1]) {
-      self = .libpng(level)
-    } else if parts.count == 1, let preset = PNGCompression(argument: parts[0]) {
+    if parts.count == 1, let preset = PNGCompression(argument: parts[0]) {
       self = .stream(preset)
     } else if (2...3).contains(parts.count), let filter = PNGRowFilter(rawValue: parts[0]),
       let level = Int(parts[1]),
@@ -81,15 +78,6 @@ func encode(_ image: Image, _ setting: Setting, threads: Int, to path: String) t
   defer { fclose(file) }
   let rowBytes = image.width * image.channels
   switch setting {
-  case .libpng(let level):
-    let writer = try PNGWriter(
-      file: file, width: image.width, height: image.height, compressionLevel: level)
-    for y in 0..<image.height {
-      try image.pixels[y * rowBytes..<(y + 1) * rowBytes].withUnsafeBufferPointer {
-        try writer.writeRow($0)
-      }
-    }
-    try writer.finish()
   case .stream(let compression):
     let encoder = try PNGStreamEncoder(
       file: file, width: image.width, height: image.height, channels: image.channels,
@@ -106,7 +94,7 @@ func encode(_ image: Image, _ setting: Setting, threads: Int, to path: String) t
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 3
 var threadCounts = [1]
-var settingNames = ["libpng:6", "default"]
+var settingNames = ["fast", "default", "small"]
 var gray = false
 var images: [String] = []
 while let argument = arguments.first {
@@ -132,7 +120,6 @@ for path in images {
   let image = try load(path, gray: gray)
   for (name, setting) in settings {
     for threads in threadCounts {
-      if case .libpng = setting, threads > 1 { continue }
       var times: [Double] = []
       for _ in 0..<runs {
         let start = ContinuousClock.now

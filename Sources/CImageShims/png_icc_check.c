@@ -1,6 +1,6 @@
 // libpng's ICC profile checks without writing anything: png_set_iCCP on a throwaway
-// write struct, configured like png_write_shim.c, so a profile is accepted or refused
-// with the same words whichever encoder writes the file.
+// write struct. hexmask writes PNG itself (Encoding/FastPNG), but a profile libpng's
+// reader would refuse must not be written, so libpng decides, in its own words.
 
 #include <png.h>
 #include <setjmp.h>

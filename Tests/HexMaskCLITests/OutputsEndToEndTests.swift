@@ -16,7 +16,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     throw RunHexMaskError(description: "cannot create \(path)")
   }
   defer { fclose(file) }
-  let writer = try PNGWriter(file: file, width: width, height: height)
+  let writer = try PNGStreamEncoder(file: file, width: width, height: height)
   for y in 0..<height {
     let row = (0..<width).flatMap { color($0, y) }
     try row.withUnsafeBufferPointer { try writer.writeRow($0) }

@@ -150,7 +150,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     #expect(try pngChunks(bytes)[0].data == [0, 0, 0, 2, 0, 0, 0, 2, 8, 0, 0, 0, 0])
   }
 
-  @Test func photoMatchesPNGWriterPixels() throws {
+  @Test func photoRoundTrips() throws {
     let photo = try decodeFixture("photos/rocket.jpg")
     let bytes = try encodeStream(
       photo.pixels, width: photo.width, height: photo.height, threads: 2
@@ -174,7 +174,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     #expect(try pngChunks(bytes).map(\.type) == ["IHDR", "iCCP", "IDAT", "IEND"])
   }
 
-  /// The same refusals, in the same words, as PNGWriter.
+  /// Refusals in libpng's own words.
   @Test(
     arguments: [
       (

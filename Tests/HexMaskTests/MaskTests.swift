@@ -100,7 +100,7 @@ func shape(
     try withTemporaryDirectory { directory in
       let path = directory + "/mask.png"
       try writeImage(mask, width: 90, height: 90, channels: 1, to: path) { file in
-        try PNGWriter(file: file, width: 90, height: 90, channels: 1)
+        try PNGStreamEncoder(file: file, width: 90, height: 90, channels: 1)
       }
       let bytes = try fileBytes(path)
       #expect(bytes[24] == 8 && bytes[25] == 0)  // IHDR: bit depth 8, colour type 0 (gray)
@@ -112,11 +112,13 @@ func shape(
     }
   }
 
-  @Test func pngWriterRefusesOtherChannelCounts() throws {
+  @Test func pngEncoderRefusesOtherChannelCounts() throws {
     try withTemporaryDirectory { directory in
       _ = try withFile(directory + "/out.png", mode: "wb") { file in
-        #expect(throws: ImageError(.writeFailed, "PNG rows must have 1 or 4 channels, not 3")) {
-          try PNGWriter(file: file, width: 3, height: 3, channels: 3)
+        #expect(
+          throws: ImageError(.writeFailed, "PNG pixels must have 1 (gray) or 4 (RGBA) bytes, not 3")
+        ) {
+          try PNGStreamEncoder(file: file, width: 3, height: 3, channels: 3)
         }
       }
     }

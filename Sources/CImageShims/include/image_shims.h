@@ -121,33 +121,6 @@ hm_status hm_jpeg_reader_read_row(hm_jpeg_reader *reader, uint8_t *row, char *me
 int hm_jpeg_reader_warning_count(const hm_jpeg_reader *reader);
 const char *hm_jpeg_reader_warning(const hm_jpeg_reader *reader, int index);
 
-// MARK: PNG writing
-
-typedef struct hm_png_writer hm_png_writer;
-
-hm_png_writer *hm_png_writer_create(void);
-void hm_png_writer_destroy(hm_png_writer *writer);
-
-// Writes the signature and IHDR of an 8-bit RGBA (`channels` 4) or gray (`channels` 1),
-// non-interlaced image, then an iCCP chunk when `icc_profile` is not NULL, and nothing
-// else that could vary between runs (no tIME, text, eXIf or gamma chunks). A profile libpng refuses is left out, and
-// hm_png_writer_icc_refusal says why; that is not an error.
-hm_status hm_png_writer_open(hm_png_writer *writer, FILE *file, uint32_t width,
-                             uint32_t height, int channels, int compression_level,
-                             const uint8_t *icc_profile, size_t icc_profile_size,
-                             char *message, size_t message_size);
-
-// Why the profile given to hm_png_writer_open was left out; "" when it was written or
-// none was given.
-const char *hm_png_writer_icc_refusal(const hm_png_writer *writer);
-
-// Writes the next row of width * channels bytes.
-hm_status hm_png_writer_write_row(hm_png_writer *writer, const uint8_t *row, char *message,
-                                  size_t message_size);
-
-// Writes IEND and flushes `file`; an error here means the file is incomplete.
-hm_status hm_png_writer_finish(hm_png_writer *writer, char *message, size_t message_size);
-
 // MARK: JPEG writing
 
 typedef struct hm_jpeg_writer hm_jpeg_writer;

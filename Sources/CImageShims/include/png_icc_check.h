@@ -9,7 +9,7 @@
 
 // Returns 1 when libpng would write `profile` as the iCCP chunk of an 8-bit PNG of the
 // given colour type (`gray` nonzero: colour type 0, else 6), with the same relaxed
-// checks as hm_png_writer_open. Returns 0 otherwise and puts libpng's reason (e.g.
+// checks libpng applies when writing (benign errors allowed, no sRGB-profile rewrite). Returns 0 otherwise and puts libpng's reason (e.g.
 // "profile 'ICC profile': 'GRAY': Gray color space not permitted on RGB PNG") into
 // `reason`. Never longjmps to the caller.
 int hm_png_icc_profile_check(const uint8_t *profile, size_t size, int gray, char *reason,

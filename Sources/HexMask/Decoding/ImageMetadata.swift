@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
-/// let writer = try PNGWriter(
+/// let encoder = try PNGStreamEncoder(
 ///   file: out, width: 256, height: 256, iccProfile: decoder.metadata.iccProfile)
 /// ```
 public struct ImageMetadata: Sendable, Equatable {

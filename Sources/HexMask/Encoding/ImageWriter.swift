@@ -19,8 +19,6 @@ public protocol ImageWriter: AnyObject {
   var warnings: [String] { get }
 }
 
-extension PNGWriter: ImageWriter {}
-
 /// Why `profile` cannot be attached to RGB pixels, or nil when it can.
 ///
 /// ICC profiles state the colour space of the data they describe at bytes 16…19; a

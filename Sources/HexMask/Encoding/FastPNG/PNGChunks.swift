@@ -102,7 +102,7 @@ func iccProfileChunkData(_ profile: [UInt8]) throws(ImageError) -> [UInt8] {
   return Array(iccProfileName.utf8) + [0, 0] + compressed[..<Int(size)]
 }
 
-/// The iCCP profile name PNGWriter also uses; any Latin-1 name of 1…79 characters would do.
+/// The iCCP profile name; any Latin-1 name of 1…79 characters would do.
 let iccProfileName = "ICC profile"
 
 func bigEndianBytes(_ value: UInt32) -> [UInt8] {

@@ -31,8 +31,8 @@ func writePNG(
   _ pixels: [UInt8], width: Int, height: Int, to path: String, compressionLevel: Int = 6
 ) throws {
   try withFile(path, mode: "wb") { file in
-    let writer = try PNGWriter(
-      file: file, width: width, height: height, compressionLevel: compressionLevel)
+    let writer = try PNGStreamEncoder(
+      file: file, width: width, height: height, compression: .level(compressionLevel))
     for y in 0..<height {
       try pixels[y * width * 4..<(y + 1) * width * 4].withUnsafeBufferPointer {
         try writer.writeRow($0)
@@ -86,7 +86,7 @@ func chunkTypes(of png: [UInt8]) -> [String] {
   // means the failure may only show at the final flush.
   let error = try withFile("/dev/full", mode: "wb") { file in
     thrownError { () throws(ImageError) in
-      let writer = try PNGWriter(file: file, width: 8, height: 8)
+      let writer = try PNGStreamEncoder(file: file, width: 8, height: 8)
       let row = [UInt8](repeating: 0x80, count: 8 * 4)
       for _ in 0..<8 {
         try row.withUnsafeBufferPointer { (buffer) throws(ImageError) in
@@ -102,7 +102,7 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 @Test func finishingEarlyIsAnError() throws {
   try withTemporaryDirectory { directory in
     try withFile(directory + "/out.png", mode: "wb") { file in
-      let writer = try PNGWriter(file: file, width: 4, height: 3)
+      let writer = try PNGStreamEncoder(file: file, width: 4, height: 3)
       let row = [UInt8](repeating: 0, count: 16)
       try row.withUnsafeBufferPointer { try writer.writeRow($0) }
       #expect(throws: ImageError(.writeFailed, "only 1 of 3 rows were written")) {
@@ -115,9 +115,9 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 @Test func badSizesAndLevelsAreRefused() throws {
   try withTemporaryDirectory { directory in
     try withFile(directory + "/out.png", mode: "wb") { file in
-      #expect(throws: ImageError.self) { try PNGWriter(file: file, width: 0, height: 3) }
+      #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
       #expect(throws: ImageError.self) {
-        try PNGWriter(file: file, width: 3, height: 3, compressionLevel: 10)
+        try PNGStreamEncoder(file: file, width: 3, height: 3, compression: .level(10))
       }
     }
   }
@@ -128,7 +128,7 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 /// Writes a small image with `iccProfile` to `path` and returns the writer's warnings.
 func writePNG(iccProfile: [UInt8]?, to path: String) throws -> [String] {
   try withFile(path, mode: "wb") { file in
-    let writer = try PNGWriter(file: file, width: 5, height: 3, iccProfile: iccProfile)
+    let writer = try PNGStreamEncoder(file: file, width: 5, height: 3, iccProfile: iccProfile)
     let pixels = randomPixels(width: 5, height: 3, seed: 11)
     for y in 0..<3 {
       try pixels[y * 20..<(y + 1) * 20].withUnsafeBufferPointer { try writer.writeRow($0) }
