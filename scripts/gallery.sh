@@ -2,7 +2,7 @@
 # Regenerates the pictures of README's gallery under docs/gallery/ with hexmask itself, from
 # the bundled photo. `make gallery` runs it with the release build; by hand:
 #   scripts/gallery.sh .build/release/hexmask
-# Every picture is 160 × 160 so that docs/ stays well under 1 MB.
+# The gallery's pictures are 160 × 160 so that docs/ stays well under 1 MB.
 set -eu
 
 hexmask=${1:?usage: scripts/gallery.sh path/to/hexmask}
@@ -15,11 +15,11 @@ size=160
 rm -rf "$out"
 mkdir -p "$out"
 
-# picture NAME OPTION...: cuts the photo into $out/NAME with these options.
-picture() {
-  name=$1
+# run OUTPUT OPTION...: prints the command, quoted for a shell, and cuts the photo into OUTPUT.
+run() {
+  output=$1
   shift
-  printf 'hexmask %s %s --size %s' "$photo" "$out/$name" "$size"
+  printf 'hexmask %s %s' "$photo" "$output"
   for word; do
     case $word in
       *[!A-Za-z0-9%./_-]*) printf " '%s'" "$word" ;;
@@ -27,8 +27,20 @@ picture() {
     esac
   done
   echo
-  "$hexmask" "$photo" "$out/$name" --size "$size" "$@"
+  "$hexmask" "$photo" "$output" "$@"
 }
+
+# picture NAME OPTION...: a small picture $out/NAME.
+picture() {
+  name=$1
+  shift
+  run "$out/$name" --size "$size" "$@"
+}
+
+# The three full-size pictures at the top of README.
+run docs/rocket-hexagon.png --corner 10 --line 5
+run docs/rocket-octagon-blue.png --sides 8 --corner 24 --line 8 --border-color dodgerblue
+run docs/rocket-seed.png --layout seed
 
 for sides in 3 4 5 6 7 8; do
   picture "sides-$sides.png" --sides "$sides"
