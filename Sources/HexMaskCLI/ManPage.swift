@@ -76,6 +76,7 @@ private func roffEscaped(_ text: String) -> String {
     case "-": result += #"\-"#
     case "×": result += #"\(mu"#
     case "—": result += #"\(em"#
+    case "–": result += #"\(en"#
     case "≥": result += #"\(>="#
     case "…": result += #"\&..."#
     default: result.append(character)
