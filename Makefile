@@ -2,13 +2,21 @@
 #
 #   make build                       release build
 #   make test                        all tests (debug)
-#   make install PREFIX=~/.local     installs $(DESTDIR)$(PREFIX)/bin/hexmask
+#   make install PREFIX=~/.local     installs the binary, man page and completions
+#   make uninstall PREFIX=~/.local   removes exactly those files
 #   make demo                        writes out/demo.png from the bundled photo
 #   make test SCRATCH=/tmp/hm        builds somewhere other than .build
+#   make lint                        swift format lint --strict (CI runs it before the tests)
+#   make man                         rewrites docs/hexmask.1 after a change to the option table
+#   make gallery                     regenerates README's pictures under docs/gallery/
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 SCRATCH ?= .build
 INSTALL ?= install
@@ -21,8 +29,12 @@ SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 PKG_MODULES = libpng16 libjpeg libwebp libwebpmux zlib
 APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev zlib1g-dev librsvg2-bin pkg-config
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
+DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
+# The man page and completions are printed by the binary being installed, from its option
+# table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
+GENERATED = $(SCRATCH)/generated
 
-.PHONY: all build test install uninstall demo clean deps
+.PHONY: all build test install uninstall demo clean deps lint man gallery
 
 all: build
 
@@ -50,11 +62,31 @@ test: deps
 	$(SWIFT) test --scratch-path $(SCRATCH)
 
 install: build
-	$(INSTALL) -d "$(BINDIR)"
-	$(INSTALL) -m 755 "$(RELEASE_BIN)/hexmask" "$(BINDIR)/hexmask"
+	bin="$(RELEASE_BIN)/hexmask" && mkdir -p "$(GENERATED)" && \
+	  "$$bin" --man > "$(GENERATED)/hexmask.1" && \
+	  "$$bin" --completions bash > "$(GENERATED)/hexmask.bash" && \
+	  "$$bin" --completions zsh > "$(GENERATED)/_hexmask" && \
+	  "$$bin" --completions fish > "$(GENERATED)/hexmask.fish" && \
+	  $(INSTALL) -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" && \
+	  $(INSTALL) -m 755 "$$bin" "$(BINDIR)/hexmask"
+	$(INSTALL) -m 644 "$(GENERATED)/hexmask.1" "$(MANDIR)/hexmask.1"
+	$(INSTALL) -m 644 "$(GENERATED)/hexmask.bash" "$(BASHDIR)/hexmask"
+	$(INSTALL) -m 644 "$(GENERATED)/_hexmask" "$(ZSHDIR)/_hexmask"
+	$(INSTALL) -m 644 "$(GENERATED)/hexmask.fish" "$(FISHDIR)/hexmask.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/hexmask"
+	rm -f "$(BINDIR)/hexmask" "$(MANDIR)/hexmask.1" "$(BASHDIR)/hexmask" \
+	  "$(ZSHDIR)/_hexmask" "$(FISHDIR)/hexmask.fish"
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests
+
+man:
+	$(SWIFT_BUILD)
+	"$(DEBUG_BIN)/hexmask" --man > docs/hexmask.1
+
+gallery: build
+	scripts/gallery.sh "$(RELEASE_BIN)/hexmask"
 
 demo: build
 	@test -f $(DEMO_INPUT) || { echo "make: $(DEMO_INPUT) is missing" >&2; exit 1; }

@@ -42,6 +42,10 @@ func run(
       standardOutput(helpText())
     case .showVersion:
       standardOutput("hexmask \(hexmaskVersion)\n")
+    case .showCompletions(let shell):
+      standardOutput(completionScript(for: shell))
+    case .showManPage:
+      standardOutput(manPage())
     case .render:
       let report: RenderReport
       do throws(HexMaskError) {

@@ -155,3 +155,30 @@ extension OutputConflict {
     return "\(list) would \(names.count == 2 ? "both" : "all") write '\(output)'"
   }
 }
+
+extension CommandError {
+  /// Every exit status `hexmask` uses and what it means, as `--help` and the manual page
+  /// list them.
+  static let exitStatuses: [(status: Int32, meaning: String)] = [
+    (
+      0,
+      "The output was written (in a batch: every file was written or skipped), or help was shown."
+    ),
+    (
+      1,
+      "A file could not be read or written; the message names it and the reason. In a batch: "
+        + "at least one file failed, the others were written."
+    ),
+    (
+      2,
+      "The command line is wrong: an unknown option, a bad value, a corner too large for the "
+        + "picture, outputs in conflict. Nothing was written."
+    ),
+    (
+      130,
+      "A batch was stopped by SIGINT (Ctrl-C) once its running files finished; the same "
+        + "command finishes the rest."
+    ),
+    (143, "The same, stopped by SIGTERM."),
+  ]
+}

@@ -13,6 +13,7 @@ func helpText(options table: [OptionDescription] = optionTable, width: Int = 80)
   let helpColumn = min((labels.map(\.count).max() ?? 0) + 2, width / 3)
   var lines = [usageLine, ""]
   lines += wrap(commandSummary, width: width)
+  lines += [""] + wrap(filesSummary, width: width)
   for group in OptionGroup.allCases {
     let members = table.indices.filter { table[$0].group == group }
     guard !members.isEmpty else { continue }
@@ -29,6 +30,10 @@ func helpText(options table: [OptionDescription] = optionTable, width: Int = 80)
   for example in helpExamples {
     lines.append("  " + example.command)
     lines += wrap(example.purpose, width: width, indent: 6)
+  }
+  lines += ["", "Exit status:"]
+  for (status, meaning) in CommandError.exitStatuses {
+    lines += hangingParagraph(label: "  \(status)", text: meaning, column: 8, width: width)
   }
   return lines.joined(separator: "\n") + "\n"
 }

@@ -24,6 +24,10 @@ struct Job: Equatable, Sendable {
     case showHelp
     /// Print `hexmask 0.1.0` and exit.
     case showVersion
+    /// Print a completion script for `--completions` and exit.
+    case showCompletions(Shell)
+    /// Print the manual page (roff) for `--man` and exit.
+    case showManPage
   }
 
   /// What to do; `--help` and `--version` replace the default `.render`.

@@ -83,7 +83,7 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "quality",
     value: .wholeNumber(named: "Q", in: 1...100) { $0.options.quality = $1 },
-    help: "JPEG and lossy WebP quality.",
+    help: "JPEG and lossy WebP quality, from 1 (smallest file) to 100 (best picture).",
     group: .output, defaultValue: "90"),
   OptionDescription(
     long: "lossless",
@@ -111,8 +111,8 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "strip",
     value: .flag { $0.options.keepColorProfile = false },
-    help: "Leave out the input's ICC colour profile too. (Other metadata — EXIF, GPS, XMP, "
-      + "comments — is never copied.)",
+    help: "Leave out the input's ICC colour profile, which is copied otherwise. Other "
+      + "metadata (EXIF, GPS, XMP, comments) is never copied.",
     group: .output),
   OptionDescription(
     long: "no-rotate",
@@ -125,7 +125,7 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.maxPixels = $1 },
     help: "Refuse images with more pixels than this, checked before decoding; a guard "
       + "against decompression bombs.",
-    group: .input, defaultValue: "268402689"),
+    group: .input, defaultValue: "268402689, 16383 × 16383"),
   OptionDescription(
     long: "strict",
     value: .flag { $0.options.strict = true },
@@ -209,6 +209,17 @@ let optionTable: [OptionDescription] = [
     value: .flag { $0.action = .showVersion },
     help: "Show the version and exit.",
     group: .general),
+  OptionDescription(
+    long: "completions",
+    value: .choice(of: Shell.self) { $0.action = .showCompletions($1) },
+    help: "Print the tab-completion script for that shell and exit. make install installs "
+      + "all three.",
+    group: .general),
+  OptionDescription(
+    long: "man",
+    value: .flag { $0.action = .showManPage },
+    help: "Print the manual page (roff) and exit. make install installs it as hexmask(1).",
+    group: .general),
 ]
 
 /// The positional arguments, as the usage lines and messages name them: one file, or a batch.
@@ -223,6 +234,11 @@ let helpExamples: [(command: String, purpose: String)] = [
     "An octagon with a blue border."
   ),
   ("hexmask in.jpg out.png --layout seed", "Exactly what the original iOS code draws."),
+  ("hexmask photo.jpg avatar.webp --size 256", "A 256 × 256 WebP avatar for a web page."),
+  (
+    "curl -s https://example.com/me.jpg | hexmask - - > me.png",
+    "From standard input to standard output."
+  ),
   (
     "hexmask -r photos --out-dir avatars",
     "Every PNG and JPEG under photos/, mirrored under avatars/; run it again to finish "
@@ -237,4 +253,10 @@ let helpExamples: [(command: String, purpose: String)] = [
 /// What `hexmask` does, in one sentence, for the top of `--help`.
 let commandSummary =
   "Cuts a photo into a rounded polygon (a hexagon by default) with a smooth, anti-aliased "
-  + "edge and a border, and writes it as a PNG with transparency."
+  + "edge and a border, and writes it as a PNG with transparency, a JPEG or a WebP."
+
+/// What INPUT and OUTPUT may be, after the summary in `--help` and the manual page.
+let filesSummary =
+  "INPUT is a PNG or JPEG file, recognised by its content; OUTPUT's extension (.png, .jpg, "
+  + ".webp) or --format decides what is written. Either may be '-' for standard input or "
+  + "output. With --out-dir, each INPUT is a file or a folder and the outputs go into DIR."

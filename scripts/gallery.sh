@@ -1,0 +1,69 @@
+#!/bin/sh
+# Regenerates the pictures of README's gallery under docs/gallery/ with hexmask itself, from
+# the bundled photo. `make gallery` runs it with the release build; by hand:
+#   scripts/gallery.sh .build/release/hexmask
+# The gallery's pictures are 160 × 160 so that docs/ stays well under 1 MB.
+set -eu
+
+hexmask=${1:?usage: scripts/gallery.sh path/to/hexmask}
+case $hexmask in /*) ;; *) hexmask=$PWD/$hexmask ;; esac
+cd "$(dirname "$0")/.."
+
+photo=Fixtures/photos/rocket.jpg
+out=docs/gallery
+size=160
+rm -rf "$out"
+mkdir -p "$out"
+
+# run OUTPUT OPTION...: prints the command, quoted for a shell, and cuts the photo into OUTPUT.
+run() {
+  output=$1
+  shift
+  printf 'hexmask %s %s' "$photo" "$output"
+  for word; do
+    case $word in
+      *[!A-Za-z0-9%./_-]*) printf " '%s'" "$word" ;;
+      *) printf ' %s' "$word" ;;
+    esac
+  done
+  echo
+  "$hexmask" "$photo" "$output" "$@"
+}
+
+# picture NAME OPTION...: a small picture $out/NAME.
+picture() {
+  name=$1
+  shift
+  run "$out/$name" --size "$size" "$@"
+}
+
+# The three full-size pictures at the top of README.
+run docs/rocket-hexagon.png --corner 10 --line 5
+run docs/rocket-octagon-blue.png --sides 8 --corner 24 --line 8 --border-color dodgerblue
+run docs/rocket-seed.png --layout seed
+
+for sides in 3 4 5 6 7 8; do
+  picture "sides-$sides.png" --sides "$sides"
+done
+
+picture corner-0.png --corner 0
+picture corner-8pct.png --corner 8%
+picture corner-20pct.png --corner 20%
+
+picture line-0.png --line 0
+picture line-gold.png --line 12 --border-color gold
+picture line-translucent.png --line 10 --border-color '#1e90ff80'
+
+picture layout-centered.png --line 16
+picture layout-seed.png --line 16 --layout seed
+
+picture pentagon-up.png --sides 5 --rotation -90 --border-color black --line 4
+
+picture avatar.webp --quality 80
+picture avatar.jpg --background '#1e90ff'
+echo "hexmask --mask-only --size $size $out/mask.png"
+"$hexmask" --mask-only --size "$size" "$out/mask.png"
+echo "hexmask --svg $out/octagon.svg --size $size --sides 8 --border-color dodgerblue"
+"$hexmask" --svg "$out/octagon.svg" --size "$size" --sides 8 --border-color dodgerblue
+
+du -sh docs
