@@ -27,7 +27,11 @@ run() {
     esac
   done
   echo
-  "$hexmask" "$photo" "$output" "$@"
+  # Pictures in the repository are stored small; the pixels are those of the default.
+  case $output in
+    *.png) "$hexmask" "$photo" "$output" "$@" --compression small ;;
+    *) "$hexmask" "$photo" "$output" "$@" ;;
+  esac
 }
 
 # picture NAME OPTION...: a small picture $out/NAME.
@@ -62,7 +66,7 @@ picture pentagon-up.png --sides 5 --rotation -90 --border-color black --line 4
 picture avatar.webp --quality 80
 picture avatar.jpg --background '#1e90ff'
 echo "hexmask --mask-only --size $size $out/mask.png"
-"$hexmask" --mask-only --size "$size" "$out/mask.png"
+"$hexmask" --mask-only --size "$size" "$out/mask.png" --compression small
 echo "hexmask --svg $out/octagon.svg --size $size --sides 8 --border-color dodgerblue"
 "$hexmask" --svg "$out/octagon.svg" --size "$size" --sides 8 --border-color dodgerblue
 

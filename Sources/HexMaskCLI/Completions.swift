@@ -41,6 +41,7 @@ extension OptionDescription {
     switch value.kind {
     case .flag: .none
     case .choice(let words): .words(words)
+    case .compression: .words(["fast", "default", "small"] + (0...9).map(String.init))
     case .path: value.name == "DIR" ? .folder : .file
     default: .typed
     }

@@ -68,8 +68,12 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
     .usage(["photo.jpg"], "expected INPUT and OUTPUT, got 1 argument"),
     .usage(["photo.jpg", "out.png", "extra.png"], "too many arguments: 'extra.png'"),
     .usage(
-      ["-j", "2", "photo.jpg", "out.png"],
-      "option '-j' works only in batch mode, with --out-dir DIR"),
+      ["--force", "photo.jpg", "out.png"],
+      "option '--force' works only in batch mode, with --out-dir DIR"),
+    .usage(
+      ["--compression", "max", "photo.jpg", "out.png"],
+      "invalid value 'max' for '--compression': expected fast, default, small or a level from 0 "
+        + "to 9"),
     // A value that does not fit this picture names the largest that does.
     .file(
       ["--corner", "500", "photo.jpg", "out.png"],
