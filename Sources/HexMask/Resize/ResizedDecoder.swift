@@ -95,7 +95,9 @@ public final class ResizedDecoder: ImageDecoder {
         try readSourceRows(through: crop.top + rowsRead) { _ in }
         let start = crop.left * 4
         stored.withUnsafeBufferPointer { bytes in
-          for index in 0..<row.count { row[index] = bytes[start + index] }
+          if let target = row.baseAddress, let source = bytes.baseAddress {
+            target.update(from: source + start, count: row.count)
+          }
         }
       }
     } catch {
