@@ -28,6 +28,9 @@ let package = Package(
     // Arguments → job description → exit status.
     .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
+    // Benchmark tool for `make bench`: decode + encode only, the "floor" hexmask is
+    // measured against (see its main.swift). Not a product; not installed.
+    .executableTarget(name: "hexmask-floor", dependencies: ["HexMask"]),
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]
