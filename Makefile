@@ -5,6 +5,8 @@
 #   make install PREFIX=~/.local     installs $(DESTDIR)$(PREFIX)/bin/hexmask
 #   make demo                        writes out/demo.png from the bundled photo
 #   make test SCRATCH=/tmp/hm        builds somewhere other than .build
+#   make bench                       hexmask against vips and ImageMagick (bench/results.md)
+#   make bench-deps                  installs the tools make bench compares against
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -22,7 +24,7 @@ PKG_MODULES = libpng16 libjpeg libwebp libwebpmux zlib
 APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev zlib1g-dev librsvg2-bin pkg-config
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
 
-.PHONY: all build test install uninstall demo clean deps
+.PHONY: all build test install uninstall demo clean deps bench bench-deps
 
 all: build
 
@@ -61,6 +63,31 @@ demo: build
 	mkdir -p out
 	"$(RELEASE_BIN)/hexmask" $(DEMO_INPUT) $(DEMO_OUTPUT)
 	@echo "wrote $(DEMO_OUTPUT)"
+
+# The benchmark of issue 6: builds release (hexmask and the hexmask-floor benchmark tool)
+# and runs bench/run.py, which makes its inputs under $(SCRATCH)/bench, times hexmask and
+# whichever of vips/pyvips and ImageMagick are installed, and writes bench/results.md.
+# Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5'.
+BENCH_ARGS ?=
+BENCH_APT = libvips-tools imagemagick hyperfine libjpeg-turbo-progs time python3-pip
+
+bench: build
+	python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" $(BENCH_ARGS)
+
+bench-deps:
+	@if command -v vips >/dev/null && command -v convert >/dev/null && [ -x /usr/bin/time ] && \
+	  python3 -c 'import pyvips' 2>/dev/null; then \
+	  exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: installing $(BENCH_APT) with apt-get, and pyvips with pip"; \
+	  apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BENCH_APT) && \
+	  { pip install pyvips || pip install --break-system-packages pyvips; }; \
+	else \
+	  echo "make: make bench compares against libvips and ImageMagick when installed:" >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(BENCH_APT) && pip install pyvips" >&2; \
+	  echo "  macOS (Homebrew): brew install vips imagemagick hyperfine jpeg-turbo && pip install pyvips" >&2; \
+	fi
 
 clean:
 	rm -rf "$(SCRATCH)" out
