@@ -51,6 +51,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VIPS_JOBS = os.path.join(REPO, "bench", "vips_jobs.py")
 GRAIN_SIGMA = 4
 PHONE_COUNT = 18
+FLOOR = "floor: hexmask-floor"
+FLOOR_NOTE = "decode + encode of hexmask's output pixels, preloaded; its own clock"
 # Bump when the input recipe changes, so old inputs are regenerated.
 RECIPE = 1
 
@@ -295,7 +297,7 @@ def measure(result, output, runs, warmup, timeout):
                            "sys.exit(code)", usage.name] + command
             started = time.perf_counter()
             try:
-                done = subprocess.run(wrapped, stdout=subprocess.DEVNULL,
+                done = subprocess.run(wrapped, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
                 result.error = f"timed out after {timeout} s"
@@ -306,6 +308,10 @@ def measure(result, output, runs, warmup, timeout):
                 result.error = f"exit {done.returncode}: " + " / ".join(tail)
                 return
             fields = usage.read().split()[-3:]
+        # The floor times itself, leaving out the loading of the reference pixels.
+        own = re.search(r"^floor-seconds ([0-9.e+-]+)$", done.stdout, re.M)
+        if own:
+            elapsed = float(own.group(1))
         if index >= warmup:
             result.times.append(elapsed)
             result.rss_kib = max(result.rss_kib, int(fields[0]))
@@ -347,8 +353,8 @@ def job_a(tools, a, work, hexmask_bin, floor_bin):
              "-composite", out("magick.png")],
             "SVG mask DstIn + border Over; PNG at IM's defaults (zlib 7, adaptive)"),
             out("magick.png")))
-    jobs.append((Result("floor (decode + encode only)", [floor_bin, a, out("floor.png")]),
-                 out("floor.png")))
+    jobs.append((Result(FLOOR, [floor_bin, "--pixels", out("hexmask.png"), a, out("floor.png")],
+                        FLOOR_NOTE), out("floor.png")))
     return jobs
 
 
@@ -382,9 +388,9 @@ def job_b(tools, phone_dir, work, hexmask_bin, floor_bin):
              f"'{out('magick')}' -format png -thumbnail {side}x{side}^ -gravity center "
              f"-extent {side}x{side}", "sh"] + files,
             "thumbnail + centre extent only; no mask, no border"), out("magick")))
-    jobs.append((Result("floor -j 2 (decode + encode only)",
-                        [floor_bin, "--size", str(side), "-j", "2", "--out-dir", out("floor")]
-                        + files), out("floor")))
+    jobs.append((Result(FLOOR + " -j 2",
+                        [floor_bin, "--size", str(side), "-j", "2", "--pixels", out("hexmask"),
+                         "--out-dir", out("floor")] + files, FLOOR_NOTE), out("floor")))
     return jobs
 
 
@@ -408,8 +414,8 @@ def job_c(tools, c, work, hexmask_bin, floor_bin):
             ["vips", "composite", f"{c} {mask} {border}", out("vips.png"), "8 2",
              "--compression", "6"],
             "SVG mask dest-in + border over, compression 6"), out("vips.png")))
-    jobs.append((Result("floor (decode + encode only)",
-                        [floor_bin, "--max-pixels", limit, c, out("floor.png")]),
+    jobs.append((Result(FLOOR, [floor_bin, "--max-pixels", limit, "--pixels", out("hexmask.png"),
+                                c, out("floor.png")], FLOOR_NOTE + " (RSS includes them)"),
                  out("floor.png")))
     return jobs
 
@@ -433,22 +439,32 @@ def check_outputs(jobs, side):
 
 
 def encoder_check(jobs):
-    """Compares how hexmask and the floor compressed their PNGs: the floor must use
-    hexmask's writer and settings, or its time means nothing."""
-    hexmask, floor = jobs[0], jobs[-1]
-    if hexmask[0].error or floor[0].error:
+    """The floor must encode hexmask's pixels with hexmask's writer and settings, or its
+    time means nothing: then its output is the same bytes as hexmask's."""
+    (hexmask, ours), (floor, theirs) = jobs[0], jobs[-1]
+    if hexmask.error or floor.error:
         return None
-    first = lambda path: (os.path.join(path, sorted(os.listdir(path))[0])
-                          if os.path.isdir(path) else path)
-    ours = png_encoding(first(hexmask[1]))
-    theirs = png_encoding(first(floor[1]))
-    text = f"zlib level class {ours[0]}, row filters {ours[1]}"
-    # Adaptive filtering picks per row, so only filter sets with nothing in common differ.
-    if ours[0] != theirs[0] or not set(ours[1].split("+")) & set(theirs[1].split("+")):
-        return (f"**WARNING: the floor encodes differently from hexmask** (hexmask: {text}; "
-                f"floor: zlib level class {theirs[0]}, row filters {theirs[1]}): update "
-                f"`floorWriter` in Sources/hexmask-floor/main.swift")
-    return f"PNG encoding of hexmask and the floor: {text} (same)"
+    pairs = [(ours, theirs)]
+    if os.path.isdir(ours):
+        pairs = [(os.path.join(ours, n), os.path.join(theirs, n)) for n in sorted(os.listdir(ours))]
+    for mine, other in pairs:
+        with open(mine, "rb") as f, open(other, "rb") as g:
+            same = f.read() == g.read() if os.path.getsize(mine) < 1 << 28 else None
+        if same is None:  # too large to hold twice: compare in blocks
+            with open(mine, "rb") as f, open(other, "rb") as g:
+                same = all(a == b for a, b in zip(iter(lambda: f.read(1 << 24), b""),
+                                                   iter(lambda: g.read(1 << 24), b"")))
+            same = same and os.path.getsize(mine) == os.path.getsize(other)
+        if not same:
+            level, filters = png_encoding(mine)
+            level2, filters2 = png_encoding(other)
+            return (f"**WARNING: the floor's output is not hexmask's bytes** "
+                    f"({os.path.basename(mine)}: hexmask zlib level class {level}, filters "
+                    f"{filters}; floor {level2}, {filters2}): it does not encode like hexmask, "
+                    f"so update `floorWriter` in Sources/hexmask-floor/main.swift")
+    level, filters = png_encoding(pairs[0][0])
+    return (f"the floor's output is byte-identical to hexmask's (PNG: zlib level class "
+            f"{level}, row filters {filters} in mid-image rows)")
 
 
 # ---------------------------------------------------------------------------- report
@@ -604,13 +620,18 @@ def main():
             continue
         log(f"bench: {title}")
         jobs = make_jobs()
+        load_before = os.getloadavg()[0]
         for result, output in jobs:
             measure(result, output, args.runs, warmup, args.timeout)
+        load_after = os.getloadavg()[0]
         check_outputs(jobs, side)
         section = table(title, jobs, targets)
         check = encoder_check(jobs)
         if check:
             section += f"- {check}\n"
+        # Other work on the machine slows everyone; the load shows whether there was any.
+        section += (f"- load average (1 min) before / after: {load_before:.1f} / "
+                    f"{load_after:.1f} on {os.cpu_count()} cores\n")
         print(section, flush=True)
         sections.append(section)
         commands.append(f"({key})")

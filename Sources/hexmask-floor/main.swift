@@ -1,25 +1,30 @@
 // hexmask-floor — a benchmark tool, not part of hexmask: the "floor" `make bench` compares
 // hexmask against (issue 6). It does the part of hexmask's job no tool can skip — decode the
-// input and encode an output of the same size with the same PNG writer and settings — and
-// nothing else: no shape, coverage, compositing or resizing.
+// input and encode the same output pixels with the same PNG writer and settings — and nothing
+// else: no shape, coverage, compositing or resizing.
 //
-//   hexmask-floor [--size N] [--max-pixels N] INPUT OUTPUT.png
-//   hexmask-floor [--size N] [--max-pixels N] [-j N] INPUT... --out-dir DIR
+//   hexmask-floor [--size N] [--max-pixels N] [--pixels REF.png] INPUT OUTPUT.png
+//   hexmask-floor [--size N] [--max-pixels N] [--pixels REFDIR] [-j N] INPUT... --out-dir DIR
+//
+// With `--pixels`, the rows encoded are hexmask's own output (REF.png, or REFDIR/<name>.png in
+// batch mode), decoded into memory before the clock starts; without it, the centred square of
+// the decoded picture (opaque, so it encodes differently from hexmask's transparent corners).
+// The time from then to the last byte written is printed as `floor-seconds S` on standard
+// output; `make bench` reports that, so loading the reference costs the floor nothing.
 //
 // Mirrors `render(input:output:options:)` in Sources/HexMask/Pipeline/Render.swift:
 // - the decoder is opened as hexmask opens it (`openDecoder(file:maxPixels:targetSide:)`,
 //   so with `--size` a large JPEG is shrunk while it is decoded, exactly as in hexmask);
-// - the centred square of the decoded picture is cropped (full size: the square hexmask
-//   shows; with `--size`: the centred N × N pixels of the shrunk picture, standing in for
-//   the resized square) and every decoded row up to its bottom is read, as hexmask reads;
+// - every decoded row down to the bottom of the centred square is read, as hexmask reads
+//   (with `--size`, the centred N × N pixels of the shrunk picture stand in for the
+//   resized square), and one output row is written per row of the square, interleaved;
 // - the rows are written with `floorWriter` below, which must make the PNG writer exactly
 //   as Render.swift's `makeWriter` makes it for a PNG (same type, same settings, same ICC
 //   profile). `make bench` checks this by comparing the zlib level class and the row
 //   filters of both outputs and warns when they differ — update `floorWriter` then.
 // - in batch mode, files are spread over threads by the library's own `renderBatch`.
 //
-// Orientation is ignored (the bench's inputs have none). Output bytes differ from
-// hexmask's, since the pixels differ (no transparent corners, no resampling).
+// Orientation is ignored (the bench's inputs have none).
 
 import HexMask
 
@@ -37,9 +42,41 @@ func floorWriter(file: CFile, side: Int, options: RenderOptions, profile: [UInt8
   try PNGWriter(file: file, width: side, height: side, iccProfile: profile)
 }
 
-/// Decodes `input` and writes the floor's PNG to `output`.
-func floorRender(input: String, output: String, options: RenderOptions) throws(HexMaskError)
-  -> RenderReport
+/// A square image held in memory as RGBA rows.
+struct Pixels: Sendable {
+  var side: Int
+  var bytes: [UInt8]
+}
+
+/// Decodes the square PNG at `path` into memory.
+func loadPixels(_ path: String) throws(HexMaskError) -> Pixels {
+  guard let file = fopen(path, "rb") else {
+    throw HexMaskError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+  }
+  defer { fclose(file) }
+  do throws(ImageError) {
+    let decoder = try openDecoder(file: file, maxPixels: Int.max)
+    guard decoder.width == decoder.height else {
+      throw ImageError(.unsupported, "not a square image")
+    }
+    let stride = decoder.width * 4
+    var bytes = [UInt8](repeating: 0, count: stride * decoder.height)
+    for y in 0..<decoder.height {
+      try bytes.withUnsafeMutableBufferPointer { (all) throws(ImageError) in
+        try decoder.readRow(
+          into: UnsafeMutableBufferPointer(rebasing: all[(y * stride)..<((y + 1) * stride)]))
+      }
+    }
+    return Pixels(side: decoder.width, bytes: bytes)
+  } catch {
+    throw HexMaskError(file: path, reason: error.reason)
+  }
+}
+
+/// Decodes `input` and writes the floor's PNG to `output`: `pixels` when given (they must
+/// be as large as the square), else the decoded square itself.
+func floorRender(input: String, output: String, options: RenderOptions, pixels: Pixels?)
+  throws(HexMaskError) -> RenderReport
 {
   guard let source = fopen(input, "rb") else {
     throw HexMaskError(file: input, reason: "cannot open: \(String(cString: strerror(errno)))")
@@ -54,6 +91,9 @@ func floorRender(input: String, output: String, options: RenderOptions) throws(H
       file: source, maxPixels: options.maxPixels, targetSide: options.size)
     let full = CropSquare(imageWidth: decoder.width, imageHeight: decoder.height)
     let side = min(options.size ?? full.side, full.side)
+    if let pixels, pixels.side != side {
+      throw ImageError(.unsupported, "the reference pixels are \(pixels.side)², not \(side)²")
+    }
     let crop = CropSquare(
       left: (decoder.width - side) / 2, top: (decoder.height - side) / 2, side: side)
     let profile = options.keepColorProfile ? decoder.metadata.iccProfile : nil
@@ -63,7 +103,13 @@ func floorRender(input: String, output: String, options: RenderOptions) throws(H
       try row.withUnsafeMutableBufferPointer { (bytes) throws(ImageError) in
         try decoder.readRow(into: bytes)
       }
-      if y >= crop.top {
+      guard y >= crop.top else { continue }
+      if let pixels {
+        let start = (y - crop.top) * side * 4
+        try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
+          try writer.writeRow(UnsafeBufferPointer(rebasing: bytes[start..<(start + side * 4)]))
+        }
+      } else {
         try row.withUnsafeBufferPointer { (bytes) throws(ImageError) in
           try writer.writeRow(
             UnsafeBufferPointer(rebasing: bytes[(crop.left * 4)..<((crop.left + side) * 4)]))
@@ -86,8 +132,9 @@ func printError(_ text: String) {
 func usage() -> Never {
   printError(
     """
-    usage: hexmask-floor [--size N] [--max-pixels N] INPUT OUTPUT.png
-           hexmask-floor [--size N] [--max-pixels N] [-j N] INPUT... --out-dir DIR
+    usage: hexmask-floor [--size N] [--max-pixels N] [--pixels REF.png] INPUT OUTPUT.png
+           hexmask-floor [--size N] [--max-pixels N] [--pixels REFDIR] [-j N] INPUT... \\
+             --out-dir DIR
 
     """)
   exit(2)
@@ -96,6 +143,7 @@ func usage() -> Never {
 var options = RenderOptions()
 var jobs = 2
 var outDir: String?
+var reference: String?
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -110,35 +158,57 @@ while let argument = arguments.popFirst() {
   case "--out-dir":
     guard let dir = arguments.popFirst() else { usage() }
     outDir = dir
+  case "--pixels":
+    guard let path = arguments.popFirst() else { usage() }
+    reference = path
   case "-h", "--help": usage()
   default: paths.append(argument)
   }
 }
 
-if let outDir {
-  guard !paths.isEmpty else { usage() }
-  mkdir(outDir, 0o755)
-  let items = paths.map { path in
-    let file = path.split(separator: "/").last.map(String.init) ?? path
-    let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(
-      separator: ".")
-    return BatchItem(input: path, output: "\(outDir)/\(stem.isEmpty ? file : stem).png")
-  }
-  let results = renderBatch(
-    items, options: options, jobs: jobs, overwrite: true,
-    renderer: { input, output, options throws(HexMaskError) in
-      try floorRender(input: input, output: output, options: options)
-    })
-  var failed = false
-  for case let result? in results where result.status == .failed {
-    printError("hexmask-floor: \(result.error.map { $0.description } ?? result.item.input)\n")
-    failed = true
-  }
-  exit(failed ? 1 : 0)
+/// The output file name for `input` in batch mode, as hexmask names it by default.
+func outputName(_ input: String) -> String {
+  let file = input.split(separator: "/").last.map(String.init) ?? input
+  let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast()
+  return (stem.isEmpty ? file : stem.joined(separator: ".")) + ".png"
 }
-guard paths.count == 2 else { usage() }
+
+/// Prints how long the floor's work took, from `start`.
+func report(since start: ContinuousClock.Instant) {
+  let elapsed = ContinuousClock.now - start
+  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  print("floor-seconds \(seconds)")
+}
+
 do {
-  _ = try floorRender(input: paths[0], output: paths[1], options: options)
+  if let outDir {
+    guard !paths.isEmpty else { usage() }
+    var references: [String: Pixels] = [:]
+    if let reference {
+      for path in paths { references[path] = try loadPixels("\(reference)/\(outputName(path))") }
+    }
+    let loaded = references
+    let start = ContinuousClock.now
+    mkdir(outDir, 0o755)
+    let items = paths.map { BatchItem(input: $0, output: "\(outDir)/\(outputName($0))") }
+    let results = renderBatch(
+      items, options: options, jobs: jobs, overwrite: true,
+      renderer: { input, output, options throws(HexMaskError) in
+        try floorRender(input: input, output: output, options: options, pixels: loaded[input])
+      })
+    report(since: start)
+    var failed = false
+    for case let result? in results where result.status == .failed {
+      printError("hexmask-floor: \(result.error.map { $0.description } ?? result.item.input)\n")
+      failed = true
+    }
+    exit(failed ? 1 : 0)
+  }
+  guard paths.count == 2 else { usage() }
+  let pixels = try reference.map { (path) throws(HexMaskError) in try loadPixels(path) }
+  let start = ContinuousClock.now
+  _ = try floorRender(input: paths[0], output: paths[1], options: options, pixels: pixels)
+  report(since: start)
 } catch {
   printError("hexmask-floor: \(error)\n")
   exit(1)
