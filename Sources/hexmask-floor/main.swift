@@ -17,7 +17,7 @@
 //   so with `--size` a large JPEG is shrunk while it is decoded, exactly as in hexmask);
 // - every decoded row down to the bottom of the centred square is read, as hexmask reads
 //   (with `--size`, the centred N × N pixels of the shrunk picture stand in for the
-//   resized square), and one output row is written per row of the square, interleaved;
+//   resized square), and the output rows are written in step with them;
 // - the rows are written with `floorWriter` below, which must make the PNG writer exactly
 //   as Render.swift's `makeWriter` makes it for a PNG (same type, same settings, same ICC
 //   profile). `make bench` checks this by comparing the zlib level class and the row
@@ -99,17 +99,24 @@ func floorRender(input: String, output: String, options: RenderOptions, pixels: 
     let profile = options.keepColorProfile ? decoder.metadata.iccProfile : nil
     let writer = try floorWriter(file: destination, side: side, options: options, profile: profile)
     var row = [UInt8](repeating: 0, count: decoder.width * 4)
-    for y in 0..<(crop.top + side) {
+    // hexmask reads every row down to the bottom of its square (the whole square, even when
+    // it then shrinks it): so does the floor. Output rows are written as the square's rows
+    // come in, as hexmask's resampler writes them.
+    var written = 0
+    for y in 0..<(full.top + full.side) {
       try row.withUnsafeMutableBufferPointer { (bytes) throws(ImageError) in
         try decoder.readRow(into: bytes)
       }
-      guard y >= crop.top else { continue }
       if let pixels {
-        let start = (y - crop.top) * side * 4
-        try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
-          try writer.writeRow(UnsafeBufferPointer(rebasing: bytes[start..<(start + side * 4)]))
+        let done = y + 1 - full.top
+        while written < side && (written + 1) * full.side <= done * side {
+          let start = written * side * 4
+          try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
+            try writer.writeRow(UnsafeBufferPointer(rebasing: bytes[start..<(start + side * 4)]))
+          }
+          written += 1
         }
-      } else {
+      } else if (crop.top..<(crop.top + side)).contains(y) {
         try row.withUnsafeBufferPointer { (bytes) throws(ImageError) in
           try writer.writeRow(
             UnsafeBufferPointer(rebasing: bytes[(crop.left * 4)..<((crop.left + side) * 4)]))
