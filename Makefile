@@ -9,6 +9,8 @@
 #   make lint                        swift format lint --strict (CI runs it before the tests)
 #   make man                         rewrites docs/hexmask.1 after a change to the option table
 #   make gallery                     regenerates README's pictures under docs/gallery/
+#   make bench                       hexmask against vips and ImageMagick (bench/results.md)
+#   make bench-deps                  installs the tools make bench compares against
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -34,7 +36,7 @@ DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all build test install uninstall demo clean deps lint man gallery
+.PHONY: all build test install uninstall demo clean deps lint man gallery bench bench-deps
 
 all: build
 
@@ -93,6 +95,31 @@ demo: build
 	mkdir -p out
 	"$(RELEASE_BIN)/hexmask" $(DEMO_INPUT) $(DEMO_OUTPUT)
 	@echo "wrote $(DEMO_OUTPUT)"
+
+# The benchmark of issue 6: builds release (hexmask and the hexmask-floor benchmark tool)
+# and runs bench/run.py, which makes its inputs under $(SCRATCH)/bench, times hexmask and
+# whichever of vips/pyvips and ImageMagick are installed, and writes bench/results.md.
+# Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5'.
+BENCH_ARGS ?=
+BENCH_APT = libvips-tools imagemagick hyperfine libjpeg-turbo-progs time python3-pip
+
+bench: build
+	python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" $(BENCH_ARGS)
+
+bench-deps:
+	@if command -v vips >/dev/null && command -v convert >/dev/null && [ -x /usr/bin/time ] && \
+	  python3 -c 'import pyvips' 2>/dev/null; then \
+	  exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: installing $(BENCH_APT) with apt-get, and pyvips with pip"; \
+	  apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BENCH_APT) && \
+	  { pip install pyvips || pip install --break-system-packages pyvips; }; \
+	else \
+	  echo "make: make bench compares against libvips and ImageMagick when installed:" >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(BENCH_APT) && pip install pyvips" >&2; \
+	  echo "  macOS (Homebrew): brew install vips imagemagick hyperfine jpeg-turbo && pip install pyvips" >&2; \
+	fi
 
 clean:
 	rm -rf "$(SCRATCH)" out

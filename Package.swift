@@ -35,6 +35,9 @@ let package = Package(
     // Times PNG encoder settings on decoded photos; not part of `make test`.
     .executableTarget(
       name: "png-encode-bench", dependencies: ["HexMask"], path: "Benchmarks/PNGEncodeBench"),
+    // Benchmark tool for `make bench`: decode + encode only, the "floor" hexmask is
+    // measured against (see its main.swift). Not a product; not installed.
+    .executableTarget(name: "hexmask-floor", dependencies: ["HexMask"]),
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib"]),
     .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
   ]

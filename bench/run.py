@@ -1,0 +1,694 @@
+#!/usr/bin/env python3
+"""`make bench`: hexmask against libvips and ImageMagick doing the same jobs (issue 6, item 5).
+
+    python3 bench/run.py --bin .build/release [--runs 3] [--jobs a,b,c] [--work DIR]
+
+Python 3 standard library only; pyvips is used when it can be imported (to generate the
+inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` command.
+
+1. Generates the inputs into DIR (default .build/bench, not committed; reused while the
+   recipe is unchanged) from the corpus photos (../shared/corpus/photos/, else
+   Fixtures/photos/rocket.jpg): upscaled with Lanczos-3, cropped, σ = 4 luma grain added so
+   they compress like camera output rather than like smooth upscales, saved as JPEG q90:
+     a.jpg          one 6000×4000 photo
+     phone/*.jpg    18 phone-size 4032×3024 photos (every corpus photo, 3 crops each)
+     c.jpg          one 20000×20000 photo (memory)
+2. Runs each job with hexmask, the floor (bin/hexmask-floor: decode + encode only, see
+   Sources/hexmask-floor/main.swift) and, when installed, vips/pyvips and ImageMagick:
+     (a) a.jpg → the centred 4000² square, hexagon-masked, 5 px white border, PNG
+     (b) phone/ → 256² avatars, 2 files at a time
+     (c) c.jpg → the whole 20000² square, masked, PNG
+3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
+   RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
+   output bytes.
+4. Prints one table per job and writes them to bench/results.md (--results).
+
+Benchmarks, not tests: nothing here fails on a slow result; the issue's targets are
+reported as met or not.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+try:
+    import pyvips
+except ImportError:  # the vips command does the same work, a little slower
+    pyvips = None
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VIPS_JOBS = os.path.join(REPO, "bench", "vips_jobs.py")
+GRAIN_SIGMA = 4
+PHONE_COUNT = 18
+FLOOR = "floor: hexmask-floor"
+FLOOR_NOTE = ("decode + encode of hexmask's output pixels, loaded before its own clock starts "
+              "(CPU and RSS include the loading)")
+# Bump when the input recipe changes, so old inputs are regenerated.
+RECIPE = 1
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, **kwargs)
+
+
+def version_of(command):
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        return (out.stdout or out.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.SubprocessError):
+        return None
+
+
+# ---------------------------------------------------------------------------- inputs
+
+
+def corpus_photos():
+    folder = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus", "photos"))
+    photos = []
+    if os.path.isdir(folder):
+        photos = sorted(
+            os.path.join(folder, name)
+            for name in os.listdir(folder)
+            if name.lower().endswith((".jpg", ".jpeg", ".png"))
+        )
+    return photos or [os.path.join(REPO, "Fixtures", "photos", "rocket.jpg")]
+
+
+def image_size(path):
+    if pyvips:
+        image = pyvips.Image.new_from_file(path)
+        return image.width, image.height
+    out = subprocess.run(["vipsheader", "-f", "width", path], capture_output=True, text=True)
+    width = int(out.stdout)
+    out = subprocess.run(["vipsheader", "-f", "height", path], capture_output=True, text=True)
+    return width, int(out.stdout)
+
+
+def make_photo(source, width, height, output, zoom=1.0, anchor=(0.5, 0.5), flip=False, seed=1):
+    """`source` scaled (Lanczos-3) to cover width×height × zoom, the width×height window at
+    `anchor` (fractions) cut out, mirrored if `flip`, grain added, saved as JPEG q90."""
+    source_width, source_height = image_size(source)
+    scale = max(width / source_width, height / source_height) * zoom
+    big_width = int(source_width * scale)
+    big_height = int(source_height * scale)
+    left = int((max(big_width - width, 0)) * anchor[0])
+    top = int((max(big_height - height, 0)) * anchor[1])
+    partial = output + ".part.jpg"
+    if pyvips:
+        image = pyvips.Image.new_from_file(source).resize(scale, kernel="lanczos3")
+        image = image.extract_band(0, n=3) if image.bands > 3 else image
+        image = image.crop(left, top, width, height)
+        if flip:
+            image = image.fliphor()
+        noise = pyvips.Image.gaussnoise(width, height, sigma=GRAIN_SIGMA, mean=0, seed=seed)
+        (image + noise).cast("uchar").jpegsave(partial, Q=90, strip=True)
+    else:
+        with tempfile.TemporaryDirectory(dir=os.path.dirname(output)) as scratch:
+            step = lambda name: os.path.join(scratch, name)
+            run(["vips", "resize", source, step("big.v"), str(scale), "--kernel", "lanczos3"])
+            run(["vips", "extract_band", step("big.v"), step("rgb.v"), "0", "--n", "3"])
+            run(["vips", "crop", step("rgb.v"), step("crop.v"), str(left), str(top),
+                 str(width), str(height)])
+            cropped = step("crop.v")
+            if flip:
+                run(["vips", "flip", cropped, step("flip.v"), "horizontal"])
+                cropped = step("flip.v")
+            run(["vips", "gaussnoise", step("noise.v"), str(width), str(height),
+                 "--sigma", str(GRAIN_SIGMA), "--mean", "0", "--seed", str(seed)])
+            run(["vips", "add", cropped, step("noise.v"), step("sum.v")])
+            run(["vips", "cast", step("sum.v"), partial + "[Q=90,strip]", "uchar"])
+    os.replace(partial, output)
+
+
+def generate_inputs(work):
+    """Makes the inputs unless `work` already has them from the same recipe."""
+    photos = corpus_photos()
+    by_name = {os.path.basename(p): p for p in photos}
+    recipe = {
+        "recipe": RECIPE,
+        "photos": [os.path.basename(p) for p in photos],
+        "grain": GRAIN_SIGMA,
+        "phones": PHONE_COUNT,
+    }
+    stamp = os.path.join(work, "inputs.json")
+    a = os.path.join(work, "a.jpg")
+    c = os.path.join(work, "c.jpg")
+    phone_dir = os.path.join(work, "phone")
+    try:
+        with open(stamp) as f:
+            if json.load(f) == recipe:
+                return a, phone_dir, c, photos
+    except (OSError, ValueError):
+        pass
+    log(f"bench: generating inputs in {work} (once; vips{' via pyvips' if pyvips else ''})")
+    if os.path.exists(stamp):
+        os.remove(stamp)
+    os.makedirs(work, exist_ok=True)
+    landscape = by_name.get("coffee.png", photos[0])
+    started = time.perf_counter()
+    make_photo(landscape, 6000, 4000, a, seed=1)
+    shutil.rmtree(phone_dir, ignore_errors=True)
+    os.makedirs(phone_dir)
+    anchors = [(0.5, 0.5), (0.2, 0.3), (0.8, 0.7)]
+    for index in range(PHONE_COUNT):
+        photo = photos[index % len(photos)]
+        variant = index // len(photos)
+        name = f"{index + 1:02d}-{os.path.splitext(os.path.basename(photo))[0]}.jpg"
+        make_photo(photo, 4032, 3024, os.path.join(phone_dir, name), zoom=1.0 + 0.3 * variant,
+                   anchor=anchors[variant % 3], flip=variant % 2 == 1, seed=100 + index)
+    # The largest corpus photo gives the least blurry 20000² picture.
+    biggest = max(photos, key=lambda p: min(image_size(p)))
+    make_photo(biggest, 20000, 20000, c, seed=7)
+    with open(stamp, "w") as f:
+        json.dump(recipe, f)
+    log(f"bench: inputs ready in {time.perf_counter() - started:.0f} s")
+    return a, phone_dir, c, photos
+
+
+def shape_svgs(hexmask, side, work):
+    """hexmask's own SVG of the default shape for a side² canvas, as the mask (its alpha is
+    the shape with its border) and as the border alone (the filled shape taken out)."""
+    text = subprocess.run([hexmask, "--svg", "-", "--size", str(side)], check=True,
+                          capture_output=True, text=True).stdout
+    mask = os.path.join(work, f"mask-{side}.svg")
+    border = os.path.join(work, f"border-{side}.svg")
+    with open(mask, "w") as f:
+        f.write(text)
+    border_text, found = re.subn(r'<path id="hexmask-shape"[^>]*/>\s*', "", text)
+    if not found:
+        log("bench: warning: no hexmask-shape path in the SVG; the border SVG is the whole shape")
+    with open(border, "w") as f:
+        f.write(border_text)
+    return mask, border
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+def output_bytes(path):
+    if os.path.isdir(path):
+        return sum(os.path.getsize(os.path.join(path, n)) for n in os.listdir(path))
+    return os.path.getsize(path)
+
+
+def png_header(path):
+    """(width, height) of a PNG, from its IHDR."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path} is not a PNG")
+    return struct.unpack(">II", head[16:24])
+
+
+def png_encoding(path, rows=64):
+    """How a PNG was compressed: zlib's level class from the stream header, and the filter
+    types of `rows` rows from the middle of the image (where the picture is; transparent
+    rows may be filtered differently): one type, or several (libpng's adaptive choice)."""
+    level, filters, index, pending = None, set(), 0, b""
+    inflater = zlib.decompressobj()
+    with open(path, "rb") as f:
+        f.read(8)
+        while True:
+            head = f.read(8)
+            if len(head) < 8:
+                break
+            length, kind = struct.unpack(">I4s", head)
+            body = f.read(length)
+            f.read(4)
+            if kind == b"IHDR":
+                width, height = struct.unpack(">II", body[:8])
+                stride = width * {0: 1, 2: 3, 4: 2, 6: 4}[body[9]] * body[8] // 8 + 1
+                first = height // 2
+                last = min(first + rows, height)
+            elif kind == b"IDAT":
+                if level is None:
+                    level = body[1] >> 6
+                pending += inflater.decompress(body)
+                whole = len(pending) // stride
+                if index + whole <= first:  # not there yet: drop whole rows
+                    index += whole
+                    pending = pending[whole * stride:]
+                    continue
+                while len(pending) >= stride and index < last:
+                    if index >= first:
+                        filters.add(pending[0])
+                    pending = pending[stride:]
+                    index += 1
+                if index >= last:
+                    break
+            elif kind == b"IEND":
+                break
+    names = ["none", "sub", "up", "average", "paeth"]
+    levels = ["fastest (0–1)", "fast (2–5)", "default (6)", "maximum (7–9)"]
+    kinds = "+".join(names[k] if k < 5 else str(k) for k in sorted(filters))
+    return (levels[level] if level is not None else "?"), kinds
+
+
+class Result:
+    def __init__(self, tool, command, note=""):
+        self.tool = tool
+        self.command = command
+        self.note = note
+        self.times = []
+        self.cpu = []
+        self.rss_kib = 0
+        self.bytes = None
+        self.error = None
+        self.skipped = False
+
+    @property
+    def median(self):
+        return statistics.median(self.times) if self.times else None
+
+
+def measure(result, output, runs, warmup, timeout):
+    """Runs `result.command` warmup + runs times, each time on a fresh output."""
+    time_tool = os.path.exists("/usr/bin/time")
+    for index in range(warmup + runs):
+        if os.path.isdir(output):
+            shutil.rmtree(output)
+        elif os.path.exists(output):
+            os.remove(output)
+        if result.command[0] == "__mkdir__":
+            os.makedirs(output)
+        command = result.command[1:] if result.command[0] == "__mkdir__" else result.command
+        with tempfile.NamedTemporaryFile("r") as usage:
+            if time_tool:
+                wrapped = ["/usr/bin/time", "-f", "%M %U %S", "-o", usage.name, "--"] + command
+            else:  # a fresh Python process reports its children's peak RSS and CPU time
+                wrapped = [sys.executable, "-c",
+                           "import resource,subprocess,sys\n"
+                           "code=subprocess.call(sys.argv[2:])\n"
+                           "u=resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+                           "open(sys.argv[1],'w').write(f'{u.ru_maxrss} {u.ru_utime} {u.ru_stime}')\n"
+                           "sys.exit(code)", usage.name] + command
+            started = time.perf_counter()
+            try:
+                done = subprocess.run(wrapped, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                result.error = f"timed out after {timeout} s"
+                return
+            elapsed = time.perf_counter() - started
+            if done.returncode != 0:
+                tail = done.stderr.strip().splitlines()[-3:]
+                result.error = f"exit {done.returncode}: " + " / ".join(tail)
+                return
+            fields = usage.read().split()[-3:]
+        # The floor times itself, leaving out the loading of the reference pixels.
+        own = re.search(r"^floor-seconds ([0-9.e+-]+)$", done.stdout, re.M)
+        if own:
+            elapsed = float(own.group(1))
+        if index >= warmup:
+            result.times.append(elapsed)
+            result.rss_kib = max(result.rss_kib, int(fields[0]))
+            result.cpu.append(float(fields[1]) + float(fields[2]))
+        log(f"bench:   {result.tool}: {elapsed:.2f} s")
+    result.bytes = output_bytes(output)
+
+
+# ---------------------------------------------------------------------------- jobs
+
+
+def job_a(tools, a, work, hexmask_bin, floor_bin):
+    side = 4000
+    mask, border = shape_svgs(hexmask_bin, side, work)
+    out = lambda name: os.path.join(work, "out-a", name)
+    os.makedirs(os.path.join(work, "out-a"), exist_ok=True)
+    jobs = [
+        (Result("hexmask", [hexmask_bin, a, out("hexmask.png")]), out("hexmask.png")),
+    ]
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips)",
+            [sys.executable, VIPS_JOBS, "mask", a, out("vips.png"), mask, border],
+            "crop + SVG mask dest-in + border over, pngsave compression=6"), out("vips.png")))
+    elif tools["vips"]:
+        square = out("square.v")
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (CLI)",
+            ["sh", "-c", f"vips crop '{a}' '{square}' 1000 0 {side} {side} && "
+             f"vips composite '{square} {mask} {border}' '{out('vips.png')}' '8 2' "
+             f"--compression 6 ; s=$?; rm -f '{square}'; exit $s"],
+            "crop + SVG mask dest-in + border over, compression 6"), out("vips.png")))
+    if tools["convert"]:
+        jobs.append((Result(
+            "ImageMagick 6 convert",
+            ["convert", a, "-gravity", "center", "-crop", f"{side}x{side}+0+0", "+repage",
+             "-alpha", "set", "(", "-background", "none", mask, ")", "-compose", "DstIn",
+             "-composite", "(", "-background", "none", border, ")", "-compose", "Over",
+             "-composite", out("magick.png")],
+            "SVG mask DstIn + border Over; PNG at IM's defaults (zlib 7, adaptive)"),
+            out("magick.png")))
+    jobs.append((Result(FLOOR, [floor_bin, "--pixels", out("hexmask.png"), a, out("floor.png")],
+                        FLOOR_NOTE), out("floor.png")))
+    return jobs
+
+
+def job_b(tools, phone_dir, work, hexmask_bin, floor_bin):
+    side = 256
+    files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
+    mask, border = shape_svgs(hexmask_bin, side, work)
+    out = lambda name: os.path.join(work, "out-b", name)
+    os.makedirs(os.path.join(work, "out-b"), exist_ok=True)
+    jobs = [(Result("hexmask -j 2", [hexmask_bin, "-q", phone_dir, "--out-dir", out("hexmask"),
+                                     "--size", str(side), "-j", "2"]), out("hexmask"))]
+    if tools["vipsthumbnail"]:
+        jobs.append((Result(
+            f"vipsthumbnail {tools['vips_version']} (no mask)",
+            ["__mkdir__", "vipsthumbnail", "--size", f"{side}x{side}", "--smartcrop", "centre",
+             "-o", out("vipsthumbnail") + "/%s.png"] + files,
+            "shrink-on-load + centre crop only; no mask, no border"), out("vipsthumbnail")))
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips, 2 threads)",
+            [sys.executable, VIPS_JOBS, "avatars", str(side), out("pyvips"), mask, border, "2"]
+            + files,
+            "thumbnail centre crop + SVG mask dest-in + border over, compression=6"),
+            out("pyvips")))
+    if tools["mogrify"]:
+        per_process = (len(files) + 1) // 2
+        jobs.append((Result(
+            "ImageMagick 6 mogrify, xargs -P 2 (no mask)",
+            ["__mkdir__", "sh", "-c",
+             f"printf '%s\\n' \"$@\" | xargs -P 2 -n {per_process} mogrify -path "
+             f"'{out('magick')}' -format png -thumbnail {side}x{side}^ -gravity center "
+             f"-extent {side}x{side}", "sh"] + files,
+            "thumbnail + centre extent only; no mask, no border"), out("magick")))
+    jobs.append((Result(FLOOR + " -j 2",
+                        [floor_bin, "--size", str(side), "-j", "2", "--pixels", out("hexmask"),
+                         "--out-dir", out("floor")] + files, FLOOR_NOTE), out("floor")))
+    return jobs
+
+
+def job_c(tools, c, work, hexmask_bin, floor_bin):
+    side = 20000
+    limit = "400000000"
+    mask, border = shape_svgs(hexmask_bin, side, work)
+    out = lambda name: os.path.join(work, "out-c", name)
+    os.makedirs(os.path.join(work, "out-c"), exist_ok=True)
+    jobs = [(Result("hexmask --max-pixels 400000000",
+                    [hexmask_bin, "--max-pixels", limit, c, out("hexmask.png")]),
+             out("hexmask.png"))]
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips)",
+            [sys.executable, VIPS_JOBS, "mask", c, out("vips.png"), mask, border],
+            "SVG mask dest-in + border over, pngsave compression=6"), out("vips.png")))
+    elif tools["vips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (CLI)",
+            ["vips", "composite", f"{c} {mask} {border}", out("vips.png"), "8 2",
+             "--compression", "6"],
+            "SVG mask dest-in + border over, compression 6"), out("vips.png")))
+    if tools["convert"]:
+        skipped = Result("ImageMagick 6", [])
+        skipped.error = ("not run: Debian's policy.xml allows at most 16K pixels a side "
+                         "(\"width or height exceeds limit\")")
+        skipped.skipped = True
+        jobs.append((skipped, None))
+    jobs.append((Result(FLOOR, [floor_bin, "--max-pixels", limit, "--pixels", out("hexmask.png"),
+                                c, out("floor.png")], FLOOR_NOTE),
+                 out("floor.png")))
+    return jobs
+
+
+def check_outputs(jobs, side):
+    """Every output must be side² PNGs; a tool that wrote something else is an error."""
+    for result, output in jobs:
+        if result.error:
+            continue
+        files = ([os.path.join(output, n) for n in sorted(os.listdir(output))]
+                 if os.path.isdir(output) else [output])
+        for path in files:
+            try:
+                size = png_header(path)
+            except (OSError, ValueError) as error:
+                result.error = str(error)
+                break
+            if size != (side, side):
+                result.error = f"{os.path.basename(path)} is {size[0]}×{size[1]}, not {side}²"
+                break
+
+
+def encoder_check(jobs):
+    """The floor must encode hexmask's pixels with hexmask's writer and settings, or its
+    time means nothing: then its output is the same bytes as hexmask's."""
+    (hexmask, ours), (floor, theirs) = jobs[0], jobs[-1]
+    if hexmask.error or floor.error:
+        return None
+    pairs = [(ours, theirs)]
+    if os.path.isdir(ours):
+        pairs = [(os.path.join(ours, n), os.path.join(theirs, n)) for n in sorted(os.listdir(ours))]
+    for mine, other in pairs:
+        with open(mine, "rb") as f, open(other, "rb") as g:
+            same = f.read() == g.read() if os.path.getsize(mine) < 1 << 28 else None
+        if same is None:  # too large to hold twice: compare in blocks
+            with open(mine, "rb") as f, open(other, "rb") as g:
+                same = all(a == b for a, b in zip(iter(lambda: f.read(1 << 24), b""),
+                                                   iter(lambda: g.read(1 << 24), b"")))
+            same = same and os.path.getsize(mine) == os.path.getsize(other)
+        if not same:
+            level, filters = png_encoding(mine)
+            level2, filters2 = png_encoding(other)
+            return (f"**WARNING: the floor's output is not hexmask's bytes** "
+                    f"({os.path.basename(mine)}: hexmask zlib level class {level}, filters "
+                    f"{filters}; floor {level2}, {filters2}): it does not encode like hexmask, "
+                    f"so update `floorWriter` in Sources/hexmask-floor/main.swift")
+    level, filters = png_encoding(pairs[0][0])
+    return (f"the floor's output is byte-identical to hexmask's (PNG: zlib level class "
+            f"{level}, row filters {filters} in mid-image rows)")
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def mib(kib):
+    return f"{kib / 1024:.0f}"
+
+
+def table(title, jobs, targets):
+    lines = [f"### {title}", "",
+             "| tool | median wall | × hexmask | CPU (user+sys) | peak RSS MiB | output bytes |",
+             "|---|---:|---:|---:|---:|---:|"]
+    base = jobs[0][0].median
+    for result, _ in jobs:
+        name = result.tool + (f" — {result.note}" if result.note else "")
+        if result.error:
+            status = result.error if result.skipped else f"failed: {result.error}"
+            lines.append(f"| {name} | {status} | | | | |")
+            continue
+        ratio = f"{result.median / base:.2f}" if base else "–"
+        lines.append(
+            f"| {name} | {result.median:.2f} s | {ratio} | {statistics.median(result.cpu):.2f} s "
+            f"| {mib(result.rss_kib)} | {result.bytes:,} |")
+    hexmask, floor = jobs[0][0], jobs[-1][0]
+    lines.append("")
+    if hexmask.median and floor.median:
+        lines.append(f"hexmask / floor: **{hexmask.median / floor.median:.2f}×** "
+                     f"(hexmask {hexmask.median:.2f} s, floor {floor.median:.2f} s)")
+    for target in targets(jobs):
+        lines.append(f"- {target}")
+    return "\n".join(lines) + "\n"
+
+
+def find(jobs, prefix):
+    for result, _ in jobs:
+        if result.tool.startswith(prefix) and not result.error and result.median:
+            return result
+    return None
+
+
+def verdict(ok):
+    return "met" if ok else "**not met**"
+
+
+def targets_a(jobs):
+    hexmask, vips, magick = jobs[0][0], find(jobs, "vips"), find(jobs, "ImageMagick")
+    out = []
+    if hexmask.error:
+        return out
+    if vips:
+        ratio = hexmask.median / vips.median
+        out.append(f"target ≤ 0.5× vips wall time with output bytes ≤ vips': {ratio:.2f}×, "
+                   f"{hexmask.bytes / vips.bytes:.2f}× the bytes — "
+                   f"{verdict(ratio <= 0.5 and hexmask.bytes <= vips.bytes)}")
+    if magick:
+        ratio = hexmask.median / magick.median
+        out.append(f"target ≤ 0.1× ImageMagick: {ratio:.2f}× — {verdict(ratio <= 0.1)}")
+    return out
+
+
+def targets_b(jobs):
+    hexmask, floor = jobs[0][0], jobs[-1][0]
+    vips = find(jobs, "vips ") or find(jobs, "vipsthumbnail")
+    out = []
+    if hexmask.error:
+        return out
+    if vips:
+        ratio = hexmask.median / vips.median
+        out.append(f"target ≤ 0.5× vips ({vips.tool}): {ratio:.2f}× — {verdict(ratio <= 0.5)}")
+    if floor.median:
+        ratio = hexmask.median / floor.median
+        out.append(f"target ≤ 1.1× the floor: {ratio:.2f}× — {verdict(ratio <= 1.1)}")
+    return out
+
+
+def targets_c(jobs):
+    hexmask = jobs[0][0]
+    if hexmask.error:
+        return []
+    mb = hexmask.rss_kib * 1024 / 1e6
+    return [f"target peak RSS ≤ 300 MB: {mb:.0f} MB — {verdict(mb <= 300)}"]
+
+
+def machine_note():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(f.readline().split()[1])
+            memory = f", {kib / 1024 / 1024:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{os.cpu_count()} cores ({model}){memory}, {platform.system()} {platform.release()}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jobs", default="a,b,c", help="which jobs: a, b, c")
+    parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
+    parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per run")
+    args = parser.parse_args()
+    if args.runs < 3:
+        log("bench: note: fewer than 3 runs; medians are rough")
+
+    hexmask_bin = os.path.join(args.bin, "hexmask")
+    floor_bin = os.path.join(args.bin, "hexmask-floor")
+    for path in (hexmask_bin, floor_bin):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
+    if not shutil.which("vips"):
+        sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
+    vips_version = (version_of(["vips", "--version"]) or "").replace("vips-", "")
+    tools = {
+        "vips": True,
+        "vips_version": vips_version,
+        "vipsthumbnail": bool(shutil.which("vipsthumbnail")),
+        "pyvips": pyvips is not None,
+        "convert": bool(shutil.which("convert")),
+        "mogrify": bool(shutil.which("mogrify")),
+    }
+    missing = [name for name in ("convert", "vipsthumbnail") if not tools[name]]
+    if pyvips is None:
+        missing.append("pyvips")
+    if missing:
+        log(f"bench: not installed, so not compared: {', '.join(missing)} (make bench-deps)")
+
+    work = os.path.abspath(args.work)
+    a, phone_dir, c, photos = generate_inputs(work)
+    selected = args.jobs.split(",")
+    sections = []
+    plans = [
+        ("a", "(a) 6000×4000 JPEG → 4000² hexagon PNG (default options: 5 px white border)",
+         lambda: job_a(tools, a, work, hexmask_bin, floor_bin), 4000, 1, targets_a),
+        ("b", f"(b) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars, 2 at a time",
+         lambda: job_b(tools, phone_dir, work, hexmask_bin, floor_bin), 256, 1, targets_b),
+        ("c", "(c) 20000×20000 JPEG → 20000² hexagon PNG (memory)",
+         lambda: job_c(tools, c, work, hexmask_bin, floor_bin), 20000, 0, targets_c),
+    ]
+    commands = []
+    for key, title, make_jobs, side, warmup, targets in plans:
+        if key not in selected:
+            continue
+        log(f"bench: {title}")
+        jobs = make_jobs()
+        load_before = os.getloadavg()[0]
+        for result, output in jobs:
+            if not result.skipped:
+                measure(result, output, args.runs, warmup, args.timeout)
+        load_after = os.getloadavg()[0]
+        check_outputs(jobs, side)
+        section = table(title, jobs, targets)
+        check = encoder_check(jobs)
+        if check:
+            section += f"- {check}\n"
+        # Other work on the machine slows everyone; the load shows whether there was any.
+        section += (f"- load average (1 min) before / after: {load_before:.1f} / "
+                    f"{load_after:.1f} on {os.cpu_count()} cores\n")
+        print(section, flush=True)
+        sections.append(section)
+        commands.append(f"({key})")
+        for result, _ in jobs:
+            if result.skipped:
+                continue
+            shown = [p.replace(work, "$WORK").replace(REPO + "/", "") for p in result.command
+                     if p != "__mkdir__"]
+            shown = ["python3" if p == sys.executable else p for p in shown]
+            phones = [p for p in shown if p.startswith("$WORK/phone/")]
+            if phones:
+                shown = [p for p in shown if p not in phones] + ["$WORK/phone/*.jpg"]
+            if shown[:2] == ["sh", "-c"]:  # sh -c SCRIPT sh FILES: show the pipeline
+                shown = [shown[2].replace('"$@"', " ".join(shown[4:]))]
+            commands.append(f"    {result.tool}: {' '.join(shown)}")
+
+    versions = [
+        version_of([hexmask_bin, "--version"]),
+        f"vips {vips_version}" + (f", pyvips {pyvips.__version__}" if pyvips else ""),
+        (version_of(["convert", "-version"]) or "").replace("Version: ", "").split(" http")[0]
+        if tools["convert"] else None,
+    ]
+    header = [
+        "# hexmask benchmark (`make bench`)",
+        "",
+        f"{datetime.date.today().isoformat()} · {machine_note()}",
+        "",
+        "Versions: " + " · ".join(v for v in versions if v),
+        "",
+        f"Median wall time of {args.runs} runs (a and b after one warm-up run); CPU is "
+        "user + sys (above the wall time when a tool uses both cores); peak RSS from "
+        "`/usr/bin/time -f %M` (for several processes, the largest one); bytes are the "
+        "output file(s). \"× hexmask\" is the tool's time over hexmask's. The floor "
+        "(`hexmask-floor`) only decodes the input and encodes hexmask's own output pixels "
+        "with hexmask's PNG writer and settings (its output must be hexmask's bytes).",
+        "",
+        f"Inputs (generated by bench/run.py from {', '.join(os.path.basename(p) for p in photos)}"
+        f": Lanczos-3 upscale, σ = {GRAIN_SIGMA} grain, JPEG q90).",
+        "",
+        "",
+    ]
+    report = "\n".join(header) + "\n".join(sections) + "\n## Commands\n\n```\n" + \
+        "\n".join(commands) + "\n```\n"
+    with open(args.results, "w") as f:
+        f.write(report)
+    log(f"bench: wrote {args.results}")
+
+
+if __name__ == "__main__":
+    main()

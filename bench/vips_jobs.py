@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The pyvips side of `make bench` (bench/run.py times these commands as separate processes).
+
+    vips_jobs.py mask INPUT OUTPUT.png MASK.svg BORDER.svg
+        The centred square of INPUT, cut with MASK (dest-in) and BORDER drawn over it,
+        saved with pngsave compression=6: hexmask's default job done the usual vips way.
+    vips_jobs.py avatars SIZE OUT_DIR MASK.svg BORDER.svg JOBS INPUT...
+        thumbnail (shrink-on-load, centre crop) to SIZE², the same mask and border, one
+        PNG per input; JOBS files at a time.
+
+MASK.svg is `hexmask --svg - --size N` as written (only its alpha matters: the shape and
+its border); BORDER.svg is the same document without the filled shape, so both tools draw
+exactly hexmask's geometry.
+"""
+
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pyvips
+
+
+def cut(image, mask, border):
+    return image.composite([mask, border], ["dest-in", "over"])
+
+
+def mask_job(source, output, mask_svg, border_svg):
+    image = pyvips.Image.new_from_file(source, access="sequential")
+    side = min(image.width, image.height)
+    image = image.crop((image.width - side) // 2, (image.height - side) // 2, side, side)
+    out = cut(image, pyvips.Image.svgload(mask_svg), pyvips.Image.svgload(border_svg))
+    out.pngsave(output, compression=6)
+
+
+def avatars_job(size, out_dir, mask_svg, border_svg, jobs, sources):
+    os.makedirs(out_dir, exist_ok=True)
+    # Rendered once: the same mask for every avatar.
+    mask = pyvips.Image.svgload(mask_svg).copy_memory()
+    border = pyvips.Image.svgload(border_svg).copy_memory()
+
+    def one(source):
+        image = pyvips.Image.thumbnail(source, size, height=size, crop="centre")
+        name = os.path.splitext(os.path.basename(source))[0] + ".png"
+        cut(image, mask, border).pngsave(os.path.join(out_dir, name), compression=6)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, sources))
+
+
+def main(argv):
+    if len(argv) == 5 and argv[0] == "mask":
+        mask_job(*argv[1:])
+    elif len(argv) >= 7 and argv[0] == "avatars":
+        avatars_job(int(argv[1]), argv[2], argv[3], argv[4], int(argv[5]), argv[6:])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
