@@ -207,23 +207,26 @@ private final class Filter {
       premultiplied[i * 4 + 3] = Float(alpha)
     }
     let target = (index % ringRows) * side * 4
+    guard let pixels = UnsafeRawPointer(premultiplied.baseAddress),
+      let out = UnsafeMutableRawPointer(ring.baseAddress)
+    else { return }
+    let stride = MemoryLayout<SIMD4<Float>>.stride
     columns.weights.withUnsafeBufferPointer { weights in
-      for x in 0..<side {
-        let start = (columns.first[x] - span.lowerBound) * 4
-        let base = x * columns.stride
-        var (r, g, b, a): (Float, Float, Float, Float) = (0, 0, 0, 0)
-        for k in 0..<columns.count[x] {
-          let weight = weights[base + k]
-          let pixel = start + k * 4
-          r += weight * premultiplied[pixel]
-          g += weight * premultiplied[pixel + 1]
-          b += weight * premultiplied[pixel + 2]
-          a += weight * premultiplied[pixel + 3]
+      columns.first.withUnsafeBufferPointer { firsts in
+        columns.count.withUnsafeBufferPointer { counts in
+          for x in 0..<side {
+            // One pixel is four adjacent Floats: sum whole pixels at once.
+            let start = firsts[x] - span.lowerBound
+            let base = x * columns.stride
+            var sum = SIMD4<Float>(repeating: 0)
+            for k in 0..<counts[x] {
+              sum +=
+                weights[base + k]
+                * pixels.loadUnaligned(fromByteOffset: (start + k) * stride, as: SIMD4<Float>.self)
+            }
+            out.storeBytes(of: sum, toByteOffset: (target / 4 + x) * stride, as: SIMD4<Float>.self)
+          }
         }
-        ring[target + x * 4] = r
-        ring[target + x * 4 + 1] = g
-        ring[target + x * 4 + 2] = b
-        ring[target + x * 4 + 3] = a
       }
     }
   }
@@ -231,12 +234,13 @@ private final class Filter {
   /// Sums the ring rows output row `y` uses and writes them as straight RGBA8.
   func filterDown(row y: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
     let count = side * 4
-    for i in 0..<count { sums[i] = 0 }
+    guard let total = sums.baseAddress, let ringStart = ring.baseAddress else { return }
+    total.update(repeating: 0, count: count)
     let first = rows.first[y]
     for k in 0..<rows.count[y] {
       let weight = rows.weights[y * rows.stride + k]
-      let source = ((first + k) % ringRows) * count
-      for i in 0..<count { sums[i] += weight * ring[source + i] }
+      // Raw pointers to distinct buffers: the loop vectorises.
+      addScaled(ringStart + ((first + k) % ringRows) * count, weight, into: total, count: count)
     }
     for x in 0..<side {
       let alpha = sums[x * 4 + 3]
@@ -253,6 +257,15 @@ private final class Filter {
       row[x * 4 + 3] = rgba8(alpha)
     }
   }
+}
+
+/// `total[i] += weight · source[i]` for `count` values.
+@inline(__always)
+private func addScaled(
+  _ source: UnsafePointer<Float>, _ weight: Float, into total: UnsafeMutablePointer<Float>,
+  count: Int
+) {
+  for i in 0..<count { total[i] += weight * source[i] }
 }
 
 /// `value` rounded to the nearest integer and clamped to 0…255.
