@@ -166,7 +166,7 @@ struct CoverageSumTests {
   func rowOrder() throws {
     let shape = try Shape(side: 97, sides: 5, corner: 8, line: 7, degrees: 33).shape()
     let forward = Self.rows(shape)
-    var rng = ExactReference.SplitMix64(seed: 97)
+    var rng = SplitMix64(seed: 97)
     let shuffled = Array(0..<97).shuffled(using: &rng)
     let mixed = Self.rows(shape, order: shuffled)
     #expect(forward.fill == mixed.fill)

@@ -124,7 +124,7 @@ struct GeometryTests {
       Shape(side: 1, line: 0.125, sides: 6, corner: max(1, 0.125, 6), rotation: .pi / 2),
       Shape(side: 999, line: 0, sides: 64, corner: 0, rotation: 0.1),
     ]
-    var rng = ExactReference.SplitMix64(seed: 0x6E0_0001)
+    var rng = SplitMix64(seed: 0x6E0_0001)
     for _ in 0..<40 {
       let side = Double(rng.int(in: 1...3000))
       let line = rng.unit() < 0.2 ? 0 : side * 0.9 * rng.unit()
@@ -260,7 +260,7 @@ struct GeometryTests {
 
   /// Options for placement checks: random sizes, sides, rotations, corners, lines.
   static let placements: [RenderOptionsCase] = {
-    var rng = ExactReference.SplitMix64(seed: 0x6E0_0002)
+    var rng = SplitMix64(seed: 0x6E0_0002)
     var list: [RenderOptionsCase] = [
       RenderOptionsCase(side: 256, sides: 6, degrees: 90, corner: nil, line: nil),
       RenderOptionsCase(side: 16, sides: 6, degrees: 90, corner: nil, line: nil),

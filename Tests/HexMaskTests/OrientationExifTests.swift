@@ -147,7 +147,7 @@ func hugeEntryCountStopsAtTheEnd(bigEndian: Bool) {
 
 /// Seeded random byte edits of a camera block: any answer is fine, a crash is not.
 @Test func mutatedBlocksNeverCrash() {
-  var random = SplitMix64(state: 0x0112)  // from PNGEncoderTests
+  var random = SplitMix64(state: 0x0112)
   let original = tiffBlock(bigEndian: true, entries: cameraEntries(orientation: 6))
   var answers = Set<Orientation>()
   for _ in 0..<5_000 {

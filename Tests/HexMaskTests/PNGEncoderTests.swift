@@ -9,18 +9,6 @@ import Testing
   import Darwin
 #endif
 
-/// A small deterministic generator, so a failing case can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 func randomPixels(width: Int, height: Int, seed: UInt64) -> [UInt8] {
   var generator = SplitMix64(state: seed)
   return (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &generator) }

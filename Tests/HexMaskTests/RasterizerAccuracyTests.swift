@@ -50,7 +50,7 @@ struct RasterizerAccuracyTests {
     /// A random case, reproducible from `index` alone.
     static func random(_ index: Int) -> Case {
       let seed = 0xACC0_0000_0000 + UInt64(index)
-      var rng = ExactReference.SplitMix64(seed: seed)
+      var rng = SplitMix64(seed: seed)
       let sizeDraw = rng.unit()
       let side =
         sizeDraw < 0.45
@@ -143,7 +143,7 @@ struct RasterizerAccuracyTests {
     if side <= 256 {
       fullRows = Set(0..<side)
     } else {
-      var rng = ExactReference.SplitMix64(seed: c.seed ^ 0x5EED)
+      var rng = SplitMix64(seed: c.seed ^ 0x5EED)
       while fullRows.count < 40 { fullRows.insert(rng.int(in: 0...(side - 1))) }
       let segments = shape.polygon.segments
       var placed = 0
@@ -396,7 +396,7 @@ extension RasterizerAccuracyTests {
     let outline = ExactReference.Outline(shape.polygon.segments)
     let d = line / 2
     try #require(reference.inner.count >= 3, "test case must keep an inside")
-    var rng = ExactReference.SplitMix64(seed: UInt64(side * 100 + sides))
+    var rng = SplitMix64(seed: UInt64(side * 100 + sides))
     let box = Rect(enclosing: reference.inner)
     var checked = 0
     for _ in 0..<600 {

@@ -37,4 +37,13 @@ public protocol ImageDecoder: AnyObject {
 
 extension ImageDecoder {
   public var isOpaque: Bool { false }
+
+  /// What every `readRow` checks first, in the same words for every decoder: `row` holds
+  /// exactly `width * 4` bytes (a programming error otherwise) and row `index` exists.
+  func checkRead(of row: UnsafeMutableBufferPointer<UInt8>, index: Int) throws(ImageError) {
+    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard index < height else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+  }
 }

@@ -80,10 +80,7 @@ final class JPEGDecoder: ImageDecoder {
   deinit { hm_jpeg_reader_destroy(reader) }
 
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
-    guard rowsRead < height else {
-      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
-    }
+    try checkRead(of: row, index: rowsRead)
     try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
     if color != HM_JPEG_RGBA && !keepsCMYK {

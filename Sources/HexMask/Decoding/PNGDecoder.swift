@@ -71,10 +71,7 @@ final class PNGDecoder: ImageDecoder {
   deinit { hm_png_reader_destroy(reader) }
 
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
-    guard rowsRead < height else {
-      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
-    }
+    try checkRead(of: row, index: rowsRead)
     try callShim(format: "PNG") { hm_png_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
   }

@@ -66,11 +66,8 @@ public final class OrientedDecoder: ImageDecoder {
 
   /// Writes the next upright row into `row`, which holds exactly `width * 4` bytes.
   public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
     if let failure { throw failure }
-    guard rowsRead < height else {
-      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
-    }
+    try checkRead(of: row, index: rowsRead)
     do {
       switch orientation {
       case .up: try stored.readRow(into: row)

@@ -83,11 +83,8 @@ public final class ResizedDecoder: ImageDecoder {
 
   /// Writes the next output row into `row`, which holds exactly `width * 4` bytes.
   public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
     if let failure { throw failure }
-    guard rowsRead < height else {
-      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
-    }
+    try checkRead(of: row, index: rowsRead)
     do {
       if let filter {
         try resample(row: rowsRead, with: filter, into: row)

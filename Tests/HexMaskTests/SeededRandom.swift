@@ -1,0 +1,24 @@
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same on every platform, so
+/// a failing case is reproduced from its printed seed. The tests' one generator.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  init(state: UInt64) { self.state = state }
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Uniform in [0, 1).
+  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+  /// Uniform in `range`.
+  mutating func int(in range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.count))
+  }
+}
