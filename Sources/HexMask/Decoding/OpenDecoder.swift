@@ -49,5 +49,4 @@ public func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) thr
   throw ImageError(.unsupported, "not a PNG or JPEG file")
 }
 
-/// The eight bytes every PNG file starts with.
-private let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+private let pngSignature = ImageFormat.pngSignature

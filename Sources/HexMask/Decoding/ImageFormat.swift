@@ -13,6 +13,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
   case png
   case jpeg
 
+  /// The eight bytes every PNG file starts with.
+  static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
   /// The format of the file at `path` from its first eight bytes, or nil when it is neither a
   /// PNG nor a JPEG (or cannot be read). Used to pick images out of folders; the decoders
   /// still check the whole file.
@@ -31,7 +34,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
   /// The format whose signature `head` starts with: the whole PNG signature, or the JPEG
   /// start-of-image marker followed by another marker (`FF D8 FF`).
   public init?(sniffing head: some Collection<UInt8>) {
-    if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+    if head.starts(with: Self.pngSignature) {
       self = .png
     } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
       self = .jpeg
