@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// One thing a careless or hostile user does with the built binary, and what must be true
+/// afterwards. Each row runs in a fresh folder holding `in.jpg` (the bundled rocket,
+/// 640 × 427) and `small.png` (a 32 × 32 PNG), through `/bin/sh`, so rows can redirect to
+/// `/dev/full`, close pipes, send signals and make links and FIFOs.
+///
+/// The harness checks for every row: the exit status; the first line of standard error
+/// (exactly, or as a prefix when the expectation ends in `…`; nil: standard error is empty);
+/// that no hexmask temporary file is left anywhere in the folder; that every file that existed
+/// before the command and is not named in `changes` is byte-identical afterwards; and that
+/// the row's `check` (a shell condition) holds.
+struct HostileCase: Sendable, CustomTestStringConvertible {
+  /// What the user does, in words: the name the test report shows.
+  var title: String
+  /// Shell commands that prepare the folder before the snapshot (links, FIFOs, old outputs).
+  var setup = ""
+  /// The command under test; `hexmask` is the built binary.
+  var command: String
+  /// The exit status of `command`.
+  var status: Int32
+  /// The first line of standard error; a trailing `…` makes it a prefix; nil means none.
+  var firstError: String?
+  /// Shell condition that must succeed afterwards (`[ -L link.png ]`, `is_png out.png`).
+  var check = "true"
+  /// Files present before the command that it may change or remove (outputs it replaces).
+  var changes: [String] = []
+
+  var testDescription: String { title }
+}
+
+@Suite struct HostileUserTests {
+  /// The one table: every broken promise found by trying hexmask as a hostile user, by theme.
+  static let table: [HostileCase] =
+    outputConflictRows + nonRegularOutputRows + textOutputRows + extremeValueRows
+    + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
+    + smallThingRows
+
+  @Test(arguments: table)
+  func hostileUser(_ row: HostileCase) throws {
+    try withTemporaryDirectory { folder in
+      try FileManager.default.copyItem(
+        atPath: fixture("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
+      try FileManager.default.copyItem(
+        atPath: fixture("pngsuite/basn2c08.png"),
+        toPath: folder.appendingPathComponent("small.png").path)
+      let setup = try shell(row.setup, in: folder)
+      #expect(setup.status == 0, "setup failed: \(setup.standardError)")
+      let before = try snapshot(folder)
+
+      let run = try shell(row.command, in: folder)
+      #expect(run.status == row.status, "status \(run.status); stderr: \(run.standardError)")
+      let firstLine = run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+        .first.map(String.init) ?? ""
+      switch row.firstError {
+      case nil:
+        #expect(run.standardError.isEmpty, "stderr: \(run.standardError)")
+      case let expected? where expected.hasSuffix("…"):
+        #expect(firstLine.hasPrefix(String(expected.dropLast())), "stderr: \(run.standardError)")
+      case let expected?:
+        #expect(firstLine == expected, "stderr: \(run.standardError)")
+      }
+      #expect(!run.standardError.contains("Fatal error"), "\(run.standardError)")
+
+      let after = try snapshot(folder)
+      let litter = after.keys.filter { $0.contains(".hexmask-") }
+      #expect(litter.isEmpty, "temporary files left: \(litter.sorted())")
+      for (path, bytes) in before where !row.changes.contains(path) {
+        #expect(after[path] == bytes, "\(path) changed or disappeared")
+      }
+      let check = try shell(row.check, in: folder)
+      #expect(check.status == 0, "check failed: \(row.check)\n\(check.standardError)")
+    }
+  }
+}
+
+/// Every regular file under `folder` (relative path → bytes), hidden ones included; FIFOs,
+/// devices and links are left out, links' targets are reached through their own paths.
+func snapshot(_ folder: URL) throws -> [String: Data] {
+  var files: [String: Data] = [:]
+  let base = folder.standardizedFileURL.path
+  guard let walker = FileManager.default.enumerator(atPath: base) else { return files }
+  while let relative = walker.nextObject() as? String {
+    var info = stat()
+    guard lstat(base + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      continue
+    }
+    files[relative] = FileManager.default.contents(atPath: base + "/" + relative) ?? Data()
+  }
+  return files
+}
+
+/// Helpers every row's shell commands can use.
+private let shellPrelude = """
+  set -u
+  hexmask() { "$HEXMASK" "$@"; }
+  # True when FILE starts with the PNG signature.
+  is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \\n')" = 89504e470d0a1a0a ]; }
+  # The octal permission bits of FILE.
+  mode() { stat -c %a "$1"; }
+
+  """
+
+/// Runs `script` with `/bin/sh` in `folder`, standard input empty, `HEXMASK` set.
+func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws -> HexMaskRun {
+  try withTemporaryDirectory { scratch in
+    let outputURL = scratch.appendingPathComponent("stdout")
+    let errorURL = scratch.appendingPathComponent("stderr")
+    for url in [outputURL, errorURL] { try Data().write(to: url) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", shellPrelude + script]
+    process.currentDirectoryURL = folder
+    var environment = ProcessInfo.processInfo.environment
+    environment["HEXMASK"] = try hexmaskExecutable().path
+    process.environment = environment
+    let output = try FileHandle(forWritingTo: outputURL)
+    let error = try FileHandle(forWritingTo: errorURL)
+    defer {
+      try? output.close()
+      try? error.close()
+    }
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(2_000) }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      throw RunHexMaskError(description: "`\(script)` ran longer than \(timeout) s")
+    }
+    return HexMaskRun(
+      status: process.terminationStatus,
+      standardOutputData: try Data(contentsOf: outputURL),
+      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+      killedBySignal: process.terminationReason == .uncaughtSignal)
+  }
+}
