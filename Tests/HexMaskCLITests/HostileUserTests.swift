@@ -51,7 +51,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 
       let run = try shell(row.command, in: folder)
       #expect(run.status == row.status, "status \(run.status); stderr: \(run.standardError)")
-      let firstLine = run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+      let firstLine =
+        run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
         .first.map(String.init) ?? ""
       switch row.firstError {
       case nil:
