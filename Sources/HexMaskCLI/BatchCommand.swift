@@ -36,14 +36,14 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
 
   let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)
   if settings.dryRun {
-    let failed = reporter.listPlan(plan.items, overwrite: settings.overwrite)
+    let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)
     if failed > 0 { throw .someFilesFailed(count: failed) }
     return
   }
-  createFolders(for: plan.items, outputFolder: outputFolder)
+  let items = prepareFolders(plan.items, outputFolder: outputFolder)
   catchStopSignals()
   let results = renderBatch(
-    plan.items, options: job.options,
+    items, options: job.options,
     jobs: settings.jobs ?? availableCores,
     overwrite: settings.overwrite,
     shouldStop: { stopSignal.load(ordering: .relaxed) != 0 },
@@ -78,15 +78,54 @@ func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [Strin
   }
 }
 
-/// Creates the output folder and every subfolder the outputs need, before any thread starts.
-/// A folder that cannot be made shows up as its files' render errors.
-private func createFolders(for items: [BatchItem], outputFolder: String) {
+/// Creates the output folder and every subfolder the outputs need, before any thread starts,
+/// and removes the temporary files crashed runs left in them. An item whose folder cannot be
+/// made fails with the system's reason (a read-only file system, no permission).
+private func prepareFolders(_ items: [BatchItem], outputFolder: String) -> [BatchItem] {
+  // Leftovers older than this run cannot belong to a writer still running, give or take the
+  // clock skew of another machine writing a shared folder.
+  let olderThan = Int(time(nil)) - 60
+  var failures: [String: String] = [:]
   var folders: Set<String> = [outputFolder]
   for item in items where item.problem == nil {
-    if let slash = item.output.lastIndex(of: "/") { folders.insert(String(item.output[..<slash])) }
+    folders.insert(parentFolder(of: item.output))
+    if let record = item.record { folders.insert(parentFolder(of: record)) }
   }
   for folder in folders.sorted() {
-    try? FileManager.default.createDirectory(
-      atPath: folder, withIntermediateDirectories: true)
+    if let reason = createFolder(folder) {
+      failures[folder] = reason
+    } else {
+      removeLeftoverTemporaries(in: folder, olderThan: olderThan)
+    }
   }
+  return items.map { item in
+    guard item.problem == nil, let reason = failures[parentFolder(of: item.output)] else {
+      return item
+    }
+    var failed = item
+    failed.problem = HexMaskError(
+      file: item.output,
+      reason: "cannot create the folder '\(parentFolder(of: item.output))': \(reason)")
+    return failed
+  }
+}
+
+/// `mkdir -p folder`; nil when it exists afterwards, else the system's reason.
+private func createFolder(_ folder: String) -> String? {
+  var info = stat()
+  if stat(folder, &info) == 0 {
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "a file of that name is in the way"
+  }
+  let parent = parentFolder(of: folder)
+  if parent != folder, let reason = createFolder(parent) { return reason }
+  guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
+    return String(cString: strerror(errno))
+  }
+  return nil
+}
+
+/// The folder part of a path: "." for a bare name, "/" for a file at the root.
+private func parentFolder(of path: String) -> String {
+  guard let slash = path.lastIndex(of: "/") else { return "." }
+  return slash == path.startIndex ? "/" : String(path[..<slash])
 }

@@ -85,25 +85,34 @@ final class BatchReporter: Sendable {
     }
   }
 
-  /// `--dry-run`: prints each input and the output it would write, and returns how many
-  /// inputs cannot be rendered.
-  func listPlan(_ items: [BatchItem], overwrite: Bool) -> Int {
+  /// `--dry-run`: prints each input and the output it would write (and whether it would be
+  /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
+  /// rendered.
+  func listPlan(_ items: [BatchItem], options: RenderOptions, force: Bool) -> Int {
     if items.isEmpty && verbosity != .quiet { console.standardError(nothingFound) }
     var failed = 0
     for item in items {
       var result = BatchResult(item: item, status: .written, error: item.problem)
-      let exists = !overwrite && FileManager.default.fileExists(atPath: item.output)
       if item.problem != nil {
         failed += 1
         result.status = .failed
         console.standardError("hexmask: \(item.problem?.description ?? "")\n")
+      } else {
+        result.reason = rerunReason(for: item, options: options, force: force)
       }
       if json {
-        let status = result.status == .failed ? "failed" : exists ? "skipped" : "planned"
+        let status =
+          result.status == .failed ? "failed" : result.reason == nil ? "skipped" : "planned"
         console.standardOutput(jsonLine(result, status: status))
       } else if item.problem == nil {
-        console.standardOutput(
-          "\(item.input) -> \(item.output)\(exists ? " (exists, skipped)" : "")\n")
+        let note =
+          switch result.reason {
+          case nil: " (up to date, skipped)"
+          case .changed?: " (changed, rebuilt)"
+          case .forced?: " (forced)"
+          case .new?: ""
+          }
+        console.standardOutput("\(item.input) -> \(item.output)\(note)\n")
       }
     }
     return failed
@@ -122,12 +131,12 @@ final class BatchReporter: Sendable {
     case .failed:
       lines.append("hexmask: \(result.error?.description ?? result.item.input)")
     case .skipped where verbosity == .verbose:
-      lines.append("hexmask: skipped \(result.item.output) (exists)")
+      lines.append("hexmask: skipped \(result.item.output) (up to date)")
     case .written where verbosity == .verbose:
       let side = result.report?.side ?? 0
       lines.append(
         "hexmask: wrote \(result.item.output) from \(result.item.input) "
-          + "(\(side)x\(side), \(result.milliseconds) ms)")
+          + "(\(result.reason?.rawValue ?? "new"), \(side)x\(side), \(result.milliseconds) ms)")
     default: break
     }
     if verbosity != .quiet {
@@ -186,6 +195,7 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
     ("status", jsonString(status)),
+    ("reason", result.reason.map { jsonString($0.rawValue) } ?? "null"),
     ("error", result.error.map { jsonString($0.description) } ?? "null"),
     ("width", side),
     ("height", side),

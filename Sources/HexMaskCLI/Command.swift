@@ -37,6 +37,8 @@ func run(
 ) -> Int32 {
   do throws(CommandError) {
     let job = try Job(parsing: arguments)
+    try job.checkOutputsAreDistinct()
+    if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     switch job.action {
     case .showHelp:
       standardOutput(helpText())

@@ -25,6 +25,10 @@ enum CommandError: Error, Equatable, Sendable {
   case notInBatch(option: String)
   /// OUTPUT and `--svg` both asked for standard output.
   case twoStandardOutputs
+  /// An output (`OUTPUT` or `--svg`, named by `role`) is the input file, however spelled.
+  case outputIsInput(path: String, role: String)
+  /// `--svg` names the same file as OUTPUT, however spelled.
+  case svgIsOutput(path: String)
   /// The library could not turn the input into the output.
   case renderFailed(HexMaskError)
   /// A `--name` template that cannot name files inside the output folder.
@@ -77,6 +81,10 @@ enum CommandError: Error, Equatable, Sendable {
       "\(option) writes one file, so it cannot be used with --out-dir"
     case .twoStandardOutputs:
       "OUTPUT and --svg cannot both be '-' (standard output)"
+    case .outputIsInput(let path, let role):
+      "\(path): \(role) is the input file; refusing to overwrite it"
+    case .svgIsOutput(let path):
+      "\(path): OUTPUT and --svg name the same file; each needs its own"
     case .tooManyArguments(let extra):
       "too many arguments: '\(extra)'"
     case .renderFailed(let error), .unreadableList(let error):
@@ -104,7 +112,8 @@ enum CommandError: Error, Equatable, Sendable {
   /// that points to `--help`.
   var report: String {
     switch self {
-    case .renderFailed, .unreadableList, .interrupted: "hexmask: \(message)\n"
+    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput:
+      "hexmask: \(message)\n"
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: ""
     case .outputConflicts(let conflicts):

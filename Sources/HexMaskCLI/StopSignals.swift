@@ -1,3 +1,4 @@
+import HexMask
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,7 +11,8 @@ import Synchronization
 let stopSignal = Atomic<Int32>(0)
 
 /// From now on SIGINT and SIGTERM ask a batch to stop starting files instead of killing the
-/// process; a second signal kills it as usual (leaving the running files' temporary files).
+/// process; a second signal removes the running files' named temporary files and kills it as
+/// usual.
 func catchStopSignals() {
   // Initialise the global here: a signal handler must not run Swift's lazy initialisation.
   _ = stopSignal.load(ordering: .relaxed)
@@ -27,6 +29,7 @@ func catchStopSignals() {
         expected: 0, desired: received, ordering: .relaxed
       ).exchanged
       if !first {
+        removeTemporaryFilesNow()
         _ = signal(received, SIG_DFL)
         _ = raise(received)
       }

@@ -237,7 +237,8 @@ import Testing
       }
       #expect(
         run.standardOutput.hasPrefix(
-          #"{"input":"in/a.jpg","output":"out/a.png","status":"written","error":null,"width":427,"#)
+          #"{"input":"in/a.jpg","output":"out/a.png","status":"written","reason":"new","error":null,"#
+            + #""width":427,"#)
       )
     }
   }
@@ -258,28 +259,32 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
 
       #expect(try runHexMask(["-r", "in", "--out-dir", "out"], in: dir).status == 0)
-      let marker = Data("kept".utf8)
-      try marker.write(to: dir.appendingPathComponent("out/a.png"))
       let again = try runHexMask(["-r", "in", "--out-dir", "out", "--verbose"], in: dir)
       #expect(again.status == 0)
-      #expect(again.standardError.contains("hexmask: skipped out/a.png (exists)\n"))
+      #expect(again.standardError.contains("hexmask: skipped out/a.png (up to date)\n"))
       #expect(
         again.standardError.hasSuffix(
           "hexmask: 0 written, 4 skipped, 0 failed in "
             + (again.standardError.split(separator: " in ").last ?? "")))
-      #expect(try Data(contentsOf: dir.appendingPathComponent("out/a.png")) == marker)
 
+      // An output changed since it was written is not vouched for by its record: rebuilt.
+      try Data("changed by hand".utf8).write(to: dir.appendingPathComponent("out/a.png"))
       let listed = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run", "--json"], in: dir)
-      #expect(
-        try jsonObjects(listed.standardOutputData).map { $0["status"] as? String }
-          == Array(repeating: "skipped", count: 4))
+      let rows = try jsonObjects(listed.standardOutputData)
+      #expect(rows.map { $0["status"] as? String } == ["planned", "skipped", "skipped", "skipped"])
+      #expect(rows.map { $0["reason"] as? String } == ["changed", nil, nil, nil])
       let forced = try runHexMask(
         ["-r", "in", "--out-dir", "out", "--force", "--dry-run"], in: dir)
-      #expect(forced.standardOutput.hasPrefix("in/a.jpg -> out/a.png\n"))
+      #expect(
+        forced.standardOutput.hasPrefix(
+          "in/a.jpg -> out/a.png (changed, rebuilt)\nin/b.png -> out/b.png (forced)\n"))
 
       let force = try runHexMask(["-r", "in", "--out-dir", "out", "--force", "--verbose"], in: dir)
       #expect(force.status == 0)
-      #expect(force.standardError.contains("hexmask: wrote out/a.png from in/a.jpg (427x427, "))
+      #expect(
+        force.standardError.contains("hexmask: wrote out/a.png from in/a.jpg (changed, 427x427, "))
+      #expect(
+        force.standardError.contains("hexmask: wrote out/b.png from in/b.png (forced, "))
       #expect(try decodeImage(at: dir.appendingPathComponent("out/a.png").path).width == 427)
     }
   }

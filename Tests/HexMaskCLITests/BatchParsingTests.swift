@@ -116,7 +116,7 @@ import Testing
       report: RenderReport(side: 12, warnings: []), milliseconds: 7)
     #expect(
       jsonLine(result, status: "written")
-        == #"{"input":"in.jpg","output":"o/in.png","status":"written","error":null,"#
+        == #"{"input":"in.jpg","output":"o/in.png","status":"written","reason":null,"error":null,"#
         + #""width":12,"height":12,"milliseconds":7}"# + "\n")
   }
 

@@ -89,10 +89,11 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
     .file(
       ["photo.jpg", "nowhere/out.png"], "nowhere/out.png: output folder 'nowhere' does not exist"),
     .file(
-      ["photo.jpg", "photo.jpg"], "photo.jpg: output is the input file; refusing to overwrite it"),
+      ["photo.jpg", "photo.jpg"], "photo.jpg: output is the input file; refusing to overwrite it",
+      status: 2),
     .file(
       ["photo.jpg", "./album/../photo.jpg"],
-      "./album/../photo.jpg: output is the input file; refusing to overwrite it"),
+      "./album/../photo.jpg: output is the input file; refusing to overwrite it", status: 2),
   ]
 
   @Test(arguments: invocations)

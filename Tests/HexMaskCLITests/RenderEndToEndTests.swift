@@ -106,7 +106,7 @@ import Testing
         copy.path, dir.path + "/./photo.jpg", dir.appendingPathComponent("link.png").path,
       ] {
         let run = try runHexMask([copy.path, output])
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.standardError.contains("refusing to overwrite"))
       }
       #expect(try Data(contentsOf: copy) == before)

@@ -31,7 +31,9 @@ public struct BatchPlan: Equatable, Sendable {
           input: input.path, output: "",
           problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
       }
-      return BatchItem(input: input.path, output: prefix + relative)
+      return BatchItem(
+        input: input.path, output: prefix + relative,
+        record: prefix + recordFolderName + "/" + relative + ".rec")
     }
 
     var conflicts: [OutputConflict] = []
@@ -60,6 +62,10 @@ public struct BatchPlan: Equatable, Sendable {
   }
 }
 
+/// The hidden folder inside the output folder that holds the ``RunRecord``s, mirroring the
+/// outputs.
+public let recordFolderName = ".hexmask"
+
 /// One input of a batch and the file it writes.
 public struct BatchItem: Equatable, Sendable {
   /// The photo to read.
@@ -68,11 +74,17 @@ public struct BatchItem: Equatable, Sendable {
   public var output: String
   /// Why the input fails before it is read (an unreadable folder, an unusable name).
   public var problem: HexMaskError?
+  /// Where the ``RunRecord`` of the output is kept; nil: keep none, and an existing output
+  /// counts as up to date.
+  public var record: String?
 
-  public init(input: String, output: String, problem: HexMaskError? = nil) {
+  public init(
+    input: String, output: String, problem: HexMaskError? = nil, record: String? = nil
+  ) {
     self.input = input
     self.output = output
     self.problem = problem
+    self.record = record
   }
 }
 

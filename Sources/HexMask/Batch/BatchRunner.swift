@@ -6,7 +6,8 @@ import Synchronization
 /// order.
 ///
 /// Each file is rendered on its own with its own copy of `options`, so the outputs are the
-/// same bytes whatever `jobs` is. An existing output is skipped unless `overwrite`. A failure
+/// same bytes whatever `jobs` is. An output that is up to date (see ``rerunReason(for:options:force:)``)
+/// is skipped unless `overwrite`; each one written gets its ``RunRecord``. A failure
 /// never stops the other files. `shouldStop` is asked before each file is started: once it
 /// says true no new file starts, the running ones finish, and the unstarted items have no
 /// result (nil). `onResult` is called on the worker thread as each file finishes.
@@ -64,6 +65,8 @@ public struct BatchResult: Equatable, Sendable {
   public var error: HexMaskError?
   /// The render's report (size and warnings), when written.
   public var report: RenderReport?
+  /// Why it was written (new, changed, forced); nil when skipped or failed.
+  public var reason: WriteReason?
   /// Wall-clock time spent on the item, in milliseconds.
   public var milliseconds: Int
 
@@ -91,16 +94,31 @@ private func renderOne(
   if let problem = item.problem {
     return BatchResult(item: item, status: .failed, error: problem)
   }
-  if !overwrite && FileIdentity(path: item.output, following: false) != nil {
+  guard let reason = rerunReason(for: item, options: options, force: overwrite) else {
     return BatchResult(item: item, status: .skipped)
   }
   let start = ContinuousClock.now
+  // Read before rendering: if the input changes meanwhile, the record no longer matches it
+  // and the next run rebuilds.
+  let input = FileStamp(path: item.input)
   var result = BatchResult(item: item, status: .written)
+  result.reason = reason
   do {
-    result.report = try renderer(item.input, item.output, options)
+    var report = try renderer(item.input, item.output, options)
+    if let recordPath = item.record, let input, let output = report.output {
+      let record = RunRecord(
+        recipe: RunRecord.recipe(input: input, options: options), output: output)
+      do {
+        try record.write(to: recordPath)
+      } catch {
+        report.warnings.append("the next run will rebuild this output: \(error.description)")
+      }
+    }
+    result.report = report
   } catch {
     result.status = .failed
     result.error = error
+    result.reason = nil
   }
   let elapsed = ContinuousClock.now - start
   result.milliseconds =

@@ -47,7 +47,9 @@ public struct InputRules: Equatable, Sendable {
 /// The photos `paths` name, in order: a file is taken as it is (the renderer reports it if it
 /// is not an image); a folder contributes its PNG and JPEG files, recognised by content, in
 /// byte order of their names. Hidden files and folders (names starting with `.`) and the
-/// excluded folder are skipped; subfolders only with `recursive`.
+/// excluded folder are skipped; subfolders only with `recursive`. A file reached twice (named
+/// twice, or named and found in a folder, by any spelling or link) counts once, where it was
+/// first reached.
 ///
 /// ```swift
 /// let inputs = findInputs(["a.jpg", "photos"], rules: InputRules(excludedFolder: "out"))
@@ -57,11 +59,13 @@ public struct InputRules: Equatable, Sendable {
 public func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
-    if let identity = FileIdentity(path: path, following: true), identity.isFolder {
+    let identity = FileIdentity(path: path, following: true)
+    if let identity, identity.isFolder {
       search.visited = [identity]
       search.walk(folder: path, relative: "")
     } else {
-      search.found.append(BatchInput(path: path, folder: rules.recursive ? mirrored(path) : ""))
+      search.add(
+        BatchInput(path: path, folder: rules.recursive ? mirrored(path) : ""), identity: identity)
     }
   }
   return search.found
@@ -107,6 +111,8 @@ private struct FolderSearch {
   /// Folders on the way down, so a followed link cannot loop.
   var visited: [FileIdentity] = []
   var found: [BatchInput] = []
+  /// The files found so far, so the same file is taken once.
+  private var taken: Set<FileIdentity.Key> = []
 
   init(rules: InputRules) {
     self.rules = rules
@@ -135,9 +141,18 @@ private struct FolderSearch {
         walk(folder: path, relative: relative.isEmpty ? name : relative + "/" + name)
         visited.removeLast()
       } else if ImageFormat(sniffingFileAt: path) != nil {
-        found.append(BatchInput(path: path, folder: relative))
+        add(BatchInput(path: path, folder: relative), identity: target)
       }
     }
+  }
+
+  /// Takes `input` unless its file was taken already; a path that does not exist is always
+  /// taken, so that its error is reported.
+  mutating func add(_ input: BatchInput, identity: FileIdentity?) {
+    if let identity {
+      guard taken.insert(identity.key).inserted else { return }
+    }
+    found.append(input)
   }
 }
 

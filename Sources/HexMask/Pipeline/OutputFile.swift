@@ -1,15 +1,24 @@
+import CImageShims
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// An output that appears only when complete.
+/// An output that appears only when complete, and replaces only what it should.
 ///
-/// A file is written to a temporary file beside its destination and renamed into place by
-/// ``commit()``; standard output (`-`) is spooled to an anonymous temporary file and copied
-/// out by ``commit()``, so a failure never leaves half an image anywhere. Dropping it
-/// uncommitted removes the temporary file.
+/// - A regular file, or a name that does not exist yet: written to a temporary file in the
+///   same folder and put in place by ``commit()`` in one atomic step. The temporary file has
+///   no name at all where the system allows it (`O_TMPFILE`), so not even `kill -9` leaves
+///   it behind; otherwise it is named `.NAME.hexmask-XXXXXX` and removed on failure, on
+///   SIGINT/SIGTERM, and by the next batch run into that folder. A replaced file keeps its
+///   permissions, owner and group; a new one gets `0666 & ~umask`.
+/// - A symbolic link: its target is replaced as above; the link stays.
+/// - Standard output (`-`), a FIFO, a device: spooled, and written out whole by
+///   ``commit()``, so a reader never gets half an image. The FIFO or device stays itself.
+///
+/// Dropping it uncommitted throws the work away.
 final class OutputFile {
   /// The name messages use: the path as given, or `<stdout>`.
   let name: String
@@ -18,77 +27,147 @@ final class OutputFile {
   private var committed = false
 
   private enum Destination {
-    case file(path: String, temporaryPath: String)
-    case standardOutput
+    /// Replace the regular file at `path` (links followed) with `temporary`.
+    case file(path: String, temporary: TemporaryFile)
+    /// Copy the spool to standard output (nil) or into this FIFO or device.
+    case spooled(into: String?)
   }
 
-  /// Creates the temporary file; for a path, in its folder, which must exist.
+  /// Prepares the output; for a path, in its folder, which must exist.
   init(path: String) throws(HexMaskError) {
     if path == "-" {
-      guard let spool = tmpfile() else {
-        throw HexMaskError(
-          file: "<stdout>", reason: "cannot create a temporary file: \(systemError())")
-      }
       name = "<stdout>"
-      stream = spool
-      destination = .standardOutput
+      stream = try Self.spool(name)
+      destination = .spooled(into: nil)
       return
     }
-    let folder = parentFolder(of: path)
-    var info = stat()
-    guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-      throw HexMaskError(file: path, reason: "output folder '\(folder)' does not exist")
-    }
-    let base =
-      path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? "out"
-    var template = Array("\(folder)/.\(base).hexmask-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    guard descriptor >= 0 else {
-      throw HexMaskError(
-        file: path, reason: "cannot create a file in '\(folder)': \(systemError())")
-    }
-    // mkstemp makes the file private (0600); give it the permissions a new file gets.
-    fchmod(descriptor, 0o666 & ~creationMask)
-    let temporaryPath = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let opened = fdopen(descriptor, "wb") else {
-      close(descriptor)
-      unlink(temporaryPath)
-      throw HexMaskError(file: path, reason: "cannot open a temporary file: \(systemError())")
-    }
     name = path
+    let target = try followLinks(path)
+    var existing = stat()
+    let exists = stat(target, &existing) == 0
+    if !exists && errno != ENOENT {
+      throw HexMaskError(file: path, reason: "cannot write: \(systemError())")
+    }
+    if exists && (existing.st_mode & S_IFMT) == S_IFDIR {
+      throw HexMaskError(
+        file: path, reason: "is a folder; name a file, or use --out-dir to write into a folder",
+        isUsage: true)
+    }
+    if exists && (existing.st_mode & S_IFMT) != S_IFREG {
+      stream = try Self.spool(path)
+      destination = .spooled(into: target)
+      return
+    }
+    let temporary = try TemporaryFile(beside: target, name: path)
+    temporary.takePermissions(from: exists ? existing : nil)
+    guard let opened = fdopen(temporary.descriptor, "wb") else {
+      let reason = systemError()
+      temporary.discard()
+      throw HexMaskError(file: path, reason: "cannot write: \(reason)")
+    }
     stream = opened
-    destination = .file(path: path, temporaryPath: temporaryPath)
+    destination = .file(path: target, temporary: temporary)
   }
 
-  /// Makes the finished output visible: renames the file, or copies the spool to stdout.
-  func commit() throws(HexMaskError) {
+  /// Makes the finished output visible: puts the file in place, or writes out the spool.
+  ///
+  /// - Returns: the size and modification time of the file put in place (nil for a spool),
+  ///   read from the file itself, so a concurrent writer of the same name cannot confuse it.
+  @discardableResult
+  func commit() throws(HexMaskError) -> FileStamp? {
     committed = true
     switch destination {
-    case .file(let path, let temporaryPath):
-      let flushed = fflush(stream) == 0
-      let closed = fclose(stream) == 0
-      guard flushed && closed, rename(temporaryPath, path) == 0 else {
+    case .file(let path, let temporary):
+      var info = stat()
+      guard fflush(stream) == 0, fstat(fileno(stream), &info) == 0 else {
         let reason = systemError()
-        unlink(temporaryPath)
+        fclose(stream)
+        temporary.discard()
         throw HexMaskError(file: name, reason: "cannot write: \(reason)")
       }
-    case .standardOutput:
+      try temporary.publish(as: path, closing: stream, name: name)
+      return FileStamp(info)
+    case .spooled(let into):
       defer { fclose(stream) }
-      guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0, copy(stream, toDescriptor: 1)
-      else {
+      guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0 else {
         throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
       }
+      let target = into.map { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? 1
+      guard target >= 0 else {
+        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      }
+      defer { if into != nil { close(target) } }
+      guard copy(stream, toDescriptor: target) else {
+        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      }
+      return nil
     }
   }
 
   deinit {
     guard !committed else { return }
     fclose(stream)
-    if case .file(_, let temporaryPath) = destination { unlink(temporaryPath) }
+    if case .file(_, let temporary) = destination { temporary.discard() }
   }
+
+  /// An anonymous temporary file to collect a whole output in.
+  private static func spool(_ name: String) throws(HexMaskError) -> CFile {
+    guard let spool = tmpfile() else {
+      throw HexMaskError(file: name, reason: "cannot create a temporary file: \(systemError())")
+    }
+    return spool
+  }
+}
+
+/// The size and modification time of a file: what a rerun compares to tell whether an output
+/// is still the one it wrote.
+public struct FileStamp: Equatable, Sendable, CustomStringConvertible {
+  public var size: Int64
+  public var seconds: Int64
+  public var nanoseconds: Int64
+
+  init(_ info: stat) {
+    size = Int64(info.st_size)
+    seconds = Int64(info.st_mtim.tv_sec)
+    nanoseconds = Int64(info.st_mtim.tv_nsec)
+  }
+
+  /// Reads it with `stat` (following links); nil when the file does not exist.
+  public init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.init(info)
+  }
+
+  public init(size: Int64, seconds: Int64, nanoseconds: Int64) {
+    self.size = size
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  /// `size seconds.nanoseconds`, as records store it.
+  public var description: String { "\(size) \(seconds).\(nanoseconds)" }
+}
+
+/// The path a write to `path` really changes: symbolic links followed to their target, which
+/// may not exist yet (a dangling link is written through, as `>` in a shell does).
+func followLinks(_ path: String) throws(HexMaskError) -> String {
+  var current = path
+  for _ in 0..<40 {
+    var info = stat()
+    guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = buffer.withUnsafeMutableBytes { bytes in
+      guard let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+      return readlink(current, start, bytes.count - 1)
+    }
+    guard count > 0 else {
+      throw HexMaskError(file: path, reason: "cannot read the link: \(systemError())")
+    }
+    let text = String(decoding: buffer[..<count], as: UTF8.self)
+    current = text.hasPrefix("/") ? text : parentFolder(of: current) + "/" + text
+  }
+  throw HexMaskError(file: path, reason: "cannot write: too many levels of symbolic links")
 }
 
 /// Copies everything left in `source` to the file descriptor `target`; false on an error.
@@ -111,6 +190,11 @@ private func copy(_ source: CFile, toDescriptor target: Int32) -> Bool {
 func parentFolder(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }
   return slash == path.startIndex ? "/" : String(path[..<slash])
+}
+
+/// The last part of a path: `a/b.png` → `b.png`.
+func baseName(of path: String) -> String {
+  path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
 }
 
 /// The text of the current `errno`, e.g. "No such file or directory".

@@ -70,8 +70,8 @@ public func render(input: String, output: String, options: RenderOptions) throws
     throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
   }
   try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
-  try destination.commit()
-  return RenderReport(side: side, warnings: warnings, shape: shape)
+  let stamp = try destination.commit()
+  return RenderReport(side: side, warnings: warnings, shape: shape, output: stamp)
 }
 
 /// Writes the shape's mask for a `options.size` canvas to `output` without any picture:
@@ -102,8 +102,8 @@ public func renderMask(output: String, options: RenderOptions) throws(HexMaskErr
     try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
   }
   try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
-  try destination.commit()
-  return RenderReport(side: side, warnings: [], shape: shape)
+  let stamp = try destination.commit()
+  return RenderReport(side: side, warnings: [], shape: shape, output: stamp)
 }
 
 /// Writes `shape` as an SVG document to `path` (`-` for standard output), atomically.

@@ -11,10 +11,14 @@ public struct RenderReport: Equatable, Sendable {
   public var warnings: [String]
   /// The shape as drawn, e.g. for writing it as SVG too.
   public var shape: MaskShape?
+  /// Size and modification time of the file put in place; nil for standard output, a FIFO
+  /// or a device.
+  public var output: FileStamp?
 
-  public init(side: Int, warnings: [String], shape: MaskShape? = nil) {
+  public init(side: Int, warnings: [String], shape: MaskShape? = nil, output: FileStamp? = nil) {
     self.side = side
     self.warnings = warnings
     self.shape = shape
+    self.output = output
   }
 }

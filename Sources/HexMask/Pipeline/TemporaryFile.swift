@@ -1,0 +1,190 @@
+import CImageShims
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file being written in the folder of the file it will replace, so that putting it in
+/// place is one atomic `rename` or `link` on the same file system.
+///
+/// On Linux it has no name while it is written (`O_TMPFILE`): if the process dies, even by
+/// `kill -9`, the system frees it and nothing is left. Where the file system cannot do that
+/// (or `HEXMASK_NAMED_TEMPORARIES` is set, which the tests use to cover this path), it is a
+/// named file `.NAME.hexmask-XXXXXX`, removed on failure and by SIGINT/SIGTERM handlers,
+/// and recognisable for ``removeLeftoverTemporaries(in:olderThan:)`` after a crash.
+struct TemporaryFile {
+  let descriptor: Int32
+  /// The name while written, when the file has one.
+  private let path: String?
+  /// Where the path is remembered for signal handlers (-1: not remembered).
+  private let slot: Int32
+
+  /// Creates it in the folder of `target`; `name` is what messages call the output.
+  init(beside target: String, name: String) throws(HexMaskError) {
+    let folder = parentFolder(of: target)
+    var info = stat()
+    guard stat(folder, &info) == 0 else {
+      let reason =
+        errno == ENOENT
+        ? "output folder '\(folder)' does not exist" : "cannot write: \(systemError())"
+      throw HexMaskError(file: name, reason: reason)
+    }
+    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+      throw HexMaskError(file: name, reason: "'\(folder)' is not a folder")
+    }
+    if !namedTemporariesForced {
+      let unnamed = hm_open_unnamed(folder)
+      if unnamed >= 0 {
+        descriptor = unnamed
+        path = nil
+        slot = -1
+        return
+      }
+      // These mean "this file system or kernel has no O_TMPFILE": fall back to a name.
+      guard [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) else {
+        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      }
+    }
+    var template = Array(temporaryTemplate(for: target).utf8CString)
+    let named = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { hm_make_named($0) } ?? -1
+    }
+    guard named >= 0 else {
+      throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+    }
+    let temporaryPath = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    descriptor = named
+    path = temporaryPath
+    slot = hm_temporary_remember(temporaryPath)
+  }
+
+  /// Gives it the permissions of the file it replaces (mode, and owner and group where
+  /// allowed), or those of a new file: `0666 & ~umask`.
+  func takePermissions(from replaced: stat?) {
+    guard let replaced else {
+      fchmod(descriptor, 0o666 & ~creationMask)
+      return
+    }
+    // Owner first: changing it may clear set-user-ID bits, which fchmod then restores.
+    if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0 {
+      _ = fchown(descriptor, uid_t.max, replaced.st_gid)
+    }
+    fchmod(descriptor, replaced.st_mode & 0o7777)
+  }
+
+  /// Puts the finished file at `target`, replacing what is there atomically, and closes
+  /// `stream` (which wraps ``descriptor``).
+  func publish(as target: String, closing stream: CFile, name: String) throws(HexMaskError) {
+    defer { hm_temporary_forget(slot) }
+    if let path {
+      // A named file is closed first, so a late write error (NFS reports them on close)
+      // stops the rename.
+      guard fclose(stream) == 0, rename(path, target) == 0 else {
+        let reason = systemError()
+        unlink(path)
+        throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+      }
+      return
+    }
+    defer { fclose(stream) }
+    if linkUnnamed(to: target) { return }
+    guard errno == EEXIST else {
+      throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+    }
+    // Something is there: link under a fresh temporary name beside it, then rename that over
+    // it, which replaces it in one step.
+    for _ in 0..<100 {
+      let named = temporaryName(for: target)
+      let namedSlot = hm_temporary_remember(named)
+      defer { hm_temporary_forget(namedSlot) }
+      if linkUnnamed(to: named) {
+        guard rename(named, target) == 0 else {
+          let reason = systemError()
+          unlink(named)
+          throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+        }
+        return
+      }
+      guard errno == EEXIST else { break }
+    }
+    throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+  }
+
+  /// Throws the file away: closes nothing (its stream does that), removes its name if any.
+  func discard() {
+    if let path { unlink(path) }
+    hm_temporary_forget(slot)
+  }
+
+  /// Links the unnamed file in as `target`; false with `errno` set when it cannot.
+  private func linkUnnamed(to target: String) -> Bool {
+    hm_link_unnamed(descriptor, target) == 0
+  }
+}
+
+/// True when `HEXMASK_NAMED_TEMPORARIES` asks for named temporary files even where unnamed
+/// ones work (the tests cover the fallback this way).
+private let namedTemporariesForced = getenv("HEXMASK_NAMED_TEMPORARIES") != nil
+
+/// `folder/.NAME.hexmask-XXXXXX`, the `mkstemp` template for a temporary file of `target`.
+private func temporaryTemplate(for target: String) -> String {
+  "\(parentFolder(of: target))/.\(baseName(of: target))\(temporaryMarker)XXXXXX"
+}
+
+/// A fresh name that fits the template, for linking an unnamed file in beside `target`.
+private func temporaryName(for target: String) -> String {
+  let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+  let suffix = String((0..<6).map { _ in letters.randomElement() ?? "x" })
+  return String(temporaryTemplate(for: target).dropLast(6)) + suffix
+}
+
+/// What every temporary file name of hexmask contains.
+let temporaryMarker = ".hexmask-"
+
+/// True for names hexmask gives its temporary files: `.NAME.hexmask-XXXXXX`.
+func isTemporaryName(_ name: String) -> Bool {
+  let characters = Array(name)
+  let markerLength = temporaryMarker.count
+  // A dot, at least one character of NAME, the marker, six letters or digits.
+  guard name.hasPrefix("."), characters.count >= 2 + markerLength + 6 else { return false }
+  let marker = String(characters[(characters.count - 6 - markerLength)..<(characters.count - 6)])
+  return marker == temporaryMarker
+    && characters.suffix(6).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+}
+
+/// Removes hexmask's named temporary files in `folder` last changed before `time` (seconds
+/// since 1970): what a crash or `kill -9` left on a file system without unnamed temporary
+/// files. Files other running processes are writing are newer and stay.
+///
+/// - Returns: how many were removed.
+@discardableResult
+public func removeLeftoverTemporaries(in folder: String, olderThan time: Int) -> Int {
+  guard let stream = opendir(folder) else { return 0 }
+  defer { closedir(stream) }
+  var removed = 0
+  while let entry = readdir(stream) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    guard isTemporaryName(name) else { continue }
+    let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      Int(info.st_mtim.tv_sec) < time
+    else { continue }
+    if unlink(path) == 0 { removed += 1 }
+  }
+  return removed
+}
+
+/// From now on SIGINT and SIGTERM remove the named temporary files being written before they
+/// end the process as usual (status 130 or 143); unnamed ones vanish by themselves. A signal
+/// the parent made the process ignore stays ignored.
+public func removeTemporaryFilesOnStopSignals() { hm_temporary_clean_up_on_signals() }
+
+/// Removes the named temporary files being written now. Async-signal-safe: for signal
+/// handlers that end the process.
+public func removeTemporaryFilesNow() { hm_temporary_unlink_all() }
