@@ -177,7 +177,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
         "-q",
       ])
       #expect(run.status == 0, "\(run.standardError)")
-      #expect(try filesIn(out) == ["rocket.jpg"])
+      #expect(try filesIn(out) == [".hexmask", "rocket.jpg"])
     }
   }
 }
