@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,13 @@ static void clean_up_and_die(int number) {
 
 void hm_temporary_clean_up_on_signals(void) {
   int numbers[] = {SIGINT, SIGTERM};
+  // A parent may have blocked them by accident (a Dispatch or Foundation thread that spawned
+  // us does), which would make Ctrl-C do nothing.
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGINT);
+  sigaddset(&blocked, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &blocked, NULL);
   for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
     struct sigaction old;
     if (sigaction(numbers[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;

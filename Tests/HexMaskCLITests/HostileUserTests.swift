@@ -8,9 +8,9 @@ import Testing
 ///
 /// The harness checks for every row: the exit status; the first line of standard error
 /// (exactly, or as a prefix when the expectation ends in `…`; nil: standard error is empty);
-/// that no hexmask temporary file is left anywhere in the folder; that every file that existed
-/// before the command and is not named in `changes` is byte-identical afterwards; and that
-/// the row's `check` (a shell condition) holds.
+/// that the command left no new hexmask temporary file anywhere in the folder; that every file
+/// that existed before the command and is not named in `changes` is byte-identical
+/// afterwards; and that the row's `check` (a shell condition) holds.
 struct HostileCase: Sendable, CustomTestStringConvertible {
   /// What the user does, in words: the name the test report shows.
   var title: String
@@ -65,7 +65,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
       #expect(!run.standardError.contains("Fatal error"), "\(run.standardError)")
 
       let after = try snapshot(folder)
-      let litter = after.keys.filter { $0.contains(".hexmask-") }
+      // Leftovers a row planted on purpose (an old crash's) are the row's check to judge.
+      let litter = after.keys.filter { $0.contains(".hexmask-") && before[$0] == nil }
       #expect(litter.isEmpty, "temporary files left: \(litter.sorted())")
       for (path, bytes) in before where !row.changes.contains(path) {
         #expect(after[path] == bytes, "\(path) changed or disappeared")
@@ -110,8 +111,14 @@ func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws 
     let errorURL = scratch.appendingPathComponent("stderr")
     for url in [outputURL, errorURL] { try Data().write(to: url) }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", shellPrelude + script]
+    // Foundation starts children with most signals blocked (SIGCHLD among them, which makes
+    // `wait` in sh hang); perl (essential on Debian) clears the mask, as a terminal's shell
+    // would have it, and becomes /bin/sh.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+    process.arguments = [
+      "-e", "use POSIX; sigprocmask(SIG_SETMASK, POSIX::SigSet->new); exec '/bin/sh', @ARGV",
+      "--", "-c", shellPrelude + script,
+    ]
     process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["HEXMASK"] = try hexmaskExecutable().path

@@ -44,7 +44,9 @@ import Testing
     let inputs = [BatchInput(path: "../a.jpg", folder: nil), BatchInput(path: "b.jpg", folder: "")]
     let plan = BatchPlan(inputs: inputs, template: .standard, outputFolder: "out")
     #expect(plan.items[0].problem?.reason.contains("'..'") == true)
-    #expect(plan.items[1] == BatchItem(input: "b.jpg", output: "out/b.png"))
+    #expect(
+      plan.items[1]
+        == BatchItem(input: "b.jpg", output: "out/b.png", record: "out/.hexmask/b.png.rec"))
     #expect(plan.conflicts.isEmpty)
   }
 }
