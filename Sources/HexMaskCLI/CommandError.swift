@@ -1,5 +1,11 @@
 import HexMask
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Everything that can stop `hexmask`, with the one-line message the user reads and the
 /// exit status scripts see. All wording and every exit status live here.
 ///
@@ -44,6 +50,9 @@ enum CommandError: Error, Equatable, Sendable {
   case someFilesFailed(count: Int)
   /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
   case interrupted(signal: Int32)
+  /// Text (help, a manual page, JSON lines, messages) could not be written to `stream`
+  /// (`<stdout>` or `<stderr>`); `code` is the `errno` of the failed write.
+  case textNotWritten(stream: String, code: Int32)
 
   /// 2 for a usage error (the command line is wrong), 1 when a file could not be processed.
   var exitStatus: Int32 {
@@ -52,6 +61,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .unreadableList, .someFilesFailed: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
     case .interrupted(let signal): 128 + signal
+    // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
+    case .textNotWritten(_, let code): code == EPIPE ? 128 + SIGPIPE : 1
     default: 2
     }
   }
@@ -97,6 +108,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .interrupted(let signal):
       "stopped by \(signal == 15 ? "SIGTERM" : "SIGINT"); run the same command again to "
         + "finish the rest"
+    case .textNotWritten(let stream, let code):
+      "\(stream): cannot write: \(String(cString: strerror(code)))"
     }
   }
 
@@ -107,6 +120,9 @@ enum CommandError: Error, Equatable, Sendable {
     case .renderFailed, .unreadableList, .interrupted: "hexmask: \(message)\n"
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: ""
+    // Whoever closed the pipe wanted no more; other Unix tools say nothing either.
+    case .textNotWritten(_, let code) where code == EPIPE: ""
+    case .textNotWritten: "hexmask: \(message)\n"
     case .outputConflicts(let conflicts):
       conflicts.map { "hexmask: conflict: \($0.explanation)\n" }.joined()
         + "hexmask: \(message)\n"
@@ -167,7 +183,8 @@ extension CommandError {
     (
       1,
       "A file could not be read or written; the message names it and the reason. In a batch: "
-        + "at least one file failed, the others were written."
+        + "at least one file failed, the others were written. Also when standard output or "
+        + "error could not be written (a full disk)."
     ),
     (
       2,
@@ -180,5 +197,10 @@ extension CommandError {
         + "command finishes the rest."
     ),
     (143, "The same, stopped by SIGTERM."),
+    (
+      141,
+      "Standard output or error was a pipe closed early (as by head) while SIGPIPE was "
+        + "ignored; nothing more is said, as when SIGPIPE ends the process."
+    ),
   ]
 }
