@@ -39,6 +39,8 @@ enum CommandError: Error, Equatable, Sendable {
   case needsOutputFolder(option: String)
   /// `--out-dir` with neither an INPUT nor `--files-from`.
   case missingInputs
+  /// `--size` asks for a picture of more pixels than `--max-pixels` allows.
+  case tooManyOutputPixels(side: Int, maxPixels: Int)
   /// `-` among the inputs of a batch.
   case standardInputInBatch
   /// The `--files-from` list could not be read.
@@ -98,6 +100,9 @@ enum CommandError: Error, Equatable, Sendable {
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
+    case .tooManyOutputPixels(let side, let maxPixels):
+      "--size \(side) asks for \(side)×\(side) = \(side * side) pixels, more than --max-pixels "
+        + "\(maxPixels)"
     case .standardInputInBatch:
       "'-' cannot be an input with --out-dir; use --files-from - to read a list of files"
     case .outputConflicts(let conflicts):
