@@ -63,7 +63,76 @@ extension HostileUserTests {
         status: 141, firstError: nil, check: "[ ! -e out.png ]"),
     ]
 
-  static let extremeValueRows: [HostileCase] = []
+  static let extremeValueRows: [HostileCase] = [
+    HostileCase(
+      title: "--rotation 1e16 gives the visible picture of its remainder, 280",
+      command: "hexmask small.png a.png --rotation 1e16 && hexmask small.png b.png --rotation 280"
+        + " && hexmask small.png c.png --rotation 0",
+      status: 0, firstError: nil, check: "is_png a.png && cmp a.png b.png && ! cmp -s a.png c.png"),
+    HostileCase(
+      title: "--svg s.svg --size 64 --rotation 1e308 works and leaves no temporary file",
+      command: "hexmask --svg s.svg --size 64 --rotation 1e308", status: 0, firstError: nil,
+      check: "grep -q '<path id=\"hexmask-shape\" d=\"M [0-9]' s.svg"),
+    HostileCase(
+      title: "the raster and the SVG of --rotation -1e308 are both those of -296",
+      command: "hexmask small.png a.png --svg a.svg --rotation -1e308"
+        + " && hexmask small.png b.png --svg b.svg --rotation -296",
+      status: 0, firstError: nil, check: "cmp a.png b.png && cmp a.svg b.svg"),
+    HostileCase(
+      title: "--line 1e308 is a usage error naming the largest line",
+      command: "hexmask small.png out.png --line 1e308", status: 2,
+      firstError: "hexmask: small.png: --line 1e+308 leaves no room for the shape in a 32 px "
+        + "canvas: it must be less than 32",
+      check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "--corner 1e308% is a usage error naming the largest corner",
+      command: "hexmask small.png out.png --corner 1e308%", status: 2,
+      firstError: "hexmask: small.png: --corner 3.2e+307 is too large: at most 8 fits a 32 px "
+        + "canvas with this line and number of sides",
+      check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "--svg alone with --size 65500 and --line 1e308% is a usage error, not a crash",
+      command: "hexmask --svg s.svg --size 65500 --line 1e308%", status: 2,
+      firstError: "hexmask: s.svg: --line 1.7976931348623157e+308 leaves no room…",
+      check: "[ ! -e s.svg ]"),
+    HostileCase(
+      title: "--size 65500 for a picture (4.3 gigapixels) is refused before reading",
+      command: "hexmask small.png out.png --size 65500", status: 2,
+      firstError: "hexmask: --size 65500 asks for 65500×65500 = 4290250000 pixels, more than "
+        + "--max-pixels 268402689",
+      check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "--size 65500 for the SVG alone draws no pixels, so it works",
+      command: "hexmask --svg s.svg --size 65500 --rotation -1.7976931348623157e308", status: 0,
+      firstError: nil, check: "grep -q 'width=\"65500\"' s.svg"),
+    HostileCase(
+      title: "a WebP larger than WebP allows is a usage error",
+      command: "hexmask small.png out.webp --size 16384 --max-pixels 300000000", status: 2,
+      firstError: "hexmask: out.webp: a WebP can be at most 16383 pixels a side, not 16384",
+      check: "[ ! -e out.webp ]"),
+    HostileCase(
+      title: "a subnormal line and corner work",
+      command: "hexmask small.png out.png --line 4.9e-324 --corner 1e-320%", status: 0,
+      firstError: nil, check: "is_png out.png"),
+    HostileCase(
+      title: "--quality 1e308 is a usage error",
+      command: "hexmask small.png out.jpg --quality 1e308", status: 2,
+      firstError: "hexmask: invalid value '1e308' for '--quality': expected a whole number from "
+        + "1 to 100",
+      check: "[ ! -e out.jpg ]"),
+    HostileCase(
+      title: "--max-pixels 99999999999999999999 is a usage error",
+      command: "hexmask small.png out.png --max-pixels 99999999999999999999", status: 2,
+      firstError: "hexmask: invalid value '99999999999999999999' for '--max-pixels': expected a "
+        + "whole number ≥ 1",
+      check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "--rotation 1.8e308 (beyond a Double: infinity) is a usage error",
+      command: "hexmask small.png out.png --rotation 1.8e308", status: 2,
+      firstError: "hexmask: invalid value '1.8e308' for '--rotation': expected a number of "
+        + "degrees",
+      check: "[ ! -e out.png ]"),
+  ]
 
   /// What hexmask says when standard output is a full disk.
   private static let fullStandardOutput =
