@@ -451,6 +451,28 @@ struct GeometryTests {
   }
 }
 
+/// Public entry points given values no command line can produce end without a trap.
+@Suite struct NonFiniteGeometryTests {
+  @Test func aPolygonWithANonFinitePointIsLeftOut() {
+    var raster = ScanlineRasterizer(width: 8)
+    raster.add(polygon: [Point(x: 1, y: 1), Point(x: .nan, y: 2), Point(x: 6, y: 6)])
+    raster.add(polygon: [Point(x: -.infinity, y: 1), Point(x: 4, y: 2), Point(x: 6, y: 6)])
+    var row = [Float](repeating: 1, count: 8)
+    raster.coverage(row: 2, into: &row)
+    #expect(row == [Float](repeating: 0, count: 8))
+  }
+
+  @Test(arguments: [Double.nan, -1])
+  func aToleranceThatIsNoPositiveNumberStillDraws(tolerance: Double) throws {
+    let shape = try MaskShape(options: RenderOptions(), canvasSide: 32)
+    var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
+    var fill = [Float](repeating: 0, count: 32)
+    var stroke = fill
+    coverage.row(16, fill: &fill, stroke: &stroke)
+    #expect(fill[16] == 1)
+  }
+}
+
 @Suite struct PercentLengthTests {
   @Test func percentagesAreOfTheCanvasSide() throws {
     var options = RenderOptions()

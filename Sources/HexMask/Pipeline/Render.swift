@@ -111,7 +111,7 @@ public func renderMask(output: String, options: RenderOptions) throws(HexMaskErr
 /// Writes `shape` as an SVG document to `path` (`-` for standard output), atomically.
 ///
 /// ```swift
-/// try writeSVG(shape: report.shape!, borderColor: .white, to: "shape.svg")
+/// if let shape = report.shape { try writeSVG(shape: shape, borderColor: .white, to: "shape.svg") }
 /// ```
 public func writeSVG(shape: MaskShape, borderColor: RGBAColor, to path: String) throws(HexMaskError)
 {
