@@ -44,9 +44,27 @@ enum Setting {
 }
 
 func fail(_ message: String) -> Never {
-  // Unbuffered: the table goes to stdout through print, errors here.
-  FileHandle.standardError.write(Data("png-encode-bench: \(message)\n".utf8))
+  // Unbuffered: the table goes to stdout through print, errors here. write(2), unlike
+  // FileHandle.write, does not trap when standard error cannot be written.
+  var text = "png-encode-bench: \(message)\n"
+  text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
   exit(1)
+}
+
+/// The value after `option`, taken from `arguments`; a missing one ends the tool.
+func value(of option: String, in arguments: inout ArraySlice<String>) -> String {
+  guard let text = arguments.popFirst() else { fail("\(option) needs a value") }
+  return text
+}
+
+/// Comma-separated whole numbers of at least 1 (counts of runs and threads) after `option`.
+func counts(of option: String, in arguments: inout ArraySlice<String>) -> [Int] {
+  let texts = value(of: option, in: &arguments).split(separator: ",")
+  let numbers = texts.compactMap { Int($0) }.filter { $0 >= 1 }
+  guard !texts.isEmpty, numbers.count == texts.count else {
+    fail("\(option) takes whole numbers of at least 1")
+  }
+  return numbers
 }
 
 func load(_ path: String, gray: Bool) throws -> Image {
@@ -91,19 +109,21 @@ func encode(_ image: Image, _ setting: Setting, threads: Int, to path: String) t
   }
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = CommandLine.arguments.dropFirst()
 var runs = 3
 var threadCounts = [1]
 var settingNames = ["fast", "default", "small"]
 var gray = false
 var images: [String] = []
-while let argument = arguments.first {
-  arguments.removeFirst()
+while let argument = arguments.popFirst() {
   switch argument {
-  case "--runs": runs = Int(arguments.removeFirst()) ?? runs
-  case "--threads":
-    threadCounts = arguments.removeFirst().split(separator: ",").compactMap { Int($0) }
-  case "--settings": settingNames = arguments.removeFirst().split(separator: ",").map(String.init)
+  case "--runs":
+    let given = counts(of: argument, in: &arguments)
+    guard given.count == 1 else { fail("--runs takes one number") }
+    runs = given[0]
+  case "--threads": threadCounts = counts(of: argument, in: &arguments)
+  case "--settings":
+    settingNames = value(of: argument, in: &arguments).split(separator: ",").map(String.init)
   case "--gray": gray = true
   default: images.append(argument)
   }
@@ -117,13 +137,15 @@ let output = FileManager.default.temporaryDirectory.appendingPathComponent("png-
 
 print("image\tsetting\tthreads\tMB\tseconds")
 for path in images {
-  let image = try load(path, gray: gray)
+  // A top-level `try` would trap on an unreadable image: say why instead.
+  let image: Image
+  do { image = try load(path, gray: gray) } catch { fail("\(path): \(error)") }
   for (name, setting) in settings {
     for threads in threadCounts {
       var times: [Double] = []
       for _ in 0..<runs {
         let start = ContinuousClock.now
-        try encode(image, setting, threads: threads, to: output)
+        do { try encode(image, setting, threads: threads, to: output) } catch { fail("\(error)") }
         let elapsed = ContinuousClock.now - start
         times.append(
           Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)

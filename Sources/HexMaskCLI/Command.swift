@@ -1,20 +1,47 @@
-import Foundation
 import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Runs the command line `arguments` (without the program name) and returns the exit status:
 /// 0 when the output was written (or help or the version was printed), 1 when the input could
-/// not be turned into an output (in a batch: when any file failed), 2 when the command line is
-/// wrong, 130 or 143 when a batch was stopped by SIGINT or SIGTERM.
+/// not be turned into an output (in a batch: when any file failed) or text could not be
+/// written to standard output or error, 2 when the command line is wrong, 130 or 143 when a
+/// batch was stopped by SIGINT or SIGTERM, 141 when standard output or error was a pipe
+/// closed early while SIGPIPE was ignored.
 ///
 /// ```swift
 /// exit(runHexMask(Array(CommandLine.arguments.dropFirst())))
 /// ```
 public func runHexMask(_ arguments: [String]) -> Int32 {
-  run(
+  let console = Console.system
+  let status = run(
     arguments, render: render(input:output:options:),
-    renderBatch: { job throws(CommandError) in try runBatch(job, console: .system) },
-    standardOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-    standardError: { FileHandle.standardError.write(Data($0.utf8)) })
+    renderBatch: { job throws(CommandError) in try runBatch(job, console: console) },
+    standardOutput: console.standardOutput,
+    standardError: console.standardError)
+  return finalStatus(
+    status, writeFailure: console.writeFailure, standardError: console.standardError)
+}
+
+/// The exit status of a run that returned `status`, once text it could not write is counted:
+/// `writeFailure` names the stream that lost text and the `errno` of the failed write.
+///
+/// A pipe closed early (`EPIPE`, which SIGPIPE's default action never lets the process see)
+/// ends quietly with 141, the status that signal would have given. Any other failure (a full
+/// disk) gets one message on standard error, when that can still be written, and turns
+/// success into 1; a failed run keeps its own status, which already says something is wrong.
+func finalStatus(
+  _ status: Int32, writeFailure: (stream: String, code: Int32)?,
+  standardError: (String) -> Void
+) -> Int32 {
+  guard let failure = writeFailure else { return status }
+  let error = CommandError.textNotWritten(stream: failure.stream, code: failure.code)
+  if !error.report.isEmpty { standardError(error.report) }
+  return status == 0 || failure.code == EPIPE ? error.exitStatus : status
 }
 
 /// Writes `shape` as SVG for `--svg`.

@@ -1,5 +1,11 @@
 import HexMask
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Everything that can stop `hexmask`, with the one-line message the user reads and the
 /// exit status scripts see. All wording and every exit status live here.
 ///
@@ -37,6 +43,8 @@ enum CommandError: Error, Equatable, Sendable {
   case needsOutputFolder(option: String)
   /// `--out-dir` with neither an INPUT nor `--files-from`.
   case missingInputs
+  /// `--size` asks for a picture of more pixels than `--max-pixels` allows.
+  case tooManyOutputPixels(side: Int, maxPixels: Int)
   /// `-` among the inputs of a batch.
   case standardInputInBatch
   /// The `--files-from` list could not be read.
@@ -48,6 +56,9 @@ enum CommandError: Error, Equatable, Sendable {
   case someFilesFailed(count: Int)
   /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
   case interrupted(signal: Int32)
+  /// Text (help, a manual page, JSON lines, messages) could not be written to `stream`
+  /// (`<stdout>` or `<stderr>`); `code` is the `errno` of the failed write.
+  case textNotWritten(stream: String, code: Int32)
 
   /// 2 for a usage error (the command line is wrong), 1 when a file could not be processed.
   var exitStatus: Int32 {
@@ -56,6 +67,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .unreadableList, .someFilesFailed: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
     case .interrupted(let signal): 128 + signal
+    // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
+    case .textNotWritten(_, let code): code == EPIPE ? 128 + SIGPIPE : 1
     default: 2
     }
   }
@@ -95,6 +108,9 @@ enum CommandError: Error, Equatable, Sendable {
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
+    case .tooManyOutputPixels(let side, let maxPixels):
+      "--size \(side) asks for \(side)×\(side) = \(side * side) pixels, more than --max-pixels "
+        + "\(maxPixels)"
     case .standardInputInBatch:
       "'-' cannot be an input with --out-dir; use --files-from - to read a list of files"
     case .outputConflicts(let conflicts):
@@ -105,6 +121,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .interrupted(let signal):
       "stopped by \(signal == 15 ? "SIGTERM" : "SIGINT"); run the same command again to "
         + "finish the rest"
+    case .textNotWritten(let stream, let code):
+      "\(stream): cannot write: \(String(cString: strerror(code)))"
     }
   }
 
@@ -116,6 +134,9 @@ enum CommandError: Error, Equatable, Sendable {
       "hexmask: \(message)\n"
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: ""
+    // Whoever closed the pipe wanted no more; other Unix tools say nothing either.
+    case .textNotWritten(_, let code) where code == EPIPE: ""
+    case .textNotWritten: "hexmask: \(message)\n"
     case .outputConflicts(let conflicts):
       conflicts.map { "hexmask: conflict: \($0.explanation)\n" }.joined()
         + "hexmask: \(message)\n"
@@ -176,7 +197,8 @@ extension CommandError {
     (
       1,
       "A file could not be read or written; the message names it and the reason. In a batch: "
-        + "at least one file failed, the others were written."
+        + "at least one file failed, the others were written. Also when standard output or "
+        + "error could not be written (a full disk)."
     ),
     (
       2,
@@ -189,5 +211,10 @@ extension CommandError {
         + "command finishes the rest."
     ),
     (143, "The same, stopped by SIGTERM."),
+    (
+      141,
+      "Standard output or error was a pipe closed early (as by head) while SIGPIPE was "
+        + "ignored; nothing more is said, as when SIGPIPE ends the process."
+    ),
   ]
 }

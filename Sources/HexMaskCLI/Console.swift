@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -20,12 +18,27 @@ struct Console: Sendable {
   var outputIsTerminal = false
   /// True when standard error is a terminal, so a live progress line can be redrawn.
   var errorIsTerminal = false
+  /// The process's streams behind the two closures, standard output first, which remember
+  /// text that could not be written; empty for a console that only collects text (tests).
+  var streams: [TextStream] = []
 
-  /// The process's own standard output and error.
+  /// The process's own standard output and error. Each use makes new streams, so a run
+  /// takes it once and asks that console for `writeFailure` at the end.
   static var system: Console {
-    Console(
-      standardOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-      standardError: { FileHandle.standardError.write(Data($0.utf8)) },
-      outputIsTerminal: isatty(1) != 0, errorIsTerminal: isatty(2) != 0)
+    let output = TextStream(descriptor: STDOUT_FILENO, name: "<stdout>")
+    let error = TextStream(descriptor: STDERR_FILENO, name: "<stderr>")
+    return Console(
+      standardOutput: output.write, standardError: error.write,
+      outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: isatty(STDERR_FILENO) != 0,
+      streams: [output, error])
+  }
+
+  /// The first stream, standard output before standard error, that lost text, with the
+  /// `errno` of its failure; nil when everything was written.
+  var writeFailure: (stream: String, code: Int32)? {
+    for stream in streams {
+      if let code = stream.failure { return (stream.name, code) }
+    }
+    return nil
   }
 }

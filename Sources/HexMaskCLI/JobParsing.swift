@@ -58,6 +58,7 @@ extension Job {
       guard svgOutput == nil else { throw .notInBatch(option: "--svg") }
       inputs = files
       action = .renderBatch
+      try checkOutputPixels()
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
@@ -68,6 +69,7 @@ extension Job {
       if options.maskOnly && files.count == 1 {
         output = files[0]
         action = .renderMask
+        try checkOutputPixels()
         return
       }
       if svgOutput != nil && files.isEmpty {
@@ -80,6 +82,16 @@ extension Job {
     input = files[0]
     output = files[1]
     if output == "-" && svgOutput == "-" { throw .twoStandardOutputs }
+    try checkOutputPixels()
+  }
+
+  /// Refuses a `--size` whose picture would have more pixels than `--max-pixels`, the limit
+  /// inputs have too, before anything is read: the largest size is 4.3 gigapixels. Only the
+  /// SVG alone (`.writeShape`) draws no pixels.
+  private func checkOutputPixels() throws(CommandError) {
+    // `--size` is at most 65 500, so its square fits an Int.
+    guard let side = options.size, side * side > options.maxPixels else { return }
+    throw .tooManyOutputPixels(side: side, maxPixels: options.maxPixels)
   }
 
   /// `--sides=8` → (`--sides`, `8`); `--sides` → (`--sides`, nil). Short options take no `=`.

@@ -42,7 +42,8 @@ let optionTable: [OptionDescription] = [
     long: "size",
     value: .wholeNumber(named: "N", in: 1...65_500) { $0.options.size = $1 },
     help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
-      + "decoding when much larger). Geometry options stay in output pixels.",
+      + "decoding when much larger). Geometry options stay in output pixels. N × N may not "
+      + "exceed --max-pixels.",
     group: .canvas, defaultValue: "the square's own size"),
   OptionDescription(
     long: "no-upscale",
@@ -123,8 +124,9 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "max-pixels",
     value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.maxPixels = $1 },
-    help: "Refuse images with more pixels than this, checked before decoding; a guard "
-      + "against decompression bombs.",
+    help: "Refuse images with more pixels than this, checked before decoding, and a --size "
+      + "whose output would have more; a guard against decompression bombs and runaway "
+      + "outputs.",
     group: .input, defaultValue: "268402689, 16383 × 16383"),
   OptionDescription(
     long: "strict",

@@ -166,6 +166,39 @@ import Testing
     }
   }
 
+  /// `--size` draws N × N pixels, so N × N may not exceed `--max-pixels`: checked while the
+  /// command line is read, in whatever order the two come, for every action that draws.
+  @Test(arguments: [
+    ["in.jpg", "out.png", "--size", "16384"],
+    ["--size", "65500", "--mask-only", "mask.png"],
+    ["photos", "--out-dir", "out", "--size", "65500"],
+    ["--max-pixels", "4095", "in.jpg", "out.png", "--size", "64"],
+  ])
+  func sizeBeyondMaxPixelsIsAUsageError(arguments: [String]) throws {
+    let at = try #require(arguments.firstIndex(of: "--size"))
+    let side = try #require(Int(arguments[at + 1]))
+    var smaller = arguments
+    smaller[at + 1] = "1"
+    let job = try? Job(parsing: smaller)
+    #expect(job != nil, "only the size makes these wrong")
+    let limit = job?.options.maxPixels ?? 0
+    let error = CommandError.tooManyOutputPixels(side: side, maxPixels: limit)
+    #expect(throws: error) { try Job(parsing: arguments) }
+    #expect(error.exitStatus == 2)
+    #expect(
+      error.message
+        == "--size \(side) asks for \(side)×\(side) = \(side * side) pixels, more than --max-pixels \(limit)"
+    )
+  }
+
+  @Test func sizeWithinMaxPixelsOrForTheSVGAloneIsAccepted() throws {
+    #expect(try Job(parsing: ["in.jpg", "out.png", "--size", "16383"]).options.size == 16383)
+    #expect(
+      try Job(parsing: ["a", "b", "--size", "64", "--max-pixels", "4096"]).options.size == 64)
+    let svg = try Job(parsing: ["--svg", "s.svg", "--size", "65500"])
+    #expect(svg.action == .writeShape)
+  }
+
   @Test func firstErrorIsReported() {
     #expect(throws: CommandError.invalidValue("1", option: "--sides", kind: .wholeNumber(3...64))) {
       try Job(parsing: ["--sides", "1", "--cornr", "2"])

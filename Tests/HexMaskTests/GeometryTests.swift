@@ -397,10 +397,79 @@ struct GeometryTests {
 @Suite struct PixelAmountTests {
   @Test(arguments: [
     (120.0, "120"), (120.5789, "120.57"), (0.5, "0.50"), (0.009, "0.0090"),
-    (0.0000015, "0.0000015"), (3.14159, "3.14"),
+    (0.0000015, "0.0000015"), (3.14159, "3.14"), (-0.0, "0"),
+    (1e15, "1000000000000000"), (1e16, "1e+16"), (1e308, "1e+308"),
+    (.greatestFiniteMagnitude, "1.7976931348623157e+308"), (.infinity, "inf"),
   ])
   func amountsPrintRoundedDownAndNeverAsZero(value: Double, text: String) {
     #expect(pixels(value) == text)
+  }
+}
+
+@Suite struct HugeValueShapeTests {
+  /// Whole turns come off exactly in degrees, so a huge angle is its remainder: 1e16° is
+  /// 280°, where multiplying by π/180 first left the angle to rounding.
+  @Test(arguments: [
+    (1e16, 280.0), (-1e16, -280.0), (1e308, 296.0), (-1e308, -296.0),
+    (.greatestFiniteMagnitude, 128.0), (720, 0), (-0.0, 0),
+  ])
+  func aHugeRotationIsItsRemainder(degrees: Double, remainder: Double) throws {
+    var huge = RenderOptions()
+    huge.rotationDegrees = degrees
+    var small = RenderOptions()
+    small.rotationDegrees = remainder
+    let shape = try MaskShape(options: huge, canvasSide: 64)
+    #expect(shape == (try MaskShape(options: small, canvasSide: 64)))
+    #expect(shape.polygon.segments.allSatisfy { $0.start.x.isFinite && $0.start.y.isFinite })
+  }
+
+  @Test func aHugeLineIsRefusedNamingTheLimit() {
+    var options = RenderOptions()
+    options.lineWidth = 1e308
+    #expect(throws: ShapeError.lineTooWide(1e308, canvasSide: 32)) {
+      try MaskShape(options: options, canvasSide: 32)
+    }
+    #expect(
+      ShapeError.lineTooWide(1e308, canvasSide: 32).description
+        == "--line 1e+308 leaves no room for the shape in a 32 px canvas: it must be less than 32")
+  }
+
+  /// 1e308 % of a canvas is more than a `Double` holds: it is refused as the largest one.
+  @Test func aPercentageBeyondDoubleIsRefusedWithANumber() {
+    var options = RenderOptions()
+    options.corner = .percent(1e308)
+    options.line = .percent(0)
+    let error = #expect(throws: ShapeError.self) {
+      try MaskShape(options: options, canvasSide: 65500)
+    }
+    guard case .cornerTooLarge(let corner, _, _)? = error else {
+      Issue.record("expected cornerTooLarge, got \(String(describing: error))")
+      return
+    }
+    #expect(corner == .greatestFiniteMagnitude)
+    #expect(error?.description.hasPrefix("--corner 1.7976931348623157e+308 is too large") == true)
+  }
+}
+
+/// Public entry points given values no command line can produce end without a trap.
+@Suite struct NonFiniteGeometryTests {
+  @Test func aPolygonWithANonFinitePointIsLeftOut() {
+    var raster = ScanlineRasterizer(width: 8)
+    raster.add(polygon: [Point(x: 1, y: 1), Point(x: .nan, y: 2), Point(x: 6, y: 6)])
+    raster.add(polygon: [Point(x: -.infinity, y: 1), Point(x: 4, y: 2), Point(x: 6, y: 6)])
+    var row = [Float](repeating: 1, count: 8)
+    raster.coverage(row: 2, into: &row)
+    #expect(row == [Float](repeating: 0, count: 8))
+  }
+
+  @Test(arguments: [Double.nan, -1])
+  func aToleranceThatIsNoPositiveNumberStillDraws(tolerance: Double) throws {
+    let shape = try MaskShape(options: RenderOptions(), canvasSide: 32)
+    var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
+    var fill = [Float](repeating: 0, count: 32)
+    var stroke = fill
+    coverage.row(16, fill: &fill, stroke: &stroke)
+    #expect(fill[16] == 1)
   }
 }
 

@@ -61,6 +61,8 @@ private func rasterize(_ svg: String, zoom: Int, in directory: String) throws ->
       (1 / 3, "0.333333"), (2.0000004, "2"), (2.0000006, "2.000001"),
       (29999.999999, "29999.999999"),
       (-7.1, "-7.1"), (0.000001, "0.000001"),
+      // Beyond what an Int64 of millionths holds: exponent form, which SVG reads too.
+      (1e20, "1e+20"), (-1e300, "-1e+300"), (.nan, "0"), (.infinity, "0"),
     ] as [(Double, String)])
   func numbersHaveAtMostSixDecimals(value: Double, text: String) {
     #expect(svgNumber(value) == text)

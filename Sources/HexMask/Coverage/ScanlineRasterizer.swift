@@ -38,9 +38,12 @@ public struct ScanlineRasterizer: Sendable {
     isTouched = [Bool](repeating: false, count: width + 2)
   }
 
-  /// Adds a closed polygon; `sign` −1 subtracts its area from what is already there.
+  /// Adds a closed polygon; `sign` −1 subtracts its area from what is already there. A
+  /// polygon with a point that is not finite has no area to speak of and is left out.
   public mutating func add(polygon: [Point], sign: Double = 1) {
-    guard polygon.count >= 3 else { return }
+    guard polygon.count >= 3, polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+      return
+    }
     for i in polygon.indices {
       let a = polygon[i]
       let b = polygon[(i + 1) % polygon.count]

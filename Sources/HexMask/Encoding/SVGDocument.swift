@@ -103,8 +103,13 @@ func svgPathData(_ segments: [PathSegment]) -> String {
 private func svgPoint(_ point: Point) -> String { "\(svgNumber(point.x)) \(svgNumber(point.y))" }
 
 /// `value` rounded to 6 decimals, without trailing zeros or a negative zero: "12.5", "-0.25", "3".
+/// Magnitudes from 2⁶³ millionths on (9·10¹², far outside any canvas) print in exponent form
+/// ("1e+20", which SVG reads too); SVG has no way to write an infinity or NaN, and shapes made
+/// from finite options never hold one, so those print as 0.
 func svgNumber(_ value: Double) -> String {
-  let millionths = Int64((value * 1_000_000).rounded())
+  guard let millionths = Int64(exactly: (value * 1_000_000).rounded()) else {
+    return value.isFinite ? "\(value)" : "0"
+  }
   guard millionths != 0 else { return "0" }
   let sign = millionths < 0 ? "-" : ""
   let magnitude = millionths.magnitude

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The shape for one canvas: the options with their defaults fitted, placed as the
 /// layout says. Geometry is in output pixels.
 ///
@@ -24,7 +30,7 @@ public struct MaskShape: Equatable, Sendable {
   public init(options: RenderOptions, canvasSide: Int) throws(ShapeError) {
     let side = Double(canvasSide)
     let line: Double
-    if let explicit = options.line?.inPixels(canvasSide: side) {
+    if let explicit = options.line.map({ Self.lengthInPixels($0, canvasSide: side) }) {
       guard explicit < side else { throw .lineTooWide(explicit, canvasSide: canvasSide) }
       line = explicit
     } else {
@@ -33,7 +39,7 @@ public struct MaskShape: Equatable, Sendable {
     let maximum = RoundedPolygon.maximumCornerRadius(
       canvasSide: side, lineWidth: line, sides: options.sides)
     let corner: Double
-    if let explicit = options.corner?.inPixels(canvasSide: side) {
+    if let explicit = options.corner.map({ Self.lengthInPixels($0, canvasSide: side) }) {
       guard explicit <= maximum * (1 + 1e-12) else {
         throw .cornerTooLarge(explicit, maximum: maximum, canvasSide: canvasSide)
       }
@@ -43,7 +49,7 @@ public struct MaskShape: Equatable, Sendable {
     }
     let unplaced = RoundedPolygon(
       canvasSide: side, lineWidth: line, sides: options.sides, cornerRadius: corner,
-      rotation: options.rotationDegrees * .pi / 180)
+      rotation: Self.radians(options.rotationDegrees))
     switch options.layout {
     case .centered:
       polygon = unplaced.translated(
@@ -55,6 +61,20 @@ public struct MaskShape: Equatable, Sendable {
     lineWidth = line
     layout = options.layout
     self.canvasSide = canvasSide
+  }
+
+  /// `degrees` as radians, after taking whole turns off exactly (`fmod` is exact): any
+  /// finite angle gives the same shape as its remainder, so the raster and the SVG, both
+  /// made from this shape, agree. Multiplying first would lose the angle to rounding for
+  /// large values (1e16° is off by whole radians) or overflow to infinity (1e308°).
+  static func radians(_ degrees: Double) -> Double {
+    fmod(degrees, 360) * .pi / 180
+  }
+
+  /// `length` in pixels on a `side` canvas. A percentage too large for a `Double` in pixels
+  /// counts as the largest finite one: refused either way, and its message prints a number.
+  private static func lengthInPixels(_ length: Length, canvasSide side: Double) -> Double {
+    min(length.inPixels(canvasSide: side), .greatestFiniteMagnitude)
   }
 }
 
@@ -68,16 +88,19 @@ public enum ShapeError: Error, Equatable, Sendable, CustomStringConvertible {
     case .cornerTooLarge(let corner, let maximum, let side):
       "--corner \(pixels(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px canvas with this line and number of sides"
     case .lineTooWide(let line, let side):
-      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas"
+      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
+        + "less than \(side)"
     }
   }
 }
 
 /// A pixel amount for messages: whole numbers plainly, others to two decimals — more for
 /// amounts under 0.01, so they never print as 0.00 — rounded down so that a printed maximum
-/// is always accepted.
+/// is always accepted. Amounts from 2⁵³ on, far beyond any canvas and all whole, print as
+/// Swift prints a `Double` (`1e+308`), since an `Int` cannot hold them all.
 func pixels(_ value: Double) -> String {
-  if value == value.rounded() || !value.isFinite { return String(Int(value)) }
+  guard value.isFinite, value.magnitude < 0x1p53 else { return "\(value)" }
+  if value == value.rounded() { return String(Int(value)) }
   var decimals = 2
   while decimals < 12 && abs(value) * pow10(decimals) < 10 { decimals += 1 }
   let scale = pow10(decimals)

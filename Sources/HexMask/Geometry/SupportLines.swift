@@ -49,7 +49,10 @@ extension RoundedPolygon {
     if r > 0 {
       let radius = 2 * r / cos(theta / 2) + max(0, maxOffset)
       let step = (8 * tolerance / radius).squareRoot()
-      steps = Int(min((theta / step).rounded(.up), Double(1 << 20)))
+      // A tolerance that is not a number (or is negative) gives NaN, which Int(_:) traps on:
+      // one line per corner then, as for sharp corners.
+      let wanted = (theta / step).rounded(.up)
+      steps = wanted.isNaN ? 1 : Int(min(wanted, Double(1 << 20)))
     } else {
       steps = 1
     }

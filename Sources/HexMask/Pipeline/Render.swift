@@ -41,6 +41,7 @@ public func render(input: String, output: String, options: RenderOptions) throws
     : options.crop.square(width: upright.width, height: upright.height)
   var side = options.size ?? crop.side
   if !options.upscale { side = min(side, crop.side) }
+  try checkOutputSize(side: side, format: format, options: options, file: output)
   let picture = ResizedDecoder(upright, crop: crop, side: side)
   let shape = try maskShape(options, side: side, file: source.name)
 
@@ -91,6 +92,7 @@ public func renderMask(output: String, options: RenderOptions) throws(HexMaskErr
     throw HexMaskError(file: output, reason: "a mask without an input needs --size", isUsage: true)
   }
   let format = try outputFormat(for: output, options: options)
+  try checkOutputSize(side: side, format: format, options: options, file: output)
   let shape = try maskShape(options, side: side, file: output)
   let destination = try OutputFile(path: output)
   let writer = try attempt(destination.name) { () throws(ImageError) in
@@ -109,7 +111,7 @@ public func renderMask(output: String, options: RenderOptions) throws(HexMaskErr
 /// Writes `shape` as an SVG document to `path` (`-` for standard output), atomically.
 ///
 /// ```swift
-/// try writeSVG(shape: report.shape!, borderColor: .white, to: "shape.svg")
+/// if let shape = report.shape { try writeSVG(shape: shape, borderColor: .white, to: "shape.svg") }
 /// ```
 public func writeSVG(shape: MaskShape, borderColor: RGBAColor, to path: String) throws(HexMaskError)
 {
@@ -119,6 +121,28 @@ public func writeSVG(shape: MaskShape, borderColor: RGBAColor, to path: String) 
     throw HexMaskError(file: destination.name, reason: "cannot write: \(systemError())")
   }
   try destination.commit()
+}
+
+/// Refuses, as a usage error about `file`, a `side` × `side` output of more than
+/// `options.maxPixels` pixels (the limit inputs have too; only a requested size can exceed
+/// it, since a picture's own square is never larger than the picture) or larger than
+/// `format` can hold, before anything is drawn.
+private func checkOutputSize(
+  side: Int, format: OutputFormat, options: RenderOptions, file: String
+) throws(HexMaskError) {
+  let (pixels, overflow) = side.multipliedReportingOverflow(by: side)
+  if overflow || pixels > options.maxPixels {
+    throw HexMaskError(
+      file: file,
+      reason: "a \(side)×\(side) output has more pixels than the limit of \(options.maxPixels)",
+      isUsage: true)
+  }
+  if format == .webp && !options.maskOnly && side > WebPWriter.maximumSide {
+    throw HexMaskError(
+      file: file,
+      reason: "a WebP can be at most \(WebPWriter.maximumSide) pixels a side, not \(side)",
+      isUsage: true)
+  }
 }
 
 /// The shape for a `side` canvas; options that cannot fit are usage errors about `file`.

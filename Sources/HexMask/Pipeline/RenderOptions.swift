@@ -40,8 +40,9 @@ public struct RenderOptions: Sendable, Equatable {
   public var background: RGBAColor? = nil
   /// Write the shape's 8-bit coverage (fill and border) as a gray PNG instead of the picture.
   public var maskOnly = false
-  /// Largest `width × height` accepted, checked from the header before any pixel memory
-  /// is allocated (sharp's default limit, a defence against decompression bombs).
+  /// Largest `width × height` accepted, checked from the input's header before any pixel
+  /// memory is allocated (sharp's default limit, a defence against decompression bombs),
+  /// and for the output before it is started (a `size` of 65 500 is 4.3 gigapixels).
   public var maxPixels = 268_402_689
   /// Turn the picture upright as its EXIF orientation says (as vipsthumbnail does).
   public var autoOrient = true

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Traps that user input or an OS error could reach have no place in hexmask's own code:
+/// every failure there is a message and an exit status (issue 10, item 3). A full disk once
+/// crashed `--help` through a forced `try` inside Foundation's `FileHandle.write(_:)`.
+@Suite struct SourceAuditTests {
+  /// The targets that make up the `hexmask` command (the benchmark tools are not shipped).
+  static let folders = ["Sources/HexMask", "Sources/HexMaskCLI", "Sources/hexmask"]
+  /// Spellings that stop the process instead of reporting: a forced `try`, a deliberate
+  /// crash, and a forced cast.
+  static let traps = ["try!", "fatalError(", "as!"]
+
+  @Test func noForcedTryFatalErrorOrForcedCastInTheCommandsSources() throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var scanned = 0
+    var found: [String] = []
+    for folder in Self.folders {
+      let base = root.appendingPathComponent(folder)
+      let files = try #require(FileManager.default.subpaths(atPath: base.path))
+      for file in files where file.hasSuffix(".swift") {
+        let text = try String(
+          contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        scanned += 1
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+          .enumerated()
+        where Self.traps.contains(where: { line.contains($0) }) {
+          found.append("\(folder)/\(file):\(number + 1): \(line)")
+        }
+      }
+    }
+    #expect(scanned > 40, "only \(scanned) Swift files found under \(Self.folders)")
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
+}
