@@ -7,7 +7,9 @@ import Synchronization
 /// Per-file lines (`--json` on standard output; errors, warnings and `--verbose` lines on
 /// standard error) come in input order. On a terminal a progress line is redrawn on standard
 /// error and cleared before any other line, so it never garbles them. `finish()` prints the
-/// summary.
+/// summary. Names are printed through `displayName`, and every line on standard error but the
+/// progress line goes through `say`, which escapes control characters, so no file name can
+/// break a line or forge one.
 ///
 /// ```swift
 /// let reporter = BatchReporter(total: items.count, settings: job.batch, console: .system)
@@ -70,7 +72,7 @@ final class BatchReporter: Sendable {
       clearProgress(&state)
       guard verbosity != .quiet else { return }
       if total == 0 {
-        console.standardError(nothingFound)
+        say([nothingFound])
         return
       }
       let seconds = elapsed
@@ -81,14 +83,14 @@ final class BatchReporter: Sendable {
       if seconds > 0 && state.done > 0 {
         summary += " (\(String(format: "%.1f", Double(state.done) / seconds)) files/s)"
       }
-      console.standardError(summary + "\n")
+      say([summary])
     }
   }
 
   /// `--dry-run`: prints each input and the output it would write, and returns how many
   /// inputs cannot be rendered.
   func listPlan(_ items: [BatchItem], overwrite: Bool) -> Int {
-    if items.isEmpty && verbosity != .quiet { console.standardError(nothingFound) }
+    if items.isEmpty && verbosity != .quiet { say([nothingFound]) }
     var failed = 0
     for item in items {
       var result = BatchResult(item: item, status: .written, error: item.problem)
@@ -96,20 +98,22 @@ final class BatchReporter: Sendable {
       if item.problem != nil {
         failed += 1
         result.status = .failed
-        console.standardError("hexmask: \(item.problem?.description ?? "")\n")
+        say(["hexmask: \(item.problem?.displayed ?? "")"])
       }
       if json {
         let status = result.status == .failed ? "failed" : exists ? "skipped" : "planned"
         console.standardOutput(jsonLine(result, status: status))
       } else if item.problem == nil {
-        console.standardOutput(
-          "\(item.input) -> \(item.output)\(exists ? " (exists, skipped)" : "")\n")
+        let line =
+          "\(displayName(item.input)) -> \(displayName(item.output))"
+          + (exists ? " (exists, skipped)" : "")
+        console.standardOutput(escapingControlCharacters(line) + "\n")
       }
     }
     return failed
   }
 
-  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs\n"
+  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs"
 
   /// The lines for one finished file.
   private func report(_ result: BatchResult, _ state: inout State) {
@@ -120,24 +124,31 @@ final class BatchReporter: Sendable {
     var lines: [String] = []
     switch result.status {
     case .failed:
-      lines.append("hexmask: \(result.error?.description ?? result.item.input)")
+      lines.append("hexmask: \(result.error?.displayed ?? displayName(result.item.input))")
     case .skipped where verbosity == .verbose:
-      lines.append("hexmask: skipped \(result.item.output) (exists)")
+      lines.append("hexmask: skipped \(displayName(result.item.output)) (exists)")
     case .written where verbosity == .verbose:
       let side = result.report?.side ?? 0
       lines.append(
-        "hexmask: wrote \(result.item.output) from \(result.item.input) "
-          + "(\(side)x\(side), \(result.milliseconds) ms)")
+        "hexmask: wrote \(displayName(result.item.output)) from "
+          + "\(displayName(result.item.input)) (\(side)x\(side), \(result.milliseconds) ms)")
     default: break
     }
     if verbosity != .quiet {
       for warning in result.report?.warnings ?? [] {
-        lines.append("hexmask: \(result.item.input): warning: \(warning)")
+        lines.append("hexmask: \(displayName(result.item.input)): warning: \(warning)")
       }
     }
     guard !lines.isEmpty else { return }
     clearProgress(&state)
-    console.standardError(lines.map { $0 + "\n" }.joined())
+    say(lines)
+  }
+
+  /// Writes message lines to standard error, each kept on one line: the last safety net
+  /// escapes any control character a name brought in (only the progress line, which must
+  /// move the cursor, is written without it).
+  private func say(_ lines: [String]) {
+    console.standardError(lines.map { escapingControlCharacters($0) + "\n" }.joined())
   }
 
   /// Redraws `12/60 files, 3.4 files/s, ETA 14 s, 1 failed` at most ten times a second.

@@ -60,17 +60,18 @@ enum CommandError: Error, Equatable, Sendable {
   var message: String {
     switch self {
     case .unknownOption(let option, let suggestion?):
-      "unknown option '\(option)'. Did you mean '\(suggestion)'?"
+      "unknown option \(quotedName(option)). Did you mean '\(suggestion)'?"
     case .unknownOption(let option, nil):
-      "unknown option '\(option)'"
+      "unknown option \(quotedName(option))"
     case .missingValue(let option):
       "option '\(option)' needs a value"
     case .unexpectedValue(let option):
       "option '\(option)' does not take a value"
     case .invalidValue(let text, let option, .color):
-      "invalid colour '\(text)' for '\(option)': expected \(ValueKind.color.expectation)"
+      "invalid colour \(quotedName(text)) for '\(option)': expected "
+        + ValueKind.color.expectation
     case .invalidValue(let text, let option, let kind):
-      "invalid value '\(text)' for '\(option)': expected \(kind.expectation)"
+      "invalid value \(quotedName(text)) for '\(option)': expected \(kind.expectation)"
     case .missingFiles(let count):
       "expected INPUT and OUTPUT, got \(count) argument\(count == 1 ? "" : "s")"
     case .notInBatch(let option):
@@ -78,11 +79,11 @@ enum CommandError: Error, Equatable, Sendable {
     case .twoStandardOutputs:
       "OUTPUT and --svg cannot both be '-' (standard output)"
     case .tooManyArguments(let extra):
-      "too many arguments: '\(extra)'"
+      "too many arguments: \(quotedName(extra))"
     case .renderFailed(let error), .unreadableList(let error):
-      "\(error.file): \(error.reason)"
+      error.displayed
     case .invalidTemplate(let text, let option, let reason):
-      "invalid name template '\(text)' for '\(option)': \(reason)"
+      "invalid name template \(quotedName(text)) for '\(option)': \(reason)"
     case .needsOutputFolder(let option):
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
@@ -101,18 +102,25 @@ enum CommandError: Error, Equatable, Sendable {
   }
 
   /// The lines printed on standard error: the message, and for a wrong command line a hint
-  /// that points to `--help`.
+  /// that points to `--help`. Each line is one line whatever the names in it hold: control
+  /// characters a name brought into a reason are escaped.
   var report: String {
+    lines.map { escapingControlCharacters($0) + "\n" }.joined()
+  }
+
+  /// The lines of `report`, without their line breaks.
+  private var lines: [String] {
     switch self {
-    case .renderFailed, .unreadableList, .interrupted: "hexmask: \(message)\n"
+    case .renderFailed, .unreadableList, .interrupted: ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
-    case .someFilesFailed: ""
+    case .someFilesFailed: []
     case .outputConflicts(let conflicts):
-      conflicts.map { "hexmask: conflict: \($0.explanation)\n" }.joined()
-        + "hexmask: \(message)\n"
-        + "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
-        + "with -r.\n"
-    default: "hexmask: \(message)\nTry 'hexmask --help' for more information.\n"
+      conflicts.map { "hexmask: conflict: \($0.explanation)" } + [
+        "hexmask: \(message)",
+        "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
+          + "with -r.",
+      ]
+    default: ["hexmask: \(message)", "Try 'hexmask --help' for more information."]
     }
   }
 }
@@ -144,15 +152,15 @@ extension ValueKind {
 extension OutputConflict {
   /// One conflict in words: `'a/x.jpg' and 'b/x.png' would both write 'out/x.png'`.
   var explanation: String {
-    let names = inputs.map { "'\($0)'" }
+    let names = inputs.map(quotedName)
     if overwritesInput {
-      return "\(names.joined(separator: ", ")) would replace the input '\(output)'"
+      return "\(names.joined(separator: ", ")) would replace the input \(quotedName(output))"
     }
     let list =
       names.count == 2
       ? names.joined(separator: " and ")
       : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
-    return "\(list) would \(names.count == 2 ? "both" : "all") write '\(output)'"
+    return "\(list) would \(names.count == 2 ? "both" : "all") write \(quotedName(output))"
   }
 }
 
