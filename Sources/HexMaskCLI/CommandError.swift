@@ -79,7 +79,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .twoStandardOutputs:
       "OUTPUT and --svg cannot both be '-' (standard output)"
     case .tooManyArguments(let extra):
-      "too many arguments: \(quotedName(extra))"
+      "too many arguments: \(quotedName(extra)); to write several inputs into a folder, use "
+        + "--out-dir DIR"
     case .renderFailed(let error), .unreadableList(let error):
       error.displayed
     case .invalidTemplate(let text, let option, let reason):
