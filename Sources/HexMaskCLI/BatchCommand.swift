@@ -27,6 +27,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   let rules = InputRules(
     recursive: settings.recursive, followSymlinks: settings.followSymlinks,
     excludedFolder: outputFolder)
+  if let folder = excludedFolder(among: paths, rules: rules) {
+    throw .inputIsOutputFolder(folder)
+  }
   let plan = BatchPlan(
     inputs: findInputs(paths, rules: rules),
     template: settings.nameTemplate

@@ -35,6 +35,8 @@ enum CommandError: Error, Equatable, Sendable {
   case missingInputs
   /// `-` among the inputs of a batch.
   case standardInputInBatch
+  /// A folder to search that is the output folder itself, which a batch never reads from.
+  case inputIsOutputFolder(String)
   /// The `--files-from` list could not be read.
   case unreadableList(HexMaskError)
   /// Inputs that would write the same output, or an output that is an input; nothing was
@@ -91,6 +93,9 @@ enum CommandError: Error, Equatable, Sendable {
       "expected INPUT... or --files-from FILE with --out-dir"
     case .standardInputInBatch:
       "'-' cannot be an input with --out-dir; use --files-from - to read a list of files"
+    case .inputIsOutputFolder(let folder):
+      "\(quotedName(folder)) is the output folder, whose files are never read as inputs; "
+        + "write into another folder with --out-dir"
     case .outputConflicts(let conflicts):
       "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
         + "replace an input; nothing was written"

@@ -57,6 +57,16 @@ import Testing
         #"hexmask: conflict: 'a/x.jpg' and $'b/x\n.png' would both write 'o/x.png'"# + "\n"))
   }
 
+  @Test func theOutputFolderAsAnInputIsAUsageError() {
+    let error = CommandError.inputIsOutputFolder("nest/sub")
+    #expect(error.exitStatus == 2)
+    #expect(
+      error.report
+        == "hexmask: 'nest/sub' is the output folder, whose files are never read as inputs; "
+        + "write into another folder with --out-dir\n"
+        + "Try 'hexmask --help' for more information.\n")
+  }
+
   @Test func warningsAndErrorsFromRunAreEscaped() {
     var standardError = ""
     let status = HexMaskCLI.run(
