@@ -70,8 +70,11 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "white"),
   OptionDescription(
     long: "format",
-    value: .choice(of: OutputFormat.self) { $0.options.format = $1 },
-    help: "What to write. Without it the OUTPUT name decides: .png, .jpg/.jpeg or .webp.",
+    value: .choice(of: OutputFormat.self, parse: OutputFormat.init(fileExtension:)) {
+      $0.options.format = $1
+    },
+    help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
+      + ".jpg/.jpeg or .webp.",
     group: .output, defaultValue: "from the name, else png"),
   OptionDescription(
     long: "compression",
