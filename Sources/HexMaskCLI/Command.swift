@@ -39,6 +39,12 @@ func run(
   func standardError(_ text: String) { writeError(escapingControlCharactersInLines(text)) }
   do throws(CommandError) {
     let job = try Job(parsing: arguments)
+    // Once per run, before any file: --quiet keeps standard error for errors only.
+    if job.batch.verbosity != .quiet {
+      for warning in job.ineffectiveOptionWarnings {
+        standardError("hexmask: warning: \(warning)\n")
+      }
+    }
     switch job.action {
     case .showHelp:
       standardOutput(helpText())
