@@ -191,8 +191,11 @@ func duration(_ seconds: Double) -> String {
 }
 
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
+/// `warnings` (last, and `[]` when there are none) says what a file written from a damaged
+/// input lacks, as the warnings on standard error do.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
+  let warnings = (result.report?.warnings ?? []).map(jsonString)
   let fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
@@ -201,6 +204,7 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("width", side),
     ("height", side),
     ("milliseconds", String(result.milliseconds)),
+    ("warnings", "[" + warnings.joined(separator: ",") + "]"),
   ]
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }

@@ -200,7 +200,8 @@ let optionTable: [OptionDescription] = [
     long: "json",
     value: .flag { $0.batch.json = true },
     help: "Print one JSON object per file on standard output, in input order: input, output, "
-      + "status (written, skipped or failed), error, width, height, milliseconds.",
+      + "status (written, skipped or failed), error, width, height, milliseconds, warnings "
+      + "(a list, empty unless the input was damaged).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",

@@ -226,7 +226,7 @@ import Testing
       for object in objects {
         #expect(
           Set(object.keys) == [
-            "input", "output", "status", "error", "width", "height", "milliseconds",
+            "input", "output", "status", "error", "width", "height", "milliseconds", "warnings",
           ])
         #expect(object["milliseconds"] is Int)
         guard object["status"] as? String == "written", let output = object["output"] as? String
