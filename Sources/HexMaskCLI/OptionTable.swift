@@ -138,8 +138,10 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "out-dir",
     value: .path(named: "DIR") { $0.batch.outputFolder = $1 },
-    help: "Batch mode: read every INPUT (files and folders) and write each output into DIR, "
-      + "created if missing. Outputs that exist are skipped, so a re-run finishes the rest.",
+    help: "Batch mode: read every INPUT (files and folders) and write each output into DIR. "
+      + "DIR and the subfolders the outputs need are created if missing (without --out-dir, "
+      + "OUTPUT's folder must exist). Outputs that exist are skipped, so a re-run finishes the "
+      + "rest.",
     group: .batch),
   OptionDescription(
     long: "recursive", short: "r",
