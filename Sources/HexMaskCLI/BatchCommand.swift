@@ -27,6 +27,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   let rules = InputRules(
     recursive: settings.recursive, followSymlinks: settings.followSymlinks,
     excludedFolder: outputFolder)
+  if let folder = excludedFolder(among: paths, rules: rules) {
+    throw .inputIsOutputFolder(folder)
+  }
   let plan = BatchPlan(
     inputs: findInputs(paths, rules: rules),
     template: settings.nameTemplate
@@ -57,7 +60,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
 }
 
 /// The paths listed in `path` (`-` for standard input), one per line or NUL-separated; empty
-/// entries are skipped and an entry `-` means a file of that name, not standard input.
+/// entries are skipped and an entry `-` means a file of that name, not standard input. A line
+/// ending in `\r\n` (a list saved on Windows) loses its `\r`; a NUL-separated entry is taken
+/// byte for byte, since `find -print0` lists names that may really end in `\r`.
 func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [String] {
   let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY)
   let name = path == "-" ? "<stdin>" : path
@@ -72,7 +77,10 @@ func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [Strin
   } catch {
     throw .unreadableList(HexMaskError(file: name, reason: "cannot read the list: \(error)"))
   }
-  return data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
+  let entries = data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
+    nulSeparated || entry.last != UInt8(ascii: "\r") ? entry : entry.dropLast()
+  }
+  return entries.filter { !$0.isEmpty }.map { entry in
     let path = String(decoding: entry, as: UTF8.self)
     return path == "-" ? "./-" : path
   }

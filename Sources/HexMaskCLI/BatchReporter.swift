@@ -7,7 +7,9 @@ import Synchronization
 /// Per-file lines (`--json` on standard output; errors, warnings and `--verbose` lines on
 /// standard error) come in input order. On a terminal a progress line is redrawn on standard
 /// error and cleared before any other line, so it never garbles them. `finish()` prints the
-/// summary.
+/// summary. Names are printed through `displayName`, and every line on standard error but the
+/// progress line goes through `say`, which escapes control characters, so no file name can
+/// break a line or forge one.
 ///
 /// ```swift
 /// let reporter = BatchReporter(total: items.count, settings: job.batch, console: .system)
@@ -70,7 +72,7 @@ final class BatchReporter: Sendable {
       clearProgress(&state)
       guard verbosity != .quiet else { return }
       if total == 0 {
-        console.standardError(nothingFound)
+        say([nothingFound])
         return
       }
       let seconds = elapsed
@@ -81,7 +83,7 @@ final class BatchReporter: Sendable {
       if seconds > 0 && state.done > 0 {
         summary += " (\(String(format: "%.1f", Double(state.done) / seconds)) files/s)"
       }
-      console.standardError(summary + "\n")
+      say([summary])
     }
   }
 
@@ -89,14 +91,14 @@ final class BatchReporter: Sendable {
   /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
   /// rendered.
   func listPlan(_ items: [BatchItem], options: RenderOptions, force: Bool) -> Int {
-    if items.isEmpty && verbosity != .quiet { console.standardError(nothingFound) }
+    if items.isEmpty && verbosity != .quiet { say([nothingFound]) }
     var failed = 0
     for item in items {
       var result = BatchResult(item: item, status: .written, error: item.problem)
       if item.problem != nil {
         failed += 1
         result.status = .failed
-        console.standardError("hexmask: \(item.problem?.description ?? "")\n")
+        say(["hexmask: \(item.problem?.displayed ?? "")"])
       } else {
         result.reason = rerunReason(for: item, options: options, force: force)
       }
@@ -112,13 +114,14 @@ final class BatchReporter: Sendable {
           case .forced?: " (forced)"
           case .new?: ""
           }
-        console.standardOutput("\(item.input) -> \(item.output)\(note)\n")
+        let line = "\(displayName(item.input)) -> \(displayName(item.output))\(note)"
+        console.standardOutput(escapingControlCharacters(line) + "\n")
       }
     }
     return failed
   }
 
-  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs\n"
+  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs"
 
   /// The lines for one finished file.
   private func report(_ result: BatchResult, _ state: inout State) {
@@ -129,24 +132,32 @@ final class BatchReporter: Sendable {
     var lines: [String] = []
     switch result.status {
     case .failed:
-      lines.append("hexmask: \(result.error?.description ?? result.item.input)")
+      lines.append("hexmask: \(result.error?.displayed ?? displayName(result.item.input))")
     case .skipped where verbosity == .verbose:
-      lines.append("hexmask: skipped \(result.item.output) (up to date)")
+      lines.append("hexmask: skipped \(displayName(result.item.output)) (up to date)")
     case .written where verbosity == .verbose:
       let side = result.report?.side ?? 0
       lines.append(
-        "hexmask: wrote \(result.item.output) from \(result.item.input) "
-          + "(\(result.reason?.rawValue ?? "new"), \(side)x\(side), \(result.milliseconds) ms)")
+        "hexmask: wrote \(displayName(result.item.output)) from "
+          + "\(displayName(result.item.input)) (\(result.reason?.rawValue ?? "new"), "
+          + "\(side)x\(side), \(result.milliseconds) ms)")
     default: break
     }
     if verbosity != .quiet {
       for warning in result.report?.warnings ?? [] {
-        lines.append("hexmask: \(result.item.input): warning: \(warning)")
+        lines.append("hexmask: \(displayName(result.item.input)): warning: \(warning)")
       }
     }
     guard !lines.isEmpty else { return }
     clearProgress(&state)
-    console.standardError(lines.map { $0 + "\n" }.joined())
+    say(lines)
+  }
+
+  /// Writes message lines to standard error, each kept on one line: the last safety net
+  /// escapes any control character a name brought in (only the progress line, which must
+  /// move the cursor, is written without it).
+  private func say(_ lines: [String]) {
+    console.standardError(lines.map { escapingControlCharacters($0) + "\n" }.joined())
   }
 
   /// Redraws `12/60 files, 3.4 files/s, ETA 14 s, 1 failed` at most ten times a second.
@@ -189,8 +200,11 @@ func duration(_ seconds: Double) -> String {
 }
 
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
+/// `warnings` (last, and `[]` when there are none) says what a file written from a damaged
+/// input lacks, as the warnings on standard error do.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
+  let warnings = (result.report?.warnings ?? []).map(jsonString)
   let fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
@@ -200,6 +214,7 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("width", side),
     ("height", side),
     ("milliseconds", String(result.milliseconds)),
+    ("warnings", "[" + warnings.joined(separator: ",") + "]"),
   ]
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }

@@ -54,18 +54,26 @@ private func writeShape(_ shape: MaskShape, job: Job, to path: String) throws(Co
 }
 
 /// The work of `runHexMask`, with the renderers and the two output streams passed in so tests
-/// can watch them.
+/// can watch them. Every line it writes to standard error stays one line: control characters
+/// in it (a file name's, a library reason's) are escaped.
 func run(
   _ arguments: [String],
   render: (String, String, RenderOptions) throws(HexMaskError) -> RenderReport,
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
   standardOutput: (String) -> Void,
-  standardError: (String) -> Void
+  standardError writeError: (String) -> Void
 ) -> Int32 {
+  func standardError(_ text: String) { writeError(escapingControlCharactersInLines(text)) }
   do throws(CommandError) {
     let job = try Job(parsing: arguments)
     try job.checkOutputsAreDistinct()
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
+    // Once per run, before any file: --quiet keeps standard error for errors only.
+    if job.batch.verbosity != .quiet {
+      for warning in job.ineffectiveOptionWarnings {
+        standardError("hexmask: warning: \(warning)\n")
+      }
+    }
     switch job.action {
     case .showHelp:
       standardOutput(helpText())
@@ -82,7 +90,7 @@ func run(
       } catch {
         throw .renderFailed(error)
       }
-      let name = job.input == "-" ? "<stdin>" : job.input
+      let name = job.input == "-" ? "<stdin>" : displayName(job.input)
       for warning in report.warnings {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }

@@ -47,6 +47,8 @@ enum CommandError: Error, Equatable, Sendable {
   case tooManyOutputPixels(side: Int, maxPixels: Int)
   /// `-` among the inputs of a batch.
   case standardInputInBatch
+  /// A folder to search that is the output folder itself, which a batch never reads from.
+  case inputIsOutputFolder(String)
   /// The `--files-from` list could not be read.
   case unreadableList(HexMaskError)
   /// Inputs that would write the same output, or an output that is an input; nothing was
@@ -77,17 +79,18 @@ enum CommandError: Error, Equatable, Sendable {
   var message: String {
     switch self {
     case .unknownOption(let option, let suggestion?):
-      "unknown option '\(option)'. Did you mean '\(suggestion)'?"
+      "unknown option \(quotedName(option)). Did you mean '\(suggestion)'?"
     case .unknownOption(let option, nil):
-      "unknown option '\(option)'"
+      "unknown option \(quotedName(option))"
     case .missingValue(let option):
       "option '\(option)' needs a value"
     case .unexpectedValue(let option):
       "option '\(option)' does not take a value"
     case .invalidValue(let text, let option, .color):
-      "invalid colour '\(text)' for '\(option)': expected \(ValueKind.color.expectation)"
+      "invalid colour \(quotedName(text)) for '\(option)': expected "
+        + ValueKind.color.expectation
     case .invalidValue(let text, let option, let kind):
-      "invalid value '\(text)' for '\(option)': expected \(kind.expectation)"
+      "invalid value \(quotedName(text)) for '\(option)': expected \(kind.expectation)"
     case .missingFiles(let count):
       "expected INPUT and OUTPUT, got \(count) argument\(count == 1 ? "" : "s")"
     case .notInBatch(let option):
@@ -95,15 +98,16 @@ enum CommandError: Error, Equatable, Sendable {
     case .twoStandardOutputs:
       "OUTPUT and --svg cannot both be '-' (standard output)"
     case .outputIsInput(let path, let role):
-      "\(path): \(role) is the input file; refusing to overwrite it"
+      "\(displayName(path)): \(role) is the input file; refusing to overwrite it"
     case .svgIsOutput(let path):
-      "\(path): OUTPUT and --svg name the same file; each needs its own"
+      "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
     case .tooManyArguments(let extra):
-      "too many arguments: '\(extra)'"
+      "too many arguments: \(quotedName(extra)); to write several inputs into a folder, use "
+        + "--out-dir DIR"
     case .renderFailed(let error), .unreadableList(let error):
-      "\(error.file): \(error.reason)"
+      error.displayed
     case .invalidTemplate(let text, let option, let reason):
-      "invalid name template '\(text)' for '\(option)': \(reason)"
+      "invalid name template \(quotedName(text)) for '\(option)': \(reason)"
     case .needsOutputFolder(let option):
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
@@ -113,6 +117,9 @@ enum CommandError: Error, Equatable, Sendable {
         + "\(maxPixels)"
     case .standardInputInBatch:
       "'-' cannot be an input with --out-dir; use --files-from - to read a list of files"
+    case .inputIsOutputFolder(let folder):
+      "\(quotedName(folder)) is the output folder, whose files are never read as inputs; "
+        + "write into another folder with --out-dir"
     case .outputConflicts(let conflicts):
       "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
         + "replace an input; nothing was written"
@@ -127,22 +134,29 @@ enum CommandError: Error, Equatable, Sendable {
   }
 
   /// The lines printed on standard error: the message, and for a wrong command line a hint
-  /// that points to `--help`.
+  /// that points to `--help`. Each line is one line whatever the names in it hold: control
+  /// characters a name brought into a reason are escaped.
   var report: String {
+    lines.map { escapingControlCharacters($0) + "\n" }.joined()
+  }
+
+  /// The lines of `report`, without their line breaks.
+  private var lines: [String] {
     switch self {
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput:
-      "hexmask: \(message)\n"
+      ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
-    case .someFilesFailed: ""
+    case .someFilesFailed: []
     // Whoever closed the pipe wanted no more; other Unix tools say nothing either.
-    case .textNotWritten(_, let code) where code == EPIPE: ""
-    case .textNotWritten: "hexmask: \(message)\n"
+    case .textNotWritten(_, let code) where code == EPIPE: []
+    case .textNotWritten: ["hexmask: \(message)"]
     case .outputConflicts(let conflicts):
-      conflicts.map { "hexmask: conflict: \($0.explanation)\n" }.joined()
-        + "hexmask: \(message)\n"
-        + "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
-        + "with -r.\n"
-    default: "hexmask: \(message)\nTry 'hexmask --help' for more information.\n"
+      conflicts.map { "hexmask: conflict: \($0.explanation)" } + [
+        "hexmask: \(message)",
+        "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
+          + "with -r.",
+      ]
+    default: ["hexmask: \(message)", "Try 'hexmask --help' for more information."]
     }
   }
 }
@@ -174,15 +188,15 @@ extension ValueKind {
 extension OutputConflict {
   /// One conflict in words: `'a/x.jpg' and 'b/x.png' would both write 'out/x.png'`.
   var explanation: String {
-    let names = inputs.map { "'\($0)'" }
+    let names = inputs.map(quotedName)
     if overwritesInput {
-      return "\(names.joined(separator: ", ")) would replace the input '\(output)'"
+      return "\(names.joined(separator: ", ")) would replace the input \(quotedName(output))"
     }
     let list =
       names.count == 2
       ? names.joined(separator: " and ")
       : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
-    return "\(list) would \(names.count == 2 ? "both" : "all") write '\(output)'"
+    return "\(list) would \(names.count == 2 ? "both" : "all") write \(quotedName(output))"
   }
 }
 

@@ -44,6 +44,9 @@ struct Job: Equatable, Sendable {
   var inputs: [String] = []
   /// How a batch finds, names and reports its files.
   var batch = BatchSettings()
+  /// The long names (`quality`, not `--quality`) of the options given on the command line,
+  /// so an option set to its default can be told from one left out.
+  var givenOptions: Set<String> = []
 }
 
 /// The settings of batch mode, which `--out-dir` turns on.

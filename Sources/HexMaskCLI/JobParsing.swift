@@ -4,9 +4,11 @@ extension Job {
   /// Reads a command line (without the program name) into a job, using `optionTable`.
   ///
   /// Options and the two files may come in any order. An option's value follows it
-  /// (`--sides 8`) or is joined with `=` (`--sides=8`); the word after an option is its value
-  /// even when it starts with `-` (`--rotation -30`). `-` alone is a file (standard input or
-  /// output) and `--` makes every later argument a file. A repeated option: the last one wins.
+  /// (`--sides 8`) or is joined with `=` (`--sides=8`), or for a short option written right
+  /// after its letter (`-j2`); the word after an option is its value even when it starts with
+  /// `-` (`--rotation -30`). Short flags may be bundled (`-rq` is `-r -q`, `-rj2` is
+  /// `-r -j 2`), as getopt reads them. `-` alone is a file (standard input or output) and
+  /// `--` makes every later argument a file. A repeated option: the last one wins.
   /// `--help` and `--version` need no files. With `--out-dir` every file is an input of a
   /// batch; the other batch options need `--out-dir`.
   ///
@@ -32,24 +34,23 @@ extension Job {
         files.append(argument)
         continue
       }
-      let (name, attached) = Self.split(argument)
-      guard let option = table.first(where: { $0.longName == name || $0.shortName == name })
-      else {
-        throw .unknownOption(name, suggestion: suggestion(for: name, among: table.map(\.longName)))
+      for use in try Self.options(in: argument, table: table) {
+        let (option, name, attached) = use
+        let value: String
+        if option.value.isFlag {
+          guard attached == nil else { throw .unexpectedValue(option: name) }
+          value = ""
+        } else if let attached {
+          value = attached
+        } else if let next = remaining.popFirst() {
+          value = next
+        } else {
+          throw .missingValue(option: name)
+        }
+        try option.value.assign(&self, value, name)
+        givenOptions.insert(option.long)
+        if option.group == .batch && option.long != "out-dir" { batchOnly.append(name) }
       }
-      let value: String
-      if option.value.isFlag {
-        guard attached == nil else { throw .unexpectedValue(option: name) }
-        value = ""
-      } else if let attached {
-        value = attached
-      } else if let next = remaining.popFirst() {
-        value = next
-      } else {
-        throw .missingValue(option: name)
-      }
-      try option.value.assign(&self, value, name)
-      if option.group == .batch && option.long != "out-dir" { batchOnly.append(name) }
     }
     guard action == .render else { return }
     if batch.outputFolder != nil {
@@ -94,12 +95,38 @@ extension Job {
     throw .tooManyOutputPixels(side: side, maxPixels: options.maxPixels)
   }
 
-  /// `--sides=8` → (`--sides`, `8`); `--sides` → (`--sides`, nil). Short options take no `=`.
-  private static func split(_ argument: String) -> (name: String, value: String?) {
-    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
-      return (argument, nil)
+  /// The options one argument starting with `-` names, each with the spelling messages use
+  /// and the value the argument holds for it, if any: `--sides=8` → `--sides` with `8`;
+  /// `-j2` → `-j` with `2`; `-rq` → `-r` and `-q`; `-rj` → `-r`, and `-j` takes the next word.
+  ///
+  /// - Throws: `unknownOption` naming the whole argument when any of it is not an option, so
+  ///   `-sides` still suggests `--sides`.
+  private static func options(in argument: String, table: [OptionDescription])
+    throws(CommandError) -> [(option: OptionDescription, name: String, value: String?)]
+  {
+    let isLong = argument.hasPrefix("--")
+    let equals = isLong ? argument.firstIndex(of: "=") : nil
+    let name = String(argument[..<(equals ?? argument.endIndex)])
+    var unknown: CommandError {
+      .unknownOption(name, suggestion: suggestion(for: name, among: table.map(\.longName)))
     }
-    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    if isLong {
+      guard let option = table.first(where: { $0.longName == name }) else { throw unknown }
+      return [(option, name, equals.map { String(argument[argument.index(after: $0)...]) })]
+    }
+    var uses: [(option: OptionDescription, name: String, value: String?)] = []
+    var letters = argument.dropFirst()
+    while let letter = letters.popFirst() {
+      guard let option = table.first(where: { $0.short == letter }) else { throw unknown }
+      if option.value.isFlag {
+        uses.append((option, "-\(letter)", nil))
+      } else {
+        // The rest of the argument is the value (`-j2`); nothing left: the next word is.
+        uses.append((option, "-\(letter)", letters.isEmpty ? nil : String(letters)))
+        break
+      }
+    }
+    return uses
   }
 }
 

@@ -202,15 +202,20 @@ struct OptionValue: Sendable {
     }
   }
 
-  /// One of the raw values of `T`, e.g. `centered` or `seed` for `Layout`.
+  /// One of the raw values of `T`, e.g. `centered` or `seed` for `Layout`, in any case
+  /// (`Seed`); `parse` reads the text instead when a value has other spellings too.
   static func choice<T: RawRepresentable & CaseIterable & Sendable>(
-    of type: T.Type, named name: String? = nil, _ set: @escaping @Sendable (inout Job, T) -> Void
+    of type: T.Type, named name: String? = nil,
+    parse: @escaping @Sendable (String) -> T? = { text in
+      T.allCases.first { $0.rawValue.lowercased() == text.lowercased() }
+    },
+    _ set: @escaping @Sendable (inout Job, T) -> Void
   ) -> OptionValue where T.RawValue == String {
     let words = T.allCases.map(\.rawValue)
     let kind = ValueKind.choice(words)
     return OptionValue(kind: kind, name: name ?? words.joined(separator: "|")) {
       job, text, option throws(CommandError) in
-      guard let value = T(rawValue: text) else {
+      guard let value = parse(text) else {
         throw .invalidValue(text, option: option, kind: kind)
       }
       set(&job, value)

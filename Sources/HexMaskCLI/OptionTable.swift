@@ -71,8 +71,11 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "white"),
   OptionDescription(
     long: "format",
-    value: .choice(of: OutputFormat.self) { $0.options.format = $1 },
-    help: "What to write. Without it the OUTPUT name decides: .png, .jpg/.jpeg or .webp.",
+    value: .choice(of: OutputFormat.self, parse: OutputFormat.init(fileExtension:)) {
+      $0.options.format = $1
+    },
+    help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
+      + ".jpg/.jpeg or .webp.",
     group: .output, defaultValue: "from the name, else png"),
   OptionDescription(
     long: "compression",
@@ -137,8 +140,10 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "out-dir",
     value: .path(named: "DIR") { $0.batch.outputFolder = $1 },
-    help: "Batch mode: read every INPUT (files and folders) and write each output into DIR, "
-      + "created if missing. Outputs that exist are skipped, so a re-run finishes the rest.",
+    help: "Batch mode: read every INPUT (files and folders) and write each output into DIR. "
+      + "DIR and the subfolders the outputs need are created if missing (without --out-dir, "
+      + "OUTPUT's folder must exist). Outputs that exist are skipped, so a re-run finishes the "
+      + "rest.",
     group: .batch),
   OptionDescription(
     long: "recursive", short: "r",
@@ -199,7 +204,8 @@ let optionTable: [OptionDescription] = [
     long: "json",
     value: .flag { $0.batch.json = true },
     help: "Print one JSON object per file on standard output, in input order: input, output, "
-      + "status (written, skipped or failed), error, width, height, milliseconds.",
+      + "status (written, skipped or failed), error, width, height, milliseconds, warnings "
+      + "(a list, empty unless the input was damaged).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",

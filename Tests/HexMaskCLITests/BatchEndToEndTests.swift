@@ -232,6 +232,7 @@ import Testing
         #expect(
           Set(object.keys) == [
             "input", "output", "status", "reason", "error", "width", "height", "milliseconds",
+            "warnings",
           ])
         #expect(object["milliseconds"] is Int)
         guard object["status"] as? String == "written", let output = object["output"] as? String

@@ -39,7 +39,10 @@ import Testing
     ),
     (.missingFiles(count: 0), "expected INPUT and OUTPUT, got 0 arguments"),
     (.missingFiles(count: 1), "expected INPUT and OUTPUT, got 1 argument"),
-    (.tooManyArguments(extra: "x"), "too many arguments: 'x'"),
+    (
+      .tooManyArguments(extra: "x"),
+      "too many arguments: 'x'; to write several inputs into a folder, use --out-dir DIR"
+    ),
   ])
   func usageMessages(error: CommandError, message: String) {
     #expect(error.message == message)

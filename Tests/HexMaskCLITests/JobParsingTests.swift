@@ -158,7 +158,7 @@ import Testing
     }
   }
 
-  @Test(arguments: ["Seed", "center", ""])
+  @Test(arguments: ["centre", "center", ""])
   func badLayout(text: String) {
     let kind = ValueKind.choice(["centered", "seed"])
     #expect(throws: CommandError.invalidValue(text, option: "--layout", kind: kind)) {

@@ -66,7 +66,9 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
       "invalid value 'gif' for '--format': expected png, jpeg or webp"),
     // Files on the command line.
     .usage(["photo.jpg"], "expected INPUT and OUTPUT, got 1 argument"),
-    .usage(["photo.jpg", "out.png", "extra.png"], "too many arguments: 'extra.png'"),
+    .usage(
+      ["photo.jpg", "out.png", "extra.png"],
+      "too many arguments: 'extra.png'; to write several inputs into a folder, use --out-dir DIR"),
     .usage(
       ["--force", "photo.jpg", "out.png"],
       "option '--force' works only in batch mode, with --out-dir DIR"),

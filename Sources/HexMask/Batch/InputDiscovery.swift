@@ -71,6 +71,23 @@ public func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
   return search.found
 }
 
+/// The first of `paths` that names the excluded folder itself (the same device and inode,
+/// however it is spelled), or nil. Searching it would find nothing, since the excluded folder
+/// is never read, so such a path is a mistake to report rather than an empty input.
+///
+/// ```swift
+/// excludedFolder(among: ["a.jpg", "./out/"], rules: InputRules(excludedFolder: "out"))
+/// // "./out/"
+/// ```
+public func excludedFolder(among paths: [String], rules: InputRules) -> String? {
+  guard let folder = rules.excludedFolder,
+    let excluded = FileIdentity(path: folder, following: true), excluded.isFolder
+  else { return nil }
+  return paths.first { path in
+    FileIdentity(path: path, following: true)?.isSameFile(as: excluded) ?? false
+  }
+}
+
 /// The folder part of a path named directly, as `{dir}`: `/a/./b/c.jpg` → `a/b`; nil when it
 /// climbs with `..`.
 func mirrored(_ path: String) -> String? {

@@ -14,7 +14,17 @@ public enum OutputFormat: String, CaseIterable, Sendable {
       self = .png
       return
     }
-    switch name[name.index(after: dot)...].lowercased() {
+    self.init(fileExtension: String(name[name.index(after: dot)...]))
+  }
+
+  /// The format a file extension names, case-insensitively: `png`, `jpg` or `jpeg`, `webp`.
+  /// Every raw value is one, so a format's name can be spelled as its extension too.
+  ///
+  /// ```swift
+  /// OutputFormat(fileExtension: "JPG")  // .jpeg
+  /// ```
+  public init?(fileExtension: String) {
+    switch fileExtension.lowercased() {
     case "png": self = .png
     case "jpg", "jpeg": self = .jpeg
     case "webp": self = .webp

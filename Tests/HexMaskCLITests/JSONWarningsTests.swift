@@ -1,0 +1,27 @@
+import Foundation
+import HexMask
+import Testing
+
+@testable import HexMaskCLI
+
+/// `--json` lines say what a file written with warnings lacks.
+@Suite struct JSONWarningsTests {
+  @Test func warningsAreTheLastKeyAsAListOfStrings() throws {
+    let result = BatchResult(
+      item: BatchItem(input: "cut.jpg", output: "o/cut.png"), status: .written,
+      report: RenderReport(side: 4, warnings: ["premature end", "profile \"x\" dropped"]),
+      milliseconds: 3)
+    let line = jsonLine(result, status: "written")
+    #expect(line.hasSuffix(#","warnings":["premature end","profile \"x\" dropped"]}"# + "\n"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["warnings"] as? [String] == ["premature end", "profile \"x\" dropped"])
+  }
+
+  @Test func aFileWithoutAReportHasNoWarnings() {
+    let failed = BatchResult(
+      item: BatchItem(input: "bad.jpg", output: "o/bad.png"), status: .failed,
+      error: HexMaskError(file: "bad.jpg", reason: "not a PNG or JPEG file"))
+    #expect(jsonLine(failed, status: "failed").hasSuffix(#","warnings":[]}"# + "\n"))
+  }
+}
