@@ -122,7 +122,7 @@ private func prepareFolders(_ items: [BatchItem], outputFolder: String) -> [Batc
 private func createFolder(_ folder: String) -> String? {
   var info = stat()
   if stat(folder, &info) == 0 {
-    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "a file of that name is in the way"
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
   }
   let parent = parentFolder(of: folder)
   if parent != folder, let reason = createFolder(parent) { return reason }

@@ -49,6 +49,38 @@ extension HostileUserTests {
       firstError: "hexmask: conflict: 'in.jpg' would replace the input './in.jpg'"),
   ]
 
+  /// A folder `ro` nothing can be written in: a read-only tmpfs where mounting is allowed
+  /// (root in CI), else an immutable or read-only folder. `release` undoes it.
+  private static let readOnlyFolder =
+    "mkdir ro && { mount -t tmpfs -o ro tmpfs ro 2>/dev/null || chattr +i ro 2>/dev/null "
+    + "|| chmod 555 ro; }"
+  private static let release = "umount ro 2>/dev/null; chattr -i ro 2>/dev/null"
+
+  static let outputFolderRows: [HostileCase] = [
+    HostileCase(
+      title: "OUTPUT naming an existing folder says so and points to --out-dir",
+      setup: "mkdir album", command: "hexmask in.jpg album", status: 2,
+      firstError: "hexmask: album: is a folder; name a file, or use --out-dir to write into a "
+        + "folder",
+      check: "[ -d album ] && [ -z \"$(ls -A album)\" ]"),
+    HostileCase(
+      title: "OUTPUT in a read-only folder gives the system's reason",
+      setup: readOnlyFolder,
+      command: "hexmask in.jpg ro/o.png; s=$?; \(release); exit $s", status: 1,
+      firstError: "hexmask: ro/o.png: cannot write: …"),
+    HostileCase(
+      title: "--out-dir under a read-only folder gives the system's reason, not 'does not exist'",
+      setup: readOnlyFolder,
+      command: "hexmask in.jpg small.png --out-dir ro/out; s=$?; \(release); exit $s", status: 1,
+      firstError: "hexmask: ro/out/in.png: cannot create the folder 'ro/out': …"),
+    HostileCase(
+      title: "--out-dir under a file gives the system's reason",
+      setup: "touch blocker",
+      command: "hexmask in.jpg --out-dir blocker/out", status: 1,
+      firstError: "hexmask: blocker/out/in.png: cannot create the folder 'blocker/out': "
+        + "'blocker' is not a folder"),
+  ]
+
   static let nonRegularOutputRows: [HostileCase] = [
     HostileCase(
       title: "a symbolic link OUTPUT: its target is replaced, the link stays",

@@ -33,7 +33,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 @Suite struct HostileUserTests {
   /// The one table: every broken promise found by trying hexmask as a hostile user, by theme.
   static let table: [HostileCase] =
-    outputConflictRows + nonRegularOutputRows + textOutputRows + extremeValueRows
+    outputConflictRows + outputFolderRows + nonRegularOutputRows + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
     + smallThingRows
 
