@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The records that let a rerun tell finished outputs from stale ones, and the temporary
+/// files an output is written through.
+@Suite struct RunRecordTests {
+  static let input = FileStamp(size: 1234, seconds: 1_764_590_400, nanoseconds: 5)
+
+  @Test func aRecordLineReadsBackAsItself() {
+    let record = RunRecord(
+      recipe: 0x00ab_cdef_0123_4567,
+      output: FileStamp(size: 99, seconds: 1_764_590_401, nanoseconds: 123_456_789))
+    #expect(record.line == "hexmask-record 1 00abcdef01234567 99 1764590401.123456789\n")
+    #expect(RunRecord(line: record.line) == record)
+  }
+
+  @Test(arguments: [
+    "", "hexmask-record 2 00abcdef01234567 99 1.2\n", "hexmask-record 1 xyz 99 1.2",
+    "hexmask-record 1 00abcdef01234567 99", "hexmask-record 1 00abcdef01234567 99 1",
+    "hexmask-record 1 00abcdef01234567 -x 1.2", "PNG\r\n\u{1A}\n",
+  ])
+  func anythingElseIsNoRecord(line: String) {
+    #expect(RunRecord(line: line) == nil)
+  }
+
+  /// Every option that can change the output changes the recipe; so do the input and the
+  /// version. Only the thread count does not (the bytes are the same for any).
+  @Test func theRecipeFollowsEverythingThatShapesTheOutput() {
+    let base = RenderOptions()
+    let recipe = RunRecord.recipe(input: Self.input, options: base)
+    var variants: [String: RenderOptions] = [:]
+    func variant(_ name: String, _ change: (inout RenderOptions) -> Void) {
+      var options = base
+      change(&options)
+      variants[name] = options
+    }
+    variant("sides") { $0.sides = 7 }
+    variant("corner") { $0.corner = .pixels(3) }
+    variant("corner %") { $0.corner = .percent(3) }
+    variant("line") { $0.line = .pixels(2) }
+    variant("rotationDegrees") { $0.rotationDegrees = 90.000001 }
+    variant("borderColor") { $0.borderColor = .black }
+    variant("layout") { $0.layout = .seed }
+    variant("size") { $0.size = 256 }
+    variant("upscale") { $0.upscale = false }
+    variant("crop") { $0.crop = .gravity(.north) }
+    variant("focus") { $0.crop = .focus(x: 0.2, y: 0.3) }
+    variant("format") { $0.format = .webp }
+    variant("quality") { $0.quality = 89 }
+    variant("compression") { $0.compression = .small }
+    variant("lossless") { $0.lossless = true }
+    variant("background") { $0.background = .white }
+    variant("maskOnly") { $0.maskOnly = true }
+    variant("autoOrient") { $0.autoOrient = false }
+    variant("keepColorProfile") { $0.keepColorProfile = false }
+    variant("strict") { $0.strict = true }
+    for (name, options) in variants {
+      #expect(RunRecord.recipe(input: Self.input, options: options) != recipe, "\(name)")
+    }
+    // A new RenderOptions field must appear here (or be argued to not change the bytes).
+    let fields = Set(Mirror(reflecting: base).children.compactMap(\.label))
+    #expect(fields.subtracting(variants.keys).subtracting(["threads", "maxPixels"]).isEmpty)
+
+    var threads = base
+    threads.threads = 8
+    #expect(RunRecord.recipe(input: Self.input, options: threads) == recipe)
+    var touched = Self.input
+    touched.nanoseconds += 1
+    #expect(RunRecord.recipe(input: touched, options: base) != recipe)
+    #expect(
+      RunRecord.recipe(input: Self.input, options: base, version: outputVersion + 1) != recipe)
+  }
+
+  @Test func aRecordIsWrittenAtomicallyIntoFoldersItMakes() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hexmask-records-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/.hexmask/a/b/c.png.rec"
+    let record = RunRecord(recipe: 42, output: Self.input)
+    try record.write(to: path)
+    #expect(RunRecord(contentsOf: path) == record)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder + "/.hexmask/a/b") == [
+        "c.png.rec"
+      ])
+  }
+
+  @Test func theRerunReasonComparesInputOptionsAndOutput() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hexmask-rerun-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let item = BatchItem(
+      input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
+    try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
+    let options = RenderOptions()
+    #expect(rerunReason(for: item, options: options, force: false) == .new)
+
+    try Data("picture".utf8).write(to: URL(fileURLWithPath: item.output))
+    #expect(rerunReason(for: item, options: options, force: false) == .changed)  // no record
+
+    let input = try #require(FileStamp(path: item.input))
+    let output = try #require(FileStamp(path: item.output))
+    let record = try #require(item.record)
+    try RunRecord(recipe: RunRecord.recipe(input: input, options: options), output: output)
+      .write(to: record)
+    #expect(rerunReason(for: item, options: options, force: false) == nil)
+    #expect(rerunReason(for: item, options: options, force: true) == .forced)
+    var other = options
+    other.sides = 3
+    #expect(rerunReason(for: item, options: other, force: false) == .changed)
+
+    try Data("another picture".utf8).write(to: URL(fileURLWithPath: item.output))
+    #expect(rerunReason(for: item, options: options, force: false) == .changed)
+  }
+
+  @Test(arguments: [
+    (".o.png.hexmask-AbC123", true), (".a.b.png.hexmask-000000", true),
+    ("o.png.hexmask-AbC123", false), (".o.png.hexmask-AbC12", false),
+    (".o.png.hexmask-AbC12-", false), (".hexmask-AbC123", false), (".hexmask", false),
+  ])
+  func temporaryNamesAreRecognised(name: String, isTemporary: Bool) {
+    #expect(isTemporaryName(name) == isTemporary)
+  }
+
+  @Test func leftoversOlderThanTheRunAreRemovedOthersStay() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hexmask-leftovers-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let old = folder + "/.a.png.hexmask-Old123"
+    let fresh = folder + "/.b.png.hexmask-New123"
+    let other = folder + "/.c.png.other-Old123"
+    for path in [old, fresh, other] {
+      #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    }
+    let hourAgo = Date().addingTimeInterval(-3600)
+    for path in [old, other] {
+      try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path)
+    }
+    let now = Int(Date().timeIntervalSince1970)
+    #expect(removeLeftoverTemporaries(in: folder, olderThan: now - 60) == 1)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+        ".b.png.hexmask-New123", ".c.png.other-Old123",
+      ])
+  }
+
+  @Test func spellingsOfOneFileHaveOneKey() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hexmask-keys-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: folder + "/sub", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/a.png"
+    #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+    #expect(link(file, folder + "/hard.png") == 0)
+    #expect(symlink("a.png", folder + "/soft.png") == 0)
+    let key = FileKey(output: file)
+    for spelling in ["/./a.png", "/sub/../a.png", "/hard.png", "/soft.png"] {
+      #expect(FileKey(output: folder + spelling) == key, "\(spelling)")
+    }
+    #expect(FileKey(output: folder + "/new.png") == FileKey(output: folder + "/sub/../new.png"))
+    #expect(FileKey(output: folder + "/new.png") != FileKey(output: folder + "/sub/new.png"))
+    #expect(symlink("made-later.png", folder + "/dangling.png") == 0)
+    #expect(
+      FileKey(output: folder + "/dangling.png") == FileKey(output: folder + "/made-later.png"))
+  }
+}
