@@ -142,8 +142,8 @@ let optionTable: [OptionDescription] = [
     value: .path(named: "DIR") { $0.batch.outputFolder = $1 },
     help: "Batch mode: read every INPUT (files and folders) and write each output into DIR. "
       + "DIR and the subfolders the outputs need are created if missing (without --out-dir, "
-      + "OUTPUT's folder must exist). Outputs that exist are skipped, so a re-run finishes the "
-      + "rest.",
+      + "OUTPUT's folder must exist). Outputs that are up to date are skipped, so a rerun "
+      + "finishes the rest and rebuilds what changed inputs or options make stale.",
     group: .batch),
   OptionDescription(
     long: "recursive", short: "r",
@@ -182,7 +182,7 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "force",
     value: .flag { $0.batch.overwrite = true },
-    help: "Replace outputs that exist instead of skipping them.",
+    help: "Rebuild outputs that are up to date instead of skipping them.",
     group: .batch),
   OptionDescription(
     long: "dry-run",
@@ -204,7 +204,8 @@ let optionTable: [OptionDescription] = [
     long: "json",
     value: .flag { $0.batch.json = true },
     help: "Print one JSON object per file on standard output, in input order: input, output, "
-      + "status (written, skipped or failed), error, width, height, milliseconds, warnings "
+      + "status (written, skipped or failed), reason (new, changed or forced), error, width, "
+      + "height, milliseconds, warnings "
       + "(a list, empty unless the input was damaged).",
     group: .batch),
   OptionDescription(
