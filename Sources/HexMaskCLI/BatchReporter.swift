@@ -93,6 +93,7 @@ final class BatchReporter: Sendable {
   func listPlan(_ items: [BatchItem], options: RenderOptions, force: Bool) -> Int {
     if items.isEmpty && verbosity != .quiet { say([nothingFound]) }
     var failed = 0
+    let recipe = Recipe(options: options)
     for item in items {
       var result = BatchResult(item: item, status: .written, error: item.problem)
       if item.problem != nil {
@@ -100,7 +101,7 @@ final class BatchReporter: Sendable {
         result.status = .failed
         say(["hexmask: \(item.problem?.displayed ?? "")"])
       } else {
-        result.reason = rerunReason(for: item, options: options, force: force)
+        result.reason = rerunReason(for: item, recipe: recipe, force: force)
       }
       if json {
         let status =

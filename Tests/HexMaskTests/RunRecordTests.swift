@@ -100,24 +100,24 @@ import Testing
       input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
     try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
     let options = RenderOptions()
-    #expect(rerunReason(for: item, options: options, force: false) == .new)
+    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .new)
 
     try Data("picture".utf8).write(to: URL(fileURLWithPath: item.output))
-    #expect(rerunReason(for: item, options: options, force: false) == .changed)  // no record
+    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)  // no record
 
     let input = try #require(FileStamp(path: item.input))
     let output = try #require(FileStamp(path: item.output))
     let record = try #require(item.record)
     try RunRecord(recipe: RunRecord.recipe(input: input, options: options), output: output)
       .write(to: record)
-    #expect(rerunReason(for: item, options: options, force: false) == nil)
-    #expect(rerunReason(for: item, options: options, force: true) == .forced)
+    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == nil)
+    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: true) == .forced)
     var other = options
     other.sides = 3
-    #expect(rerunReason(for: item, options: other, force: false) == .changed)
+    #expect(rerunReason(for: item, recipe: Recipe(options: other), force: false) == .changed)
 
     try Data("another picture".utf8).write(to: URL(fileURLWithPath: item.output))
-    #expect(rerunReason(for: item, options: options, force: false) == .changed)
+    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)
   }
 
   @Test(arguments: [

@@ -27,9 +27,11 @@ public func renderBatch(
   onResult: @escaping @Sendable (_ index: Int, _ result: BatchResult) -> Void = { _, _ in }
 ) -> [BatchResult?] {
   let queue = WorkQueue(count: items.count)
+  let recipe = Recipe(options: options)
   let work: @Sendable () -> Void = {
     while !shouldStop(), let index = queue.claim() {
-      let result = renderOne(items[index], options: options, overwrite: overwrite, renderer)
+      let result = renderOne(
+        items[index], options: options, recipe: recipe, overwrite: overwrite, renderer)
       queue.store(result, at: index)
       onResult(index, result)
     }
@@ -89,12 +91,13 @@ public enum BatchStatus: String, Sendable, CaseIterable {
 
 /// Renders one item, or skips it when its output exists, timing it.
 private func renderOne(
-  _ item: BatchItem, options: RenderOptions, overwrite: Bool, _ renderer: BatchRenderer
+  _ item: BatchItem, options: RenderOptions, recipe: Recipe, overwrite: Bool,
+  _ renderer: BatchRenderer
 ) -> BatchResult {
   if let problem = item.problem {
     return BatchResult(item: item, status: .failed, error: problem)
   }
-  guard let reason = rerunReason(for: item, options: options, force: overwrite) else {
+  guard let reason = rerunReason(for: item, recipe: recipe, force: overwrite) else {
     return BatchResult(item: item, status: .skipped)
   }
   let start = ContinuousClock.now

@@ -76,24 +76,50 @@ public struct RunRecord: Equatable, Sendable {
     try file.commit()
   }
 
-  /// The digest of what makes an output: the input's size and modification time, every
-  /// render option (except the thread count, which never changes the bytes) and the version
-  /// of hexmask's output. FNV-1a, 64 bits: stable across runs and machines, unlike Swift's
-  /// seeded `Hasher`.
+  /// The digest of what makes an output from `input` with `options`; see ``Recipe``.
   public static func recipe(
     input: FileStamp, options: RenderOptions, version: Int = outputVersion
   ) -> UInt64 {
-    var options = options
-    options.threads = 1
-    let text = "version \(version)\ninput \(input)\noptions \(options)"
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-    return hash
+    Recipe(options: options, version: version).digest(input: input)
   }
 
   private static let magic = "hexmask-record 1"
+}
+
+/// What makes an output, as a digest: every render option (except the thread count, which
+/// never changes the bytes), the version of hexmask's output, and the input's size and
+/// modification time. FNV-1a, 64 bits: stable across runs and machines, unlike Swift's
+/// seeded `Hasher`.
+///
+/// The options part is hashed once per batch (describing the options is the slow part),
+/// each input's stamp on top of it.
+///
+/// ```swift
+/// let recipe = Recipe(options: options)
+/// let digest = recipe.digest(input: FileStamp(path: "in.jpg")!)
+/// ```
+public struct Recipe: Sendable {
+  private let optionsHash: UInt64
+
+  public init(options: RenderOptions, version: Int = outputVersion) {
+    var options = options
+    options.threads = 1
+    optionsHash = fnv1a("version \(version)\noptions \(options)\n", from: 0xcbf2_9ce4_8422_2325)
+  }
+
+  /// The digest for an output made from an input with this stamp.
+  public func digest(input: FileStamp) -> UInt64 {
+    fnv1a("input \(input)", from: optionsHash)
+  }
+}
+
+/// FNV-1a over the UTF-8 of `text`, continuing from `hash`.
+private func fnv1a(_ text: String, from hash: UInt64) -> UInt64 {
+  var hash = hash
+  for byte in text.utf8 {
+    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+  }
+  return hash
 }
 
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
@@ -115,13 +141,13 @@ public enum WriteReason: String, Sendable, Equatable {
 /// Whether `item`'s output must be (re)built, and why; nil when it is up to date.
 ///
 /// Items without a record path keep the simple rule: an existing output is up to date.
-public func rerunReason(for item: BatchItem, options: RenderOptions, force: Bool) -> WriteReason? {
+public func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReason? {
   guard let outputNow = FileStamp(path: item.output) else { return .new }
   guard let recordPath = item.record else { return force ? .forced : nil }
   guard let inputNow = FileStamp(path: item.input),
     let record = RunRecord(contentsOf: recordPath),
     record.output == outputNow,
-    record.recipe == RunRecord.recipe(input: inputNow, options: options)
+    record.recipe == recipe.digest(input: inputNow)
   else { return .changed }
   return force ? .forced : nil
 }
