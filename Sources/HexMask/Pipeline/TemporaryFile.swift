@@ -137,7 +137,13 @@ private func temporaryTemplate(for target: String) -> String {
 /// A fresh name that fits the template, for linking an unnamed file in beside `target`.
 private func temporaryName(for target: String) -> String {
   let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-  let suffix = String((0..<6).map { _ in letters.randomElement() ?? "x" })
+  // One draw for all six letters: each draw from the system generator is a system call.
+  var bits = UInt64.random(in: 0...UInt64.max)
+  var suffix = ""
+  for _ in 0..<6 {
+    suffix.append(letters[Int(bits % UInt64(letters.count))])
+    bits /= UInt64(letters.count)
+  }
   return String(temporaryTemplate(for: target).dropLast(6)) + suffix
 }
 
