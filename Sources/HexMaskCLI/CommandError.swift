@@ -25,6 +25,8 @@ enum CommandError: Error, Equatable, Sendable {
   case invalidValue(String, option: String, kind: ValueKind)
   /// Fewer than two of INPUT and OUTPUT.
   case missingFiles(count: Int)
+  /// A file argument that is the empty string.
+  case emptyFileName
   /// More than two positional arguments; the first one too many.
   case tooManyArguments(extra: String)
   /// An option that names one output file, given with `--out-dir`.
@@ -101,6 +103,8 @@ enum CommandError: Error, Equatable, Sendable {
       "\(displayName(path)): \(role) is the input file; refusing to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
+    case .emptyFileName:
+      "an empty argument names no file (is a shell variable unset?)"
     case .tooManyArguments(let extra):
       "too many arguments: \(quotedName(extra)); to write several inputs into a folder, use "
         + "--out-dir DIR"

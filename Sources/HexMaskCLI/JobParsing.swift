@@ -53,6 +53,9 @@ extension Job {
       }
     }
     guard action == .render else { return }
+    // An empty word (an unset shell variable in quotes) names no file; say so before it
+    // reaches the file system as "No such file or directory".
+    guard !files.contains("") else { throw .emptyFileName }
     if batch.outputFolder != nil {
       guard !files.isEmpty || batch.listFile != nil else { throw .missingInputs }
       guard !files.contains("-") else { throw .standardInputInBatch }

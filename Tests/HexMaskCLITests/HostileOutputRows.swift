@@ -81,6 +81,32 @@ extension HostileUserTests {
         + "'blocker' is not a folder"),
   ]
 
+  static let oddOutputNameRows: [HostileCase] = [
+    HostileCase(
+      title: "an empty OUTPUT (an unset variable in quotes) is a usage error",
+      command: "hexmask in.jpg \"${UNSET:-}\"", status: 2,
+      firstError: "hexmask: an empty argument names no file (is a shell variable unset?)"),
+    HostileCase(
+      title: "an OUTPUT that is a loop of symbolic links says so",
+      setup: "ln -s loop1 loop2 && ln -s loop2 loop1", command: "hexmask in.jpg loop1", status: 1,
+      firstError: "hexmask: loop1: cannot write: too many levels of symbolic links",
+      check: "[ -L loop1 ] && [ -L loop2 ]"),
+    HostileCase(
+      title: "an OUTPUT named with a line break is written, and named escaped in messages",
+      command: "hexmask in.jpg \"$(printf 'a\\nb.png')\" --size 16 && hexmask in.jpg "
+        + "\"$(printf 'a\\nb.png')\" --sides 2",
+      status: 2,
+      firstError: "hexmask: invalid value '2' for '--sides': expected a whole number "
+        + "from 3 to 64",
+      check: "is_png \"$(printf 'a\\nb.png')\""),
+    HostileCase(
+      title: "a --name that would write among the rerun records is refused",
+      command: "hexmask in.jpg --out-dir out --name '.hexmask/{name}.png'", status: 1,
+      firstError: "hexmask: in.jpg: the output '.hexmask/in.png' would be among hexmask's rerun "
+        + "records in '.hexmask'",
+      check: "[ ! -e out/.hexmask/in.png ]"),
+  ]
+
   static let nonRegularOutputRows: [HostileCase] = [
     HostileCase(
       title: "a symbolic link OUTPUT: its target is replaced, the link stays",

@@ -33,7 +33,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 @Suite struct HostileUserTests {
   /// The one table: every broken promise found by trying hexmask as a hostile user, by theme.
   static let table: [HostileCase] =
-    outputConflictRows + outputFolderRows + nonRegularOutputRows + textOutputRows + extremeValueRows
+    outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
+    + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
     + smallThingRows
 

@@ -31,6 +31,14 @@ public struct BatchPlan: Equatable, Sendable {
           input: input.path, output: "",
           problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
       }
+      if relative.split(separator: "/").first.map(String.init) == recordFolderName {
+        let reason =
+          "the output '\(relative)' would be among hexmask's rerun records in "
+          + "'\(recordFolderName)'"
+        return BatchItem(
+          input: input.path, output: "",
+          problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
+      }
       return BatchItem(
         input: input.path, output: prefix + relative,
         record: prefix + recordFolderName + "/" + relative + ".rec")
