@@ -118,20 +118,6 @@ private func prepareFolders(_ items: [BatchItem], outputFolder: String) -> [Batc
   }
 }
 
-/// `mkdir -p folder`; nil when it exists afterwards, else the system's reason.
-private func createFolder(_ folder: String) -> String? {
-  var info = stat()
-  if stat(folder, &info) == 0 {
-    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
-  }
-  let parent = parentFolder(of: folder)
-  if parent != folder, let reason = createFolder(parent) { return reason }
-  guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
-    return String(cString: strerror(errno))
-  }
-  return nil
-}
-
 /// The folder part of a path: "." for a bare name, "/" for a file at the root.
 private func parentFolder(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }

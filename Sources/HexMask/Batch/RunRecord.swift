@@ -68,7 +68,8 @@ public struct RunRecord: Equatable, Sendable {
 
   /// Stores the record at `path` atomically, creating its folders.
   public func write(to path: String) throws(HexMaskError) {
-    makeFolders(parentFolder(of: path))
+    // A folder that cannot be made shows up as the write's error.
+    createFolder(parentFolder(of: path))
     let file = try OutputFile(path: path)
     guard fputs(line, file.stream) >= 0 else {
       throw HexMaskError(file: path, reason: "cannot write: \(systemError())")
@@ -150,14 +151,6 @@ public func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> Wri
     record.recipe == recipe.digest(input: inputNow)
   else { return .changed }
   return force ? .forced : nil
-}
-
-/// `mkdir -p`: creates `folder` and its missing parents; errors show up when writing.
-func makeFolders(_ folder: String) {
-  var info = stat()
-  guard !folder.isEmpty, stat(folder, &info) != 0 else { return }
-  makeFolders(parentFolder(of: folder))
-  mkdir(folder, 0o777)
 }
 
 extension Substring {

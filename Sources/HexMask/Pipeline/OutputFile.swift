@@ -192,6 +192,22 @@ func parentFolder(of path: String) -> String {
   return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
+/// `mkdir -p folder`: creates it and its missing parents.
+///
+/// - Returns: nil when the folder exists afterwards, else the system's reason ("Read-only
+///   file system", or "'x' is not a folder" when a file is in the way).
+@discardableResult
+public func createFolder(_ folder: String) -> String? {
+  var info = stat()
+  if stat(folder, &info) == 0 {
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
+  }
+  let parent = parentFolder(of: folder)
+  if parent != folder, let reason = createFolder(parent) { return reason }
+  guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return systemError() }
+  return nil
+}
+
 /// The last part of a path: `a/b.png` → `b.png`.
 func baseName(of path: String) -> String {
   path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
