@@ -14,14 +14,13 @@ import Testing
     options.lineWidth = line
     let shape = try MaskShape(options: options, canvasSide: side)
     var coverage = ShapeCoverage(shape: shape)
-    var fill = [Float](repeating: 0, count: side)
-    var stroke = fill
+    var row = CoverageRow(width: side)
     var total = 0.0
     var border = 0.0
     for y in 0..<side {
-      coverage.row(y, fill: &fill, stroke: &stroke)
-      total += fill.reduce(0) { $0 + Double($1) }
-      border += stroke.reduce(0) { $0 + Double($1) }
+      coverage.row(y, into: &row)
+      total += row.fill.reduce(0) { $0 + Double($1) }
+      border += zip(row.outer, row.inner).reduce(0) { $0 + Double($1.0 - $1.1) }
     }
     var points: [Point] = []
     for segment in shape.polygon.segments {

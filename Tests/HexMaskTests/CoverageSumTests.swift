@@ -43,12 +43,11 @@ struct CoverageSumTests {
     var coverage = ShapeCoverage(shape: shape)
     var fill = [[Float]](repeating: [], count: side)
     var stroke = fill
-    var fillRow = [Float](repeating: -1, count: side)
-    var strokeRow = fillRow
+    var row = CoverageRow(width: side)
     for y in order ?? Array(0..<side) {
-      coverage.row(y, fill: &fillRow, stroke: &strokeRow)
-      fill[y] = fillRow
-      stroke[y] = strokeRow
+      coverage.row(y, into: &row)
+      fill[y] = row.fill
+      stroke[y] = zip(row.outer, row.inner).map { $0 - $1 }
     }
     return (fill, stroke)
   }

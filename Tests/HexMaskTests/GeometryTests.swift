@@ -466,10 +466,9 @@ struct GeometryTests {
   func aToleranceThatIsNoPositiveNumberStillDraws(tolerance: Double) throws {
     let shape = try MaskShape(options: RenderOptions(), canvasSide: 32)
     var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
-    var fill = [Float](repeating: 0, count: 32)
-    var stroke = fill
-    coverage.row(16, fill: &fill, stroke: &stroke)
-    #expect(fill[16] == 1)
+    var row = CoverageRow(width: 32)
+    coverage.row(16, into: &row)
+    #expect(row.fill[16] == 1)
   }
 }
 

@@ -4,24 +4,24 @@ import Testing
 @testable import HexMask
 
 /// The alpha the Compositor gives an opaque white image under an opaque `border`.
-private func compositorAlpha(fill: [Float], stroke: [Float], layout: Layout, border: RGBAColor)
+private func compositorAlpha(_ coverage: CoverageRow, layout: Layout, border: RGBAColor)
   -> [UInt8]
 {
-  let image = [UInt8](repeating: 255, count: fill.count * 4)
-  var out = [UInt8](repeating: 0, count: fill.count * 4)
+  let image = [UInt8](repeating: 255, count: coverage.width * 4)
+  var out = [UInt8](repeating: 0, count: coverage.width * 4)
   image.withUnsafeBufferPointer { source in
     out.withUnsafeMutableBufferPointer { target in
       Compositor(border: border, layout: layout).composite(
-        image: source, fill: fill, stroke: stroke, into: target)
+        image: source, coverage: coverage, into: target)
     }
   }
   return stride(from: 3, to: out.count, by: 4).map { out[$0] }
 }
 
-private func levels(fill: [Float], stroke: [Float], layout: Layout) -> [UInt8] {
-  var out = [UInt8](repeating: 0, count: fill.count)
+private func levels(_ coverage: CoverageRow, layout: Layout) -> [UInt8] {
+  var out = [UInt8](repeating: 0, count: coverage.width)
   out.withUnsafeMutableBufferPointer {
-    maskLevels(fill: fill, stroke: stroke, layout: layout, into: $0)
+    maskLevels(coverage: coverage, layout: layout, into: $0)
   }
   return out
 }
@@ -30,13 +30,12 @@ private func levels(fill: [Float], stroke: [Float], layout: Layout) -> [UInt8] {
 func maskPixels(of shape: MaskShape) -> [UInt8] {
   var coverage = ShapeCoverage(shape: shape)
   let side = shape.canvasSide
-  var fill = [Float](repeating: 0, count: side)
-  var stroke = fill
+  var row = CoverageRow(width: side)
   var mask: [UInt8] = []
   mask.reserveCapacity(side * side)
   for y in 0..<side {
-    coverage.row(y, fill: &fill, stroke: &stroke)
-    mask += levels(fill: fill, stroke: stroke, layout: shape.layout)
+    coverage.row(y, into: &row)
+    mask += levels(row, layout: shape.layout)
   }
   return mask
 }
@@ -55,19 +54,29 @@ func shape(
 }
 
 @Suite struct MaskTests {
-  /// Every (f, s) on a 1/256 grid, plus values just off 0, ½ and 1 and the coverages
-  /// that land on .5 levels, for both layouts and two opaque border colours.
+  /// Every inner ≤ fill ≤ outer on a grid of 1/64, plus values just off 0, ½ and 1 and
+  /// coverages that land on .5 levels, for both layouts and two opaque border colours.
   @Test(arguments: Layout.allCases)
   func levelsEqualTheCompositorsAlphaExactly(layout: Layout) {
-    var values = (0...256).map { Float($0) / 256 }
+    var values = (0...64).map { Float($0) / 64 }
     values += (0..<255).map { (Float($0) + 0.5) / 255 }
     let half: Float = 0.5
     values += [Float.ulpOfOne, 1e-6, half.nextDown, half.nextUp, Float(1).nextDown, 0.001, 0.999]
+    values.sort()
     for border in [RGBAColor.white, RGBAColor(red: 200, green: 10, blue: 60)] {
-      for f in values {
-        let fill = [Float](repeating: f, count: values.count)
-        let expected = compositorAlpha(fill: fill, stroke: values, layout: layout, border: border)
-        #expect(levels(fill: fill, stroke: values, layout: layout) == expected, "f = \(f)")
+      for (k, fill) in values.enumerated() where k % 3 == 0 {
+        // Every inner up to the fill against every outer from it, in two rows.
+        let inners = values.filter { $0 <= fill }
+        let outers = values.filter { $0 >= fill }
+        for (inner, outer) in [
+          (inners, [Float](repeating: fill, count: inners.count)),
+          ([Float](repeating: fill, count: outers.count), outers),
+        ] {
+          let row = CoverageRow(
+            inner: inner, fill: [Float](repeating: fill, count: inner.count), outer: outer)
+          let expected = compositorAlpha(row, layout: layout, border: border)
+          #expect(levels(row, layout: layout) == expected, "fill = \(fill)")
+        }
       }
     }
   }
@@ -83,12 +92,11 @@ func shape(
   ) throws {
     let shape = try shape(side: side, sides: sides, corner: corner, line: line, layout: layout)
     var coverage = ShapeCoverage(shape: shape)
-    var fill = [Float](repeating: 0, count: side)
-    var stroke = fill
+    var row = CoverageRow(width: side)
     for y in 0..<side {
-      coverage.row(y, fill: &fill, stroke: &stroke)
-      let expected = compositorAlpha(fill: fill, stroke: stroke, layout: layout, border: .white)
-      #expect(levels(fill: fill, stroke: stroke, layout: layout) == expected, "row \(y)")
+      coverage.row(y, into: &row)
+      let expected = compositorAlpha(row, layout: layout, border: .white)
+      #expect(levels(row, layout: layout) == expected, "row \(y)")
     }
   }
 

@@ -4,8 +4,8 @@ import Testing
 @testable import HexMask
 
 /// `ShapeCoverage` against `ExactReference` (independent polygons clipped to each pixel):
-/// every compared pixel must be within 1 level of 255 of the exact area, for the fill and
-/// for the border. The worst errors seen are printed and written to
+/// every compared pixel must be within 1 level of 255 of the exact area, for the fill, the
+/// fill eroded and dilated by half the line width, and the border between those two. The worst errors seen are printed and written to
 /// `/tmp/hexmask-accuracy.txt`.
 @Suite("Rasterizer accuracy against an exact reference")
 struct RasterizerAccuracyTests {
@@ -101,7 +101,27 @@ struct RasterizerAccuracyTests {
     var fillWhere = "nowhere"
     var stroke = 0.0
     var strokeWhere = "nowhere"
+    var inner = 0.0
+    var innerWhere = "nowhere"
+    var outer = 0.0
+    var outerWhere = "nowhere"
     var pixels = 0
+
+    mutating func note(inner got: Float, _ expected: Double, x: Int, y: Int) {
+      let error = levels(got, expected)
+      if error > inner {
+        inner = error
+        innerWhere = "pixel (\(x), \(y)): got \(got), exact \(expected)"
+      }
+    }
+
+    mutating func note(outer got: Float, _ expected: Double, x: Int, y: Int) {
+      let error = levels(got, expected)
+      if error > outer {
+        outer = error
+        outerWhere = "pixel (\(x), \(y)): got \(got), exact \(expected)"
+      }
+    }
 
     mutating func note(fill got: Float, _ expected: Double, x: Int, y: Int) {
       let error = levels(got, expected)
@@ -173,34 +193,39 @@ struct RasterizerAccuracyTests {
     }
 
     var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
-    var fillRow = [Float](repeating: -1, count: side)
-    var strokeRow = [Float](repeating: -1, count: side)
+    var row = CoverageRow(width: side)
     var errors = Errors()
+    let hasBorder = shape.lineWidth > 0
     for y in fullRows.union(pixelsByRow.keys).sorted() {
-      coverage.row(y, fill: &fillRow, stroke: &strokeRow)
+      coverage.row(y, into: &row)
       let fillBand = fill.band(y)
       let outerBand = outer.band(y)
       let innerBand = inner.band(y)
       let columns: [Int]
       let fillExact: [Double]
-      let strokeExact: [Double]
+      var outerExact: [Double]
+      var innerExact: [Double]
       if let chosen = pixelsByRow[y] {
         columns = chosen.sorted()
         fillExact = columns.map { ExactReference.pixelArea(fillBand, column: $0) }
-        strokeExact = columns.map {
-          ExactReference.pixelArea(outerBand, column: $0)
-            - ExactReference.pixelArea(innerBand, column: $0)
-        }
+        outerExact = columns.map { ExactReference.pixelArea(outerBand, column: $0) }
+        innerExact = columns.map { ExactReference.pixelArea(innerBand, column: $0) }
       } else {
         columns = Array(0..<side)
         fillExact = ExactReference.rowAreas(fillBand, lo: 0, hi: side)
-        let outerExact = ExactReference.rowAreas(outerBand, lo: 0, hi: side)
-        let innerExact = ExactReference.rowAreas(innerBand, lo: 0, hi: side)
-        strokeExact = zip(outerExact, innerExact).map { $0 - $1 }
+        outerExact = ExactReference.rowAreas(outerBand, lo: 0, hi: side)
+        innerExact = ExactReference.rowAreas(innerBand, lo: 0, hi: side)
+      }
+      if !hasBorder {
+        // Without a border the eroded and dilated shapes are the fill itself.
+        outerExact = fillExact
+        innerExact = fillExact
       }
       for (k, x) in columns.enumerated() {
-        errors.note(fill: fillRow[x], fillExact[k], x: x, y: y)
-        errors.note(stroke: strokeRow[x], strokeExact[k], x: x, y: y)
+        errors.note(fill: row.fill[x], fillExact[k], x: x, y: y)
+        errors.note(inner: row.inner[x], innerExact[k], x: x, y: y)
+        errors.note(outer: row.outer[x], outerExact[k], x: x, y: y)
+        errors.note(stroke: row.outer[x] - row.inner[x], outerExact[k] - innerExact[k], x: x, y: y)
       }
       errors.pixels += columns.count
     }
@@ -216,6 +241,12 @@ struct RasterizerAccuracyTests {
     #expect(
       errors.stroke <= 1.0,
       "border off by \(errors.stroke) levels at \(errors.strokeWhere) — \(c.description)")
+    #expect(
+      errors.inner <= 1.0,
+      "inner edge off by \(errors.inner) levels at \(errors.innerWhere) — \(c.description)")
+    #expect(
+      errors.outer <= 1.0,
+      "outer edge off by \(errors.outer) levels at \(errors.outerWhere) — \(c.description)")
   }
 
   static let randomCount = 320
@@ -334,6 +365,7 @@ extension RasterizerAccuracyTests {
     let errors = try Self.measure(c, tolerance: 0.5)
     #expect(errors.fill > 1, "fill error \(errors.fill) levels")
     #expect(errors.stroke > 1, "border error \(errors.stroke) levels")
+    #expect(errors.inner > 1 && errors.outer > 1, "edges \(errors.inner), \(errors.outer) levels")
   }
 
   /// The reference polygons have the areas Steiner's formula gives: a convex region `A`
@@ -429,6 +461,10 @@ final class AccuracyLedger: @unchecked Sendable {
   private var fillCase = ""
   private var stroke = 0.0
   private var strokeCase = ""
+  private var inner = 0.0
+  private var innerCase = ""
+  private var outer = 0.0
+  private var outerCase = ""
   private var suites: Set<String> = []
 
   func record(_ errors: RasterizerAccuracyTests.Errors, case label: String, suite: String) {
@@ -445,14 +481,26 @@ final class AccuracyLedger: @unchecked Sendable {
       stroke = errors.stroke
       strokeCase = "\(label) at \(errors.strokeWhere)"
     }
+    if errors.inner >= inner {
+      inner = errors.inner
+      innerCase = "\(label) at \(errors.innerWhere)"
+    }
+    if errors.outer >= outer {
+      outer = errors.outer
+      outerCase = "\(label) at \(errors.outerWhere)"
+    }
     let report = """
       hexmask rasterizer accuracy (ShapeCoverage vs exact clipped-polygon reference)
       suites: \(suites.sorted().joined(separator: ", "))
-      cases: \(cases), pixels compared: \(pixels) (fill and border each)
+      cases: \(cases), pixels compared: \(pixels) (each of fill, inner, outer and border)
       worst fill error: \(String(format: "%.5f", fill)) levels of 255
         \(fillCase)
-      worst border error: \(String(format: "%.5f", stroke)) levels of 255
+      worst border (outer − inner) error: \(String(format: "%.5f", stroke)) levels of 255
         \(strokeCase)
+      worst inner (fill eroded by w/2) error: \(String(format: "%.5f", inner)) levels of 255
+        \(innerCase)
+      worst outer (fill dilated by w/2) error: \(String(format: "%.5f", outer)) levels of 255
+        \(outerCase)
 
       """
     try? report.write(toFile: Self.path, atomically: true, encoding: .utf8)

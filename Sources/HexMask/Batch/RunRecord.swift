@@ -126,7 +126,7 @@ private func fnv1a(_ text: String, from hash: UInt64) -> UInt64 {
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
 /// made by older versions.
-public let outputVersion = 1
+public let outputVersion = 2
 
 /// Why a batch writes an output, as `--json` reports it.
 public enum WriteReason: String, Sendable, Equatable {

@@ -4,17 +4,27 @@
   import Darwin
 #endif
 
-/// Puts the border over the picture inside the shape, one row at a time (SPEC §2).
+/// Puts the border over the picture inside the shape, one row at a time, weighting each
+/// part of a pixel by its exact area (SPEC §2).
 ///
-/// Works in premultiplied form and writes straight alpha: `over(border·stroke,
-/// image·fill)` by default, `over(border·stroke, image)·fill` for the seed layout (the
-/// mask clips the border). A pixel that ends fully transparent is written `(0,0,0,0)`,
-/// and colour is divided by the exact alpha before rounding, so a white border fading
-/// into transparency stays white: no dark or light fringe.
+/// Inside one pixel the outline cuts up to three regions: the picture alone (area
+/// `inner`), the border over the picture (`fill − inner`) and the border alone
+/// (`outer − fill`; none for the seed layout, whose mask clips the border). Each is
+/// composited exactly and weighted by its area, in premultiplied form:
+///
+/// ```
+/// out = picture·(inner + (fill − inner)·(1 − border alpha)) + border·(outer − inner)
+/// ```
+///
+/// Compositing two separately anti-aliased layers with `over` instead conflates the
+/// coverages where the fill's edge and the border's edges cross one pixel (by up to 28
+/// levels with a thin border). The result is written in straight alpha: a pixel that ends
+/// fully transparent is `(0,0,0,0)`, and colour is divided by the exact alpha before
+/// rounding, so a white border fading into transparency stays white, with no fringe.
 ///
 /// ```swift
 /// let compositor = Compositor(border: .white, layout: .centered)
-/// compositor.composite(image: pixels, fill: fill, stroke: stroke, into: out)
+/// compositor.composite(image: pixels, coverage: row, into: out)
 /// ```
 public struct Compositor: Sendable {
   private let border: (red: Float, green: Float, blue: Float, alpha: Float)
@@ -28,21 +38,21 @@ public struct Compositor: Sendable {
     clipsBorder = layout == .seed
   }
 
-  /// Composites one row. `image` and `output` hold `fill.count × 4` bytes of straight
-  /// RGBA; `fill` and `stroke` are coverages 0…1 of the same pixels.
+  /// Composites one row pixel by pixel. `image` and `output` hold `coverage.width × 4`
+  /// bytes of straight RGBA.
   public func composite(
-    image: UnsafeBufferPointer<UInt8>, fill: [Float], stroke: [Float],
+    image: UnsafeBufferPointer<UInt8>, coverage: CoverageRow,
     into output: UnsafeMutableBufferPointer<UInt8>
   ) {
-    for i in 0..<fill.count { blend(i, image: image, f: fill[i], s: stroke[i], into: output) }
+    for i in 0..<coverage.width { blend(i, image: image, coverage, into: output) }
   }
 
   /// Composites one row run by run: transparent runs are cleared and inside runs copied
   /// in bulk, so only the pixels along the outlines cost arithmetic. `imageIsOpaque` lets
   /// inside runs skip looking for transparent pixels.
   public func composite(
-    image: UnsafeBufferPointer<UInt8>, fill: [Float], stroke: [Float],
-    spans: [ShapeCoverage.Span], imageIsOpaque: Bool, into output: UnsafeMutableBufferPointer<UInt8>
+    image: UnsafeBufferPointer<UInt8>, coverage: CoverageRow, spans: [ShapeCoverage.Span],
+    imageIsOpaque: Bool, into output: UnsafeMutableBufferPointer<UInt8>
   ) {
     for span in spans {
       let bytes = (4 * span.start)..<(4 * span.end)
@@ -55,9 +65,7 @@ public struct Compositor: Sendable {
         }
         if !imageIsOpaque { clearTransparent(output, bytes) }
       case .blend:
-        for i in span.start..<span.end {
-          blend(i, image: image, f: fill[i], s: stroke[i], into: output)
-        }
+        for i in span.start..<span.end { blend(i, image: image, coverage, into: output) }
       }
     }
   }
@@ -74,13 +82,18 @@ public struct Compositor: Sendable {
   /// One pixel of SPEC §2's formula.
   @inline(__always)
   private func blend(
-    _ i: Int, image: UnsafeBufferPointer<UInt8>, f: Float, s: Float,
+    _ i: Int, image: UnsafeBufferPointer<UInt8>, _ coverage: CoverageRow,
     into output: UnsafeMutableBufferPointer<UInt8>
   ) {
     let p = 4 * i
-    if s == 0 && (f == 1 || f == 0) {
+    let weights = AreaWeights(
+      inner: coverage.inner[i], fill: coverage.fill[i], outer: coverage.outer[i],
+      clipsBorder: clipsBorder)
+    if weights.borderOnTop == 0 && weights.borderAlone == 0
+      && (weights.pictureAlone == 1 || weights.pictureAlone == 0)
+    {
       // Plain inside or outside: copy or clear, no arithmetic to round.
-      let keep = f == 1 && image[p + 3] != 0
+      let keep = weights.pictureAlone == 1 && image[p + 3] != 0
       output[p] = keep ? image[p] : 0
       output[p + 1] = keep ? image[p + 1] : 0
       output[p + 2] = keep ? image[p + 2] : 0
@@ -88,11 +101,9 @@ public struct Compositor: Sendable {
       return
     }
     let imageAlpha = Float(image[p + 3]) / 255
-    let borderAlpha = border.alpha * s
-    let under = clipsBorder ? imageAlpha : imageAlpha * f
-    let rest = 1 - borderAlpha
-    let scale: Float = clipsBorder ? f : 1
-    let alpha = (borderAlpha + under * rest) * scale
+    let (picture, borderShare) = weights.shares(borderAlpha: border.alpha)
+    let under = imageAlpha * picture
+    let alpha = under + border.alpha * borderShare
     let level = min(255, (alpha * 255).rounded())
     guard level > 0 else {
       output[p] = 0
@@ -102,12 +113,39 @@ public struct Compositor: Sendable {
       return
     }
     func channel(_ borderPremultiplied: Float, _ value: UInt8) -> UInt8 {
-      let premultiplied = (borderPremultiplied * s + Float(value) * under * rest) * scale
+      let premultiplied = Float(value) * under + borderPremultiplied * borderShare
       return UInt8(min(255, (premultiplied / alpha).rounded()))
     }
     output[p] = channel(border.red, image[p])
     output[p + 1] = channel(border.green, image[p + 1])
     output[p + 2] = channel(border.blue, image[p + 2])
     output[p + 3] = UInt8(level)
+  }
+}
+
+/// The exact areas of the three regions the outline cuts a pixel into, from its three
+/// coverages: `inner ≤ fill ≤ outer`.
+struct AreaWeights {
+  /// Inside the fill, outside the border: the picture alone.
+  var pictureAlone: Float
+  /// Inside the fill and the border: the border over the picture.
+  var borderOnTop: Float
+  /// Inside the border, outside the fill: the border alone; 0 where the mask clips it.
+  var borderAlone: Float
+
+  @inline(__always)
+  init(inner: Float, fill: Float, outer: Float, clipsBorder: Bool) {
+    pictureAlone = inner
+    // Never below 0: the coverages come from separate sums, equal to rounding.
+    borderOnTop = max(0, fill - inner)
+    borderAlone = clipsBorder ? 0 : max(0, outer - fill)
+  }
+
+  /// How much of the pixel shows the picture (under a border of `borderAlpha` where they
+  /// overlap) and how much shows the border: the factors of SPEC §2's formula
+  /// `picture·(a_I + a_FS·(1 − border alpha)) + border·(a_FS + a_SO)`.
+  @inline(__always)
+  func shares(borderAlpha: Float) -> (picture: Float, border: Float) {
+    (pictureAlone + borderOnTop * (1 - borderAlpha), borderOnTop + borderAlone)
   }
 }

@@ -1,29 +1,29 @@
-/// Turns one row of fill and border coverage into 8-bit mask levels: the alpha a normal
-/// run gives an opaque image with an opaque border, for `--mask-only`.
+/// Turns one row of coverage into 8-bit mask levels: the alpha a normal run gives an
+/// opaque picture with an opaque border, for `--mask-only`.
 ///
-/// `s + f·(1 − s)` by default (the border over the filled shape), `(s + (1 − s))·f` for
-/// the seed layout (the mask clips the border, so only the fill counts), evaluated with
-/// the same `Float` operations and rounding as ``Compositor``, so the levels equal its
-/// alpha exactly, not just approximately.
+/// That is the area the shape and its border cover: `outer` by default, `fill` for the
+/// seed layout (the mask clips the border). It is evaluated with the same `Float`
+/// operations and rounding as ``Compositor``, so the levels equal its alpha exactly, not
+/// just approximately.
 ///
 /// ```swift
-/// coverage.row(y, fill: &fill, stroke: &stroke)
-/// maskLevels(fill: fill, stroke: stroke, layout: .centered, into: grayRow)
+/// coverage.row(y, into: &row)
+/// maskLevels(coverage: row, layout: .centered, into: grayRow)
 /// ```
 ///
 /// - Complexity: O(width).
 public func maskLevels(
-  fill: [Float], stroke: [Float], layout: Layout, into output: UnsafeMutableBufferPointer<UInt8>
+  coverage: CoverageRow, layout: Layout, into output: UnsafeMutableBufferPointer<UInt8>
 ) {
-  precondition(stroke.count == fill.count && output.count == fill.count)
+  precondition(output.count == coverage.width)
   let clipsBorder = layout == .seed
-  for i in 0..<fill.count {
-    let f = fill[i]
-    let s = stroke[i]
-    // Compositor's alpha with image alpha 1 and border alpha 1; both factors are exact.
-    let under: Float = clipsBorder ? 1 : f
-    let scale: Float = clipsBorder ? f : 1
-    let alpha = (s + under * (1 - s)) * scale
+  for i in 0..<coverage.width {
+    let weights = AreaWeights(
+      inner: coverage.inner[i], fill: coverage.fill[i], outer: coverage.outer[i],
+      clipsBorder: clipsBorder)
+    // Compositor's alpha with picture alpha 1 and border alpha 1.
+    let (picture, border) = weights.shares(borderAlpha: 1)
+    let alpha = 1 * picture + 1 * border
     output[i] = UInt8(min(255, max(0, (alpha * 255).rounded())))
   }
 }

@@ -1,78 +1,89 @@
-/// How much of each pixel the filled shape and its border cover, produced row by row.
+/// How much of each pixel the shape covers, three ways, produced row by row (SPEC §2).
 ///
-/// The fill is the polygon bounded by the shape's support lines; the border (every point
-/// within `w/2` of the outline) is the shape dilated by `w/2` minus the shape eroded by
-/// `w/2`, both exact because the outline is convex. With `r = 0` the moved lines meet in
-/// mitred corners.
+/// - `inner`: the fill eroded by `w/2`, where the picture shows alone;
+/// - `fill`: the shape itself;
+/// - `outer`: the fill dilated by `w/2`, the far edge of the border.
+///
+/// Inside one pixel the outline cuts up to three regions, and their exact areas are
+/// differences of these: `inner` (picture alone), `fill − inner` (border over picture) and
+/// `outer − fill` (border alone). All three polygons are intersections of the shape's
+/// support lines, moved by `0` and `±w/2`: exact because the outline is convex, with mitred
+/// corners when `r = 0`. Without a border all three are the fill.
 ///
 /// ```swift
 /// var coverage = ShapeCoverage(shape: shape)
-/// var fill = [Float](repeating: 0, count: 256), stroke = fill
-/// coverage.row(0, fill: &fill, stroke: &stroke)
+/// var row = CoverageRow(width: shape.canvasSide)
+/// coverage.row(0, into: &row)
 /// ```
 public struct ShapeCoverage: Sendable {
   /// Largest distance, in pixels, between the flattened outlines and the true curves.
-  /// Even summed over both border edges crossing one pixel it stays far below the
-  /// 1/510 of a pixel that rounding to 8 bits leaves.
+  /// Even summed over the three edges crossing one pixel it stays far below the 1/510 of
+  /// a pixel that rounding to 8 bits leaves.
   public static let defaultTolerance = 1e-4
 
   public let width: Int
+  private let layout: Layout
   private var fill: ScanlineRasterizer
-  private var stroke: ScanlineRasterizer
-  private let hasBorder: Bool
+  /// The eroded and dilated shapes; nil without a border.
+  private var inner: ScanlineRasterizer?
+  private var outer: ScanlineRasterizer?
 
   public init(shape: MaskShape, tolerance: Double = ShapeCoverage.defaultTolerance) {
     let half = shape.lineWidth / 2
     let lines = shape.polygon.supportLines(tolerance: tolerance, maxOffset: half)
     width = shape.canvasSide
-    fill = ScanlineRasterizer(width: width)
-    fill.add(polygon: intersectHalfPlanes(lines))
-    stroke = ScanlineRasterizer(width: width)
-    hasBorder = half > 0
-    if hasBorder {
-      stroke.add(polygon: intersectHalfPlanes(lines.map { $0.moved(by: half) }))
-      stroke.add(polygon: intersectHalfPlanes(lines.map { $0.moved(by: -half) }), sign: -1)
+    layout = shape.layout
+    func rasterizer(movedBy offset: Double) -> ScanlineRasterizer {
+      var raster = ScanlineRasterizer(width: shape.canvasSide)
+      raster.add(polygon: intersectHalfPlanes(lines.map { $0.moved(by: offset) }))
+      return raster
+    }
+    fill = rasterizer(movedBy: 0)
+    if half > 0 {
+      inner = rasterizer(movedBy: -half)
+      outer = rasterizer(movedBy: half)
     }
   }
 
-  /// The last row cut into runs of pixels that are all outside, all inside (fill 1, no
-  /// border), or need blending, in order and covering the whole width.
+  /// The last row cut into runs of pixels that are all outside, all inside (the picture
+  /// alone), or need blending, in order and covering the whole width.
   public private(set) var spans: [Span] = []
 
-  /// Fills `fill` and `stroke` (each `width` values, 0…1) for pixel row `y`, and
-  /// ``spans``. Rows are cheapest in increasing order.
-  public mutating func row(_ y: Int, fill fillRow: inout [Float], stroke strokeRow: inout [Float]) {
-    fill.coverage(row: y, into: &fillRow)
-    if hasBorder {
-      stroke.coverage(row: y, into: &strokeRow)
+  /// Fills `row` (each array `width` values, 0…1) for pixel row `y`, and ``spans``. Rows
+  /// are cheapest in increasing order.
+  public mutating func row(_ y: Int, into row: inout CoverageRow) {
+    fill.coverage(row: y, into: &row.fill)
+    if inner != nil, outer != nil {
+      inner?.coverage(row: y, into: &row.inner)
+      outer?.coverage(row: y, into: &row.outer)
     } else {
-      strokeRow.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+      row.inner = row.fill
+      row.outer = row.fill
     }
-    findSpans(fill: fillRow, stroke: strokeRow)
+    findSpans(row)
   }
 
-  /// Between the pixels either outline passes through, both coverages are constant, so
+  /// Between the pixels any outline passes through, all three coverages are constant, so
   /// one look at the run's first pixel classifies all of it.
-  private mutating func findSpans(fill fillRow: [Float], stroke strokeRow: [Float]) {
+  private mutating func findSpans(_ row: CoverageRow) {
     spans.removeAll(keepingCapacity: true)
-    let fillEdges = fill.edgeCells
-    let strokeEdges = hasBorder ? stroke.edgeCells : []
-    var i = 0
-    var j = 0
+    let none: [Int] = []
+    var fillEdges = fill.edgeCells[...]
+    var innerEdges = (inner?.edgeCells ?? none)[...]
+    var outerEdges = (outer?.edgeCells ?? none)[...]
+    // The seed layout's mask clips the border: nothing shows where the fill is 0.
+    let reach = layout == .seed ? row.fill : row.outer
     var x = 0
     while x < width {
-      let nextFill = i < fillEdges.count ? fillEdges[i] : width
-      let nextStroke = j < strokeEdges.count ? strokeEdges[j] : width
-      let edge = min(nextFill, nextStroke)
+      let edge = min(fillEdges.first ?? width, innerEdges.first ?? width, outerEdges.first ?? width)
       if edge > x {
-        let f = fillRow[x]
-        let s = strokeRow[x]
-        let kind: Span.Kind = s == 0 && f == 1 ? .inside : s == 0 && f == 0 ? .outside : .blend
+        let kind: Span.Kind = row.inner[x] == 1 ? .inside : reach[x] == 0 ? .outside : .blend
         append(Span(start: x, end: edge, kind: kind))
       }
       if edge < width { append(Span(start: edge, end: edge + 1, kind: .blend)) }
-      if nextFill == edge { i += 1 }
-      if nextStroke == edge { j += 1 }
+      if fillEdges.first == edge { fillEdges.removeFirst() }
+      if innerEdges.first == edge { innerEdges.removeFirst() }
+      if outerEdges.first == edge { outerEdges.removeFirst() }
       x = edge + 1
     }
   }
@@ -88,9 +99,9 @@ public struct ShapeCoverage: Sendable {
   /// A run of pixels `start..<end` of one row that the compositor treats alike.
   public struct Span: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
-      /// No fill, no border: transparent.
+      /// Nothing of the shape or the border: transparent.
       case outside
-      /// Fill 1 and no border: the picture's own pixels.
+      /// Wholly inside the inner edge: the picture's own pixels.
       case inside
       /// Anything else: blend pixel by pixel.
       case blend
@@ -99,4 +110,30 @@ public struct ShapeCoverage: Sendable {
     public var end: Int
     public var kind: Kind
   }
+}
+
+/// The three coverages of one pixel row, each `width` values from 0 to 1: the fill eroded
+/// by half the line width (`inner`), the fill, and the fill dilated by half the line width
+/// (`outer`). `inner ≤ fill ≤ outer` everywhere.
+public struct CoverageRow: Sendable, Equatable {
+  public var inner: [Float]
+  public var fill: [Float]
+  public var outer: [Float]
+
+  /// A row of `width` pixels, all uncovered.
+  public init(width: Int) {
+    inner = [Float](repeating: 0, count: width)
+    fill = inner
+    outer = inner
+  }
+
+  /// Three given coverages (for tests and callers with their own).
+  public init(inner: [Float], fill: [Float], outer: [Float]) {
+    precondition(inner.count == fill.count && outer.count == fill.count)
+    self.inner = inner
+    self.fill = fill
+    self.outer = outer
+  }
+
+  public var width: Int { fill.count }
 }

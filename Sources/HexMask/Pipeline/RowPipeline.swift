@@ -17,8 +17,7 @@ struct RowPipeline {
   private var source: [UInt8]
   private var composited: [UInt8]
   private var result: [UInt8]
-  private var fill: [Float]
-  private var stroke: [Float]
+  private var row: CoverageRow
 
   init(shape: MaskShape, options: RenderOptions, format: OutputFormat, imageIsOpaque: Bool) {
     let side = shape.canvasSide
@@ -30,8 +29,7 @@ struct RowPipeline {
     source = [UInt8](repeating: 0, count: options.maskOnly ? 0 : side * 4)
     composited = [UInt8](repeating: 0, count: options.maskOnly ? side : side * 4)
     result = flattenOnto == nil ? [] : [UInt8](repeating: 0, count: side * 4)
-    fill = [Float](repeating: 0, count: side)
-    stroke = fill
+    row = CoverageRow(width: side)
   }
 
   /// Decodes the next picture row.
@@ -45,19 +43,19 @@ struct RowPipeline {
 
   /// Draws the next output row from the last picture row (or from nothing, for a mask).
   mutating func draw() {
-    coverage.row(y, fill: &fill, stroke: &stroke)
+    coverage.row(y, into: &row)
     y += 1
     if options.maskOnly {
       composited.withUnsafeMutableBufferPointer { out in
-        maskLevels(fill: fill, stroke: stroke, layout: options.layout, into: out)
+        maskLevels(coverage: row, layout: options.layout, into: out)
       }
       return
     }
-    source.withUnsafeBufferPointer { row in
+    source.withUnsafeBufferPointer { picture in
       composited.withUnsafeMutableBufferPointer { out in
         compositor.composite(
-          image: row, fill: fill, stroke: stroke, spans: coverage.spans,
-          imageIsOpaque: imageIsOpaque, into: out)
+          image: picture, coverage: row, spans: coverage.spans, imageIsOpaque: imageIsOpaque,
+          into: out)
       }
     }
     if let background = flattenOnto {
