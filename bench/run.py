@@ -200,9 +200,15 @@ def shape_svgs(hexmask, side, work):
 # ---------------------------------------------------------------------------- measuring
 
 
+def output_names(folder):
+    """The pictures a tool wrote into `folder`, in name order: hidden entries (hexmask's
+    rerun records in .hexmask/) are bookkeeping, not outputs."""
+    return [n for n in sorted(os.listdir(folder)) if not n.startswith(".")]
+
+
 def output_bytes(path):
     if os.path.isdir(path):
-        return sum(os.path.getsize(os.path.join(path, n)) for n in os.listdir(path))
+        return sum(os.path.getsize(os.path.join(path, n)) for n in output_names(path))
     return os.path.getsize(path)
 
 
@@ -433,7 +439,7 @@ def check_outputs(jobs, side):
     for result, output in jobs:
         if result.error:
             continue
-        files = ([os.path.join(output, n) for n in sorted(os.listdir(output))]
+        files = ([os.path.join(output, n) for n in output_names(output)]
                  if os.path.isdir(output) else [output])
         for path in files:
             try:
@@ -454,7 +460,7 @@ def encoder_check(jobs):
         return None
     pairs = [(ours, theirs)]
     if os.path.isdir(ours):
-        pairs = [(os.path.join(ours, n), os.path.join(theirs, n)) for n in sorted(os.listdir(ours))]
+        pairs = [(os.path.join(ours, n), os.path.join(theirs, n)) for n in output_names(ours)]
     for mine, other in pairs:
         with open(mine, "rb") as f, open(other, "rb") as g:
             same = f.read() == g.read() if os.path.getsize(mine) < 1 << 28 else None

@@ -24,7 +24,7 @@ public struct ShapeCoverage: Sendable {
   public let width: Int
   private let layout: Layout
   private var fill: ScanlineRasterizer
-  /// The eroded and dilated shapes; nil without a border.
+  /// The fill eroded and dilated by half the line width; both nil without a border.
   private var inner: ScanlineRasterizer?
   private var outer: ScanlineRasterizer?
 
@@ -53,12 +53,13 @@ public struct ShapeCoverage: Sendable {
   /// are cheapest in increasing order.
   public mutating func row(_ y: Int, into row: inout CoverageRow) {
     fill.coverage(row: y, into: &row.fill)
-    if inner != nil, outer != nil {
-      inner?.coverage(row: y, into: &row.inner)
-      outer?.coverage(row: y, into: &row.outer)
-    } else {
+    if inner == nil {
+      // Without a border the eroded and dilated shapes are the fill itself.
       row.inner = row.fill
       row.outer = row.fill
+    } else {
+      inner?.coverage(row: y, into: &row.inner)
+      outer?.coverage(row: y, into: &row.outer)
     }
     findSpans(row)
   }
