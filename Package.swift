@@ -26,11 +26,14 @@ let package = Package(
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
+    // Named temporary files that SIGINT/SIGTERM must not leave behind, and Linux's unnamed
+    // ones (O_TMPFILE, linkat), which Swift cannot reach without _GNU_SOURCE.
+    .target(name: "CFileShims"),
     // All image work: decode → crop → shape → coverage → composite → encode. libwebp and
     // zlib never longjmp, so they are called from Swift directly.
     .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib"]),
-    // Arguments → job description → exit status.
-    .target(name: "HexMaskCLI", dependencies: ["HexMask"]),
+    // Arguments → job description → exit status; files, batches and reruns.
+    .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
     // Times PNG encoder settings on decoded photos; not part of `make test`.
     .executableTarget(

@@ -68,14 +68,14 @@ func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [Strin
   let name = path == "-" ? "<stdin>" : path
   guard descriptor >= 0 else {
     let reason = String(cString: strerror(errno))
-    throw .unreadableList(HexMaskError(file: name, reason: "cannot open the list: \(reason)"))
+    throw .unreadableList(FileFailure(file: name, reason: "cannot open the list: \(reason)"))
   }
   let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   let data: Data
   do {
     data = try handle.readToEnd() ?? Data()
   } catch {
-    throw .unreadableList(HexMaskError(file: name, reason: "cannot read the list: \(error)"))
+    throw .unreadableList(FileFailure(file: name, reason: "cannot read the list: \(error)"))
   }
   let entries = data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
     nulSeparated || entry.last != UInt8(ascii: "\r") ? entry : entry.dropLast()
@@ -111,15 +111,9 @@ private func prepareFolders(_ items: [BatchItem], outputFolder: String) -> [Batc
       return item
     }
     var failed = item
-    failed.problem = HexMaskError(
+    failed.problem = FileFailure(
       file: item.output,
       reason: "cannot create the folder '\(parentFolder(of: item.output))': \(reason)")
     return failed
   }
-}
-
-/// The folder part of a path: "." for a bare name, "/" for a file at the root.
-private func parentFolder(of path: String) -> String {
-  guard let slash = path.lastIndex(of: "/") else { return "." }
-  return slash == path.startIndex ? "/" : String(path[..<slash])
 }

@@ -90,7 +90,7 @@ final class BatchReporter: Sendable {
   /// `--dry-run`: prints each input and the output it would write (and whether it would be
   /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
   /// rendered.
-  func listPlan(_ items: [BatchItem], options: RenderOptions, force: Bool) -> Int {
+  func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
     if items.isEmpty && verbosity != .quiet { say([nothingFound]) }
     var failed = 0
     let recipe = Recipe(options: options)
@@ -137,7 +137,7 @@ final class BatchReporter: Sendable {
     case .skipped where verbosity == .verbose:
       lines.append("hexmask: skipped \(displayName(result.item.output)) (up to date)")
     case .written where verbosity == .verbose:
-      let side = result.report?.side ?? 0
+      let side = result.report?.report.side ?? 0
       lines.append(
         "hexmask: wrote \(displayName(result.item.output)) from "
           + "\(displayName(result.item.input)) (\(result.reason?.rawValue ?? "new"), "
@@ -145,7 +145,7 @@ final class BatchReporter: Sendable {
     default: break
     }
     if verbosity != .quiet {
-      for warning in result.report?.warnings ?? [] {
+      for warning in result.report?.report.warnings ?? [] {
         lines.append("hexmask: \(displayName(result.item.input)): warning: \(warning)")
       }
     }
@@ -204,8 +204,8 @@ func duration(_ seconds: Double) -> String {
 /// `warnings` (last, and `[]` when there are none) says what a file written from a damaged
 /// input lacks, as the warnings on standard error do.
 func jsonLine(_ result: BatchResult, status: String) -> String {
-  let side = result.report.map { String($0.side) } ?? "null"
-  let warnings = (result.report?.warnings ?? []).map(jsonString)
+  let side = result.report.map { String($0.report.side) } ?? "null"
+  let warnings = (result.report?.report.warnings ?? []).map(jsonString)
   let fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),

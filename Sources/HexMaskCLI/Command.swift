@@ -19,7 +19,7 @@ import HexMask
 public func runHexMask(_ arguments: [String]) -> Int32 {
   let console = Console.system
   let status = run(
-    arguments, render: render(input:output:options:),
+    arguments, render: renderFile(input:output:settings:),
     renderBatch: { job throws(CommandError) in try runBatch(job, console: console) },
     standardOutput: console.standardOutput,
     standardError: console.standardError)
@@ -44,10 +44,10 @@ func finalStatus(
   return status == 0 || failure.code == EPIPE ? error.exitStatus : status
 }
 
-/// Writes `shape` as SVG for `--svg`.
-private func writeShape(_ shape: MaskShape, job: Job, to path: String) throws(CommandError) {
-  do throws(HexMaskError) {
-    try writeSVG(shape: shape, borderColor: job.options.borderColor, to: path)
+/// Writes the shape of a `side` canvas as SVG for `--svg`.
+private func writeShape(side: Int, job: Job, to path: String) throws(CommandError) {
+  do throws(FileFailure) {
+    try writeSVGFile(side: side, shape: job.options.shape, to: path)
   } catch {
     throw .renderFailed(error)
   }
@@ -58,7 +58,7 @@ private func writeShape(_ shape: MaskShape, job: Job, to path: String) throws(Co
 /// in it (a file name's, a library reason's) are escaped.
 func run(
   _ arguments: [String],
-  render: (String, String, RenderOptions) throws(HexMaskError) -> RenderReport,
+  render: (String, String, RenderSettings) throws(FileFailure) -> RenderedFile,
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
   standardOutput: (String) -> Void,
   standardError writeError: (String) -> Void
@@ -84,38 +84,32 @@ func run(
     case .showManPage:
       standardOutput(manPage())
     case .render:
-      let report: RenderReport
-      do throws(HexMaskError) {
-        report = try render(job.input, job.output, job.options)
+      let rendered: RenderedFile
+      do throws(FileFailure) {
+        rendered = try render(job.input, job.output, job.options)
       } catch {
         throw .renderFailed(error)
       }
       let name = job.input == "-" ? "<stdin>" : displayName(job.input)
-      for warning in report.warnings {
+      for warning in rendered.report.warnings {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }
-      if let svg = job.svgOutput, let shape = report.shape {
-        try writeShape(shape, job: job, to: svg)
+      if let svg = job.svgOutput {
+        try writeShape(side: rendered.report.side, job: job, to: svg)
       }
     case .renderMask:
-      let report: RenderReport
-      do throws(HexMaskError) {
-        report = try renderMask(output: job.output, options: job.options)
+      let rendered: RenderedFile
+      do throws(FileFailure) {
+        rendered = try renderMaskFile(output: job.output, settings: job.options)
       } catch {
         throw .renderFailed(error)
       }
-      if let svg = job.svgOutput, let shape = report.shape {
-        try writeShape(shape, job: job, to: svg)
+      if let svg = job.svgOutput {
+        try writeShape(side: rendered.report.side, job: job, to: svg)
       }
     case .writeShape:
-      guard let svg = job.svgOutput, let side = job.options.size else { break }
-      let shape: MaskShape
-      do throws(ShapeError) {
-        shape = try MaskShape(options: job.options, canvasSide: side)
-      } catch {
-        throw .renderFailed(HexMaskError(file: svg, reason: error.description, isUsage: true))
-      }
-      try writeShape(shape, job: job, to: svg)
+      guard let svg = job.svgOutput, let side = job.options.output.size else { break }
+      try writeShape(side: side, job: job, to: svg)
     case .renderBatch:
       try renderBatch(job)
     }

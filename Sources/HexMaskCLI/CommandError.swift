@@ -38,7 +38,7 @@ enum CommandError: Error, Equatable, Sendable {
   /// `--svg` names the same file as OUTPUT, however spelled.
   case svgIsOutput(path: String)
   /// The library could not turn the input into the output.
-  case renderFailed(HexMaskError)
+  case renderFailed(FileFailure)
   /// A `--name` template that cannot name files inside the output folder.
   case invalidTemplate(String, option: String, reason: String)
   /// A batch option without `--out-dir`.
@@ -52,7 +52,7 @@ enum CommandError: Error, Equatable, Sendable {
   /// A folder to search that is the output folder itself, which a batch never reads from.
   case inputIsOutputFolder(String)
   /// The `--files-from` list could not be read.
-  case unreadableList(HexMaskError)
+  case unreadableList(FileFailure)
   /// Inputs that would write the same output, or an output that is an input; nothing was
   /// written.
   case outputConflicts([OutputConflict])
@@ -67,7 +67,7 @@ enum CommandError: Error, Equatable, Sendable {
   /// 2 for a usage error (the command line is wrong), 1 when a file could not be processed.
   var exitStatus: Int32 {
     switch self {
-    case .renderFailed(let error): error.isUsage ? 2 : 1
+    case .renderFailed(let error): error.cause.isUsage ? 2 : 1
     case .unreadableList, .someFilesFailed: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
     case .interrupted(let signal): 128 + signal
@@ -235,4 +235,48 @@ extension CommandError {
         + "ignored; nothing more is said, as when SIGPIPE ends the process."
     ),
   ]
+}
+
+extension FileFailure.Cause {
+  /// The reason in words, naming the options that can change it: the library's errors
+  /// carry data, and only here become sentences.
+  var words: String {
+    switch self {
+    case .system(let words), .unnamable(let words): words
+    case .outputIsFolder: "is a folder; name a file, or use --out-dir to write into a folder"
+    case .unknownFormat:
+      "cannot tell the format from the name: use .png, .jpg or .webp, or --format"
+    case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
+    case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"
+    case .image(.shape(let error)): error.words
+    }
+  }
+
+  /// True when the options, not the file, are at fault: a single-file run exits with 2.
+  var isUsage: Bool {
+    switch self {
+    case .image(.shape), .outputIsFolder, .unknownFormat, .unnamable: true
+    case .image, .system: false
+    }
+  }
+}
+
+extension ShapeError {
+  /// What does not fit, in the options' words.
+  var words: String {
+    switch self {
+    case .cornerTooLarge(let corner, let maximum, let side):
+      "--corner \(pixels(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px "
+        + "canvas with this line and number of sides"
+    case .lineTooWide(let line, let side):
+      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
+        + "less than \(side)"
+    case .outputTooLarge(let side, let limit):
+      "a \(side)×\(side) output has more pixels than the limit of \(limit) (--max-pixels)"
+    case .outputTooLargeForFormat(let side, let format, let maximum):
+      "a \(format == .webp ? "WebP" : format.rawValue) can be at most \(maximum) pixels a side, "
+        + "not \(side)"
+    case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.rawValue)"
+    }
+  }
 }

@@ -52,7 +52,7 @@ func escapingControlCharactersInLines(_ text: String) -> String {
     .joined(separator: "\n")
 }
 
-extension HexMaskError {
+extension FileFailure {
   /// `file: reason` as messages print it, the file name through `displayName`.
   var displayed: String { "\(displayName(file)): \(reason)" }
 }

@@ -12,7 +12,7 @@ extension Job {
     case .renderBatch: format = options.format ?? .png
     default: format = nil
     }
-    guard !options.maskOnly || format == .png else { return nil }
+    guard !options.output.maskOnly || format == .png else { return nil }
     return format
   }
 
@@ -27,7 +27,7 @@ extension Job {
   /// ```
   var ineffectiveOptionWarnings: [String] {
     guard let format = pictureFormat else { return [] }
-    let lossless = format == .webp && options.lossless
+    let lossless = format == .webp && options.output.lossless
     var unused: [String] = []
     if format == .png || lossless { unused.append("quality") }
     if format != .webp { unused.append("lossless") }

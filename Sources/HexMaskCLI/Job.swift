@@ -7,7 +7,7 @@ import HexMask
 ///
 /// ```swift
 /// let job = try Job(parsing: ["in.jpg", "out.png", "--sides", "8"])
-/// // job.action == .render, job.options.sides == 8
+/// // job.action == .render, job.options.shape.sides == 8
 /// ```
 struct Job: Equatable, Sendable {
   /// What the command does once the arguments are read.
@@ -37,7 +37,7 @@ struct Job: Equatable, Sendable {
   /// The PNG to write, as the user spelled it (`-` is standard output).
   var output = ""
   /// Everything that decides how the output looks.
-  var options = RenderOptions()
+  var options = RenderSettings()
   /// Where `--svg` writes the shape, if anywhere.
   var svgOutput: String?
   /// The files and folders of a batch, as the user spelled them.

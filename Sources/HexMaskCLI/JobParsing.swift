@@ -14,7 +14,7 @@ extension Job {
   ///
   /// ```swift
   /// let job = try Job(parsing: ["--corner=4", "in.jpg", "out.png"])
-  /// // job.options.cornerRadius == 4
+  /// // job.options.shape.corner == .pixels(4)
   /// ```
   ///
   /// - Throws: the first problem found, as a usage error (exit status 2).
@@ -67,10 +67,10 @@ extension Job {
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
     // One file: the threads deflate bands of its PNG (batch mode spends them on files).
-    options.threads = batch.jobs ?? availableCores
-    if options.size != nil && files.count < 2 {
+    options.output.threads = batch.jobs ?? availableCores
+    if options.output.size != nil && files.count < 2 {
       // A canvas of a given size needs no picture for its mask or its SVG.
-      if options.maskOnly && files.count == 1 {
+      if options.output.maskOnly && files.count == 1 {
         output = files[0]
         action = .renderMask
         try checkOutputPixels()
@@ -94,8 +94,8 @@ extension Job {
   /// SVG alone (`.writeShape`) draws no pixels.
   private func checkOutputPixels() throws(CommandError) {
     // `--size` is at most 65 500, so its square fits an Int.
-    guard let side = options.size, side * side > options.maxPixels else { return }
-    throw .tooManyOutputPixels(side: side, maxPixels: options.maxPixels)
+    guard let side = options.output.size, side * side > options.input.maxPixels else { return }
+    throw .tooManyOutputPixels(side: side, maxPixels: options.input.maxPixels)
   }
 
   /// The options one argument starting with `-` names, each with the spelling messages use

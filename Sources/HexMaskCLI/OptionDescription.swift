@@ -7,7 +7,7 @@ import HexMask
 ///
 /// ```swift
 /// OptionDescription(
-///   long: "sides", value: .wholeNumber(named: "N", in: 3...64) { $0.options.sides = $1 },
+///   long: "sides", value: .wholeNumber(named: "N", in: 3...64) { $0.options.shape.sides = $1 },
 ///   help: "Number of sides of the polygon.", group: .shape, defaultValue: "6")
 /// ```
 struct OptionDescription: Sendable {

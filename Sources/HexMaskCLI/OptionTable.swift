@@ -10,62 +10,62 @@ let hexmaskVersion = "0.1.0"
 let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "sides",
-    value: .wholeNumber(named: "N", in: 3...64) { $0.options.sides = $1 },
+    value: .wholeNumber(named: "N", in: 3...64) { $0.options.shape.sides = $1 },
     help: "Number of sides of the polygon, from 3 to 64.",
     group: .shape, defaultValue: "6"),
   OptionDescription(
     long: "corner",
-    value: .length(named: "PX") { $0.options.corner = $1 },
+    value: .length(named: "PX") { $0.options.shape.corner = $1 },
     help: "Corner radius in pixels, or a percentage of the canvas side such as 8%; 0 gives "
       + "sharp corners.",
     group: .shape, defaultValue: "10, less on small images"),
   OptionDescription(
     long: "line",
-    value: .length(named: "PX") { $0.options.line = $1 },
+    value: .length(named: "PX") { $0.options.shape.line = $1 },
     help: "Width of the border in pixels, or a percentage of the canvas side; 0 draws no "
       + "border.",
     group: .shape, defaultValue: "5, less on small images"),
   OptionDescription(
     long: "rotation",
-    value: .degrees(named: "DEG") { $0.options.rotationDegrees = $1 },
+    value: .degrees(named: "DEG") { $0.options.shape.rotation = $1 },
     help: "Angle of one corner in degrees, clockwise from the right; 90 puts a corner at "
       + "the bottom.",
     group: .shape, defaultValue: "90"),
   OptionDescription(
     long: "layout",
-    value: .choice(of: Layout.self) { $0.options.layout = $1 },
+    value: .choice(of: Layout.self) { $0.options.shape.layout = $1 },
     help: "Where the shape sits: 'centered' centres it and shows the whole border; 'seed' "
       + "places it exactly like the original iOS code, which shows only the inner half of "
       + "the border.",
     group: .shape, defaultValue: "centered"),
   OptionDescription(
     long: "size",
-    value: .wholeNumber(named: "N", in: 1...65_500) { $0.options.size = $1 },
+    value: .wholeNumber(named: "N", in: 1...65_500) { $0.options.output.size = $1 },
     help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
       + "decoding when much larger). Geometry options stay in output pixels. N × N may not "
       + "exceed --max-pixels.",
     group: .canvas, defaultValue: "the square's own size"),
   OptionDescription(
     long: "no-upscale",
-    value: .flag { $0.options.upscale = false },
+    value: .flag { $0.options.output.upscale = false },
     help: "With --size, keep squares smaller than N at their own size instead of enlarging "
       + "them.",
     group: .canvas),
   OptionDescription(
     long: "gravity",
-    value: .choice(of: Gravity.self, named: "SIDE") { $0.options.crop = .gravity($1) },
+    value: .choice(of: Gravity.self, named: "SIDE") { $0.options.output.crop = .gravity($1) },
     help: "Which square of a non-square picture to use: center, north, south, east, west, "
       + "northeast, northwest, southeast or southwest.",
     group: .canvas, defaultValue: "center"),
   OptionDescription(
     long: "focus",
-    value: .point(named: "X,Y") { $0.options.crop = .focus(x: $1, y: $2) },
+    value: .point(named: "X,Y") { $0.options.output.crop = .focus(x: $1, y: $2) },
     help: "Centre the square on this point, given as fractions of the picture's width and "
       + "height (0,0 is the top left), as far as it fits.",
     group: .canvas),
   OptionDescription(
     long: "border-color",
-    value: .color(named: "COLOR") { $0.options.borderColor = $1 },
+    value: .color(named: "COLOR") { $0.options.shape.borderColor = $1 },
     help: "Colour of the border: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as "
       + "'black' or 'transparent'.",
     group: .output, defaultValue: "white"),
@@ -79,30 +79,30 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "from the name, else png"),
   OptionDescription(
     long: "compression",
-    value: .compression(named: "LEVEL") { $0.options.compression = $1 },
+    value: .compression(named: "LEVEL") { $0.options.output.compression = $1 },
     help: "PNG compression: fast, default or small, or a zlib level 0–9. The default is "
       + "faster than vips' and libpng's defaults and smaller than vips'; small is smaller "
       + "than libpng's default.",
     group: .output, defaultValue: "default"),
   OptionDescription(
     long: "quality",
-    value: .wholeNumber(named: "Q", in: 1...100) { $0.options.quality = $1 },
+    value: .wholeNumber(named: "Q", in: 1...100) { $0.options.output.quality = $1 },
     help: "JPEG and lossy WebP quality, from 1 (smallest file) to 100 (best picture).",
     group: .output, defaultValue: "90"),
   OptionDescription(
     long: "lossless",
-    value: .flag { $0.options.lossless = true },
+    value: .flag { $0.options.output.lossless = true },
     help: "Write WebP losslessly.",
     group: .output),
   OptionDescription(
     long: "background",
-    value: .color(named: "COLOR") { $0.options.background = $1 },
+    value: .color(named: "COLOR") { $0.options.output.background = $1 },
     help: "Make the output opaque on this colour. JPEG, which has no transparency, always "
       + "is.",
     group: .output, defaultValue: "none; white for JPEG"),
   OptionDescription(
     long: "mask-only",
-    value: .flag { $0.options.maskOnly = true },
+    value: .flag { $0.options.output.maskOnly = true },
     help: "Write the shape's coverage (fill and border) as an 8-bit gray PNG instead of the "
       + "picture. With --size, INPUT may be left out: hexmask --mask-only --size 256 mask.png.",
     group: .output),
@@ -114,26 +114,26 @@ let optionTable: [OptionDescription] = [
     group: .output),
   OptionDescription(
     long: "strip",
-    value: .flag { $0.options.keepColorProfile = false },
+    value: .flag { $0.options.output.keepColorProfile = false },
     help: "Leave out the input's ICC colour profile, which is copied otherwise. Other "
       + "metadata (EXIF, GPS, XMP, comments) is never copied.",
     group: .output),
   OptionDescription(
     long: "no-rotate",
-    value: .flag { $0.options.autoOrient = false },
+    value: .flag { $0.options.input.autoOrient = false },
     help: "Keep the stored pixel order instead of turning the picture upright as its EXIF "
       + "orientation says.",
     group: .input),
   OptionDescription(
     long: "max-pixels",
-    value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.maxPixels = $1 },
+    value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.input.maxPixels = $1 },
     help: "Refuse images with more pixels than this, checked before decoding, and a --size "
       + "whose output would have more; a guard against decompression bombs and runaway "
       + "outputs.",
     group: .input, defaultValue: "268402689, 16383 × 16383"),
   OptionDescription(
     long: "strict",
-    value: .flag { $0.options.strict = true },
+    value: .flag { $0.options.input.strict = true },
     help: "Treat decoder warnings (a truncated JPEG, a malformed colour profile) as errors "
       + "instead of writing what could be decoded.",
     group: .input),

@@ -12,7 +12,7 @@
 // The time from then to the last byte written is printed as `floor-seconds S` on standard
 // output; `make bench` reports that, so loading the reference costs the floor nothing.
 //
-// Mirrors `render(input:output:options:)` in Sources/HexMask/Pipeline/Render.swift:
+// Mirrors `HexMask.render(from:to:…)` in Sources/HexMask/Pipeline/Render.swift:
 // - the decoder is opened as hexmask opens it (`openDecoder(file:maxPixels:targetSide:)`,
 //   so with `--size` a large JPEG is shrunk while it is decoded, exactly as in hexmask);
 // - every decoded row down to the bottom of the centred square is read, as hexmask reads
@@ -22,11 +22,14 @@
 //   as Render.swift's `makeWriter` makes it for a PNG (same type, same settings, same ICC
 //   profile). `make bench` checks this by comparing the zlib level class and the row
 //   filters of both outputs and warns when they differ — update `floorWriter` then.
-// - in batch mode, files are spread over threads by the library's own `renderBatch`.
+// - in batch mode, files are spread over `-j` threads, each taking the next file, as
+//   hexmask's batch runner does.
 //
 // Orientation is ignored (the bench's inputs have none).
 
+import Dispatch
 import HexMask
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -34,14 +37,28 @@ import HexMask
   import Darwin
 #endif
 
+/// The floor's settings: hexmask's defaults for what it shares with hexmask.
+struct FloorOptions: Sendable {
+  var size: Int?
+  var maxPixels = HexMask.Input.defaultMaxPixels
+  var output = HexMask.Output()
+}
+
+/// A file that could not be done, and why.
+struct FloorError: Error, CustomStringConvertible {
+  var file: String
+  var reason: String
+  var description: String { "\(file): \(reason)" }
+}
+
 /// The PNG writer hexmask would use for `side` × `side` RGBA output: keep in step with
 /// `makeWriter` in Render.swift.
-func floorWriter(file: CFile, side: Int, options: RenderOptions, profile: [UInt8]?)
+func floorWriter(file: CFile, side: Int, options: FloorOptions, profile: [UInt8]?)
   throws(ImageError) -> any ImageWriter
 {
   try PNGStreamEncoder(
-    file: file, width: side, height: side, compression: options.compression,
-    iccProfile: profile, threads: options.threads)
+    file: file, width: side, height: side, compression: options.output.compression,
+    iccProfile: profile, threads: options.output.threads)
 }
 
 /// A square image held in memory as RGBA rows.
@@ -51,9 +68,9 @@ struct Pixels: Sendable {
 }
 
 /// Decodes the square PNG at `path` into memory.
-func loadPixels(_ path: String) throws(HexMaskError) -> Pixels {
+func loadPixels(_ path: String) throws(FloorError) -> Pixels {
   guard let file = fopen(path, "rb") else {
-    throw HexMaskError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+    throw FloorError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
   }
   defer { fclose(file) }
   do throws(ImageError) {
@@ -71,21 +88,21 @@ func loadPixels(_ path: String) throws(HexMaskError) -> Pixels {
     }
     return Pixels(side: decoder.width, bytes: bytes)
   } catch {
-    throw HexMaskError(file: path, reason: error.reason)
+    throw FloorError(file: path, reason: error.reason)
   }
 }
 
 /// Decodes `input` and writes the floor's PNG to `output`: `pixels` when given (they must
 /// be as large as the square), else the decoded square itself.
-func floorRender(input: String, output: String, options: RenderOptions, pixels: Pixels?)
-  throws(HexMaskError) -> RenderReport
+func floorRender(input: String, output: String, options: FloorOptions, pixels: Pixels?)
+  throws(FloorError)
 {
   guard let source = fopen(input, "rb") else {
-    throw HexMaskError(file: input, reason: "cannot open: \(String(cString: strerror(errno)))")
+    throw FloorError(file: input, reason: "cannot open: \(String(cString: strerror(errno)))")
   }
   defer { fclose(source) }
   guard let destination = fopen(output, "wb") else {
-    throw HexMaskError(file: output, reason: "cannot create: \(String(cString: strerror(errno)))")
+    throw FloorError(file: output, reason: "cannot create: \(String(cString: strerror(errno)))")
   }
   defer { fclose(destination) }
   do throws(ImageError) {
@@ -98,7 +115,7 @@ func floorRender(input: String, output: String, options: RenderOptions, pixels: 
     }
     let crop = CropSquare(
       left: (decoder.width - side) / 2, top: (decoder.height - side) / 2, side: side)
-    let profile = options.keepColorProfile ? decoder.metadata.iccProfile : nil
+    let profile = options.output.keepColorProfile ? decoder.metadata.iccProfile : nil
     let writer = try floorWriter(file: destination, side: side, options: options, profile: profile)
     var row = [UInt8](repeating: 0, count: decoder.width * 4)
     // hexmask reads every row down to the bottom of its square (the whole square, even when
@@ -126,9 +143,8 @@ func floorRender(input: String, output: String, options: RenderOptions, pixels: 
       }
     }
     try writer.finish()
-    return RenderReport(side: side, warnings: decoder.warnings + writer.warnings)
   } catch {
-    throw HexMaskError(file: input, reason: error.reason)
+    throw FloorError(file: input, reason: error.reason)
   }
 }
 
@@ -149,7 +165,7 @@ func usage() -> Never {
   exit(2)
 }
 
-var options = RenderOptions()
+var options = FloorOptions()
 var jobs = 2
 var outDir: String?
 var reference: String?
@@ -199,26 +215,32 @@ do {
     let loaded = references
     let start = ContinuousClock.now
     mkdir(outDir, 0o755)
-    let items = paths.map { BatchItem(input: $0, output: "\(outDir)/\(outputName($0))") }
-    let results = renderBatch(
-      items, options: options, jobs: jobs, overwrite: true,
-      renderer: { input, output, options throws(HexMaskError) in
-        try floorRender(input: input, output: output, options: options, pixels: loaded[input])
-      })
-    report(since: start)
-    var failed = false
-    for case let result? in results where result.status == .failed {
-      printError("hexmask-floor: \(result.error.map { $0.description } ?? result.item.input)\n")
-      failed = true
+    let (files, settings) = (paths, options)
+    let next = Atomic<Int>(0)
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+      while case let index = next.wrappingAdd(1, ordering: .relaxed).oldValue, index < files.count {
+        let input = files[index]
+        do throws(FloorError) {
+          try floorRender(
+            input: input, output: "\(outDir)/\(outputName(input))", options: settings,
+            pixels: loaded[input])
+        } catch {
+          failures.withLock { $0.append(error.description) }
+        }
+      }
     }
-    exit(failed ? 1 : 0)
+    report(since: start)
+    let failed = failures.withLock { $0 }
+    for failure in failed { printError("hexmask-floor: \(failure)\n") }
+    exit(failed.isEmpty ? 0 : 1)
   }
   guard paths.count == 2 else { usage() }
   // One file: hexmask deflates its PNG on --jobs threads; so does the floor.
-  options.threads = jobs
-  let pixels = try reference.map { (path) throws(HexMaskError) in try loadPixels(path) }
+  options.output.threads = jobs
+  let pixels = try reference.map { (path) throws(FloorError) in try loadPixels(path) }
   let start = ContinuousClock.now
-  _ = try floorRender(input: paths[0], output: paths[1], options: options, pixels: pixels)
+  try floorRender(input: paths[0], output: paths[1], options: options, pixels: pixels)
   report(since: start)
 } catch {
   printError("hexmask-floor: \(error)\n")

@@ -23,7 +23,7 @@
 /// same text.
 ///
 /// ```swift
-/// let shape = try MaskShape(options: RenderOptions(), canvasSide: 256)
+/// let shape = try MaskShape(HexMask.Shape(), canvasSide: 256)
 /// let svg = svgDocument(for: shape, borderColor: .white)   // "<?xml version=…"
 /// ```
 ///

@@ -8,7 +8,7 @@
 /// layout says. Geometry is in output pixels.
 ///
 /// ```swift
-/// let shape = try MaskShape(options: RenderOptions(), canvasSide: 512)
+/// let shape = try MaskShape(HexMask.Shape(), canvasSide: 512)
 /// shape.polygon.circumradius   // ≈ 255.4 for the seed's hexagon
 /// ```
 public struct MaskShape: Equatable, Sendable {
@@ -19,22 +19,18 @@ public struct MaskShape: Equatable, Sendable {
   public var layout: Layout
   public var canvasSide: Int
 
-  /// The seed's corner radius and border width; used when the user gives none.
-  public static let defaultCornerRadius = 10.0
-  public static let defaultLineWidth = 5.0
-
   /// Resolves `options` for a `canvasSide` square.
   ///
   /// Defaults shrink so a 16 px icon works with no options; explicit values that cannot
   /// fit are errors that say what would.
-  public init(options: RenderOptions, canvasSide: Int) throws(ShapeError) {
+  public init(_ options: HexMask.Shape, canvasSide: Int) throws(ShapeError) {
     let side = Double(canvasSide)
     let line: Double
     if let explicit = options.line.map({ Self.lengthInPixels($0, canvasSide: side) }) {
       guard explicit < side else { throw .lineTooWide(explicit, canvasSide: canvasSide) }
       line = explicit
     } else {
-      line = min(Self.defaultLineWidth, side / 8)
+      line = min(HexMask.Shape.defaultLine, side / 8)
     }
     let maximum = RoundedPolygon.maximumCornerRadius(
       canvasSide: side, lineWidth: line, sides: options.sides)
@@ -45,11 +41,11 @@ public struct MaskShape: Equatable, Sendable {
       }
       corner = min(explicit, maximum)
     } else {
-      corner = min(Self.defaultCornerRadius, maximum)
+      corner = min(HexMask.Shape.defaultCorner, maximum)
     }
     let unplaced = RoundedPolygon(
       canvasSide: side, lineWidth: line, sides: options.sides, cornerRadius: corner,
-      rotation: Self.radians(options.rotationDegrees))
+      rotation: Self.radians(options.rotation))
     switch options.layout {
     case .centered:
       polygon = unplaced.translated(
@@ -78,38 +74,17 @@ public struct MaskShape: Equatable, Sendable {
   }
 }
 
-/// Options that cannot make a shape on this canvas. These are usage errors (exit 2).
-public enum ShapeError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A shape that cannot be made on this canvas, with the numbers a message needs.
+public enum ShapeError: Error, Equatable, Sendable {
+  /// The corner radius (px) is larger than `maximum` (px), the most this canvas side,
+  /// line and number of sides allow.
   case cornerTooLarge(Double, maximum: Double, canvasSide: Int)
+  /// The line (px) is as wide as the canvas, or wider.
   case lineTooWide(Double, canvasSide: Int)
-
-  public var description: String {
-    switch self {
-    case .cornerTooLarge(let corner, let maximum, let side):
-      "--corner \(pixels(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px canvas with this line and number of sides"
-    case .lineTooWide(let line, let side):
-      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
-        + "less than \(side)"
-    }
-  }
-}
-
-/// A pixel amount for messages: whole numbers plainly, others to two decimals — more for
-/// amounts under 0.01, so they never print as 0.00 — rounded down so that a printed maximum
-/// is always accepted. Amounts from 2⁵³ on, far beyond any canvas and all whole, print as
-/// Swift prints a `Double` (`1e+308`), since an `Int` cannot hold them all.
-func pixels(_ value: Double) -> String {
-  guard value.isFinite, value.magnitude < 0x1p53 else { return "\(value)" }
-  if value == value.rounded() { return String(Int(value)) }
-  var decimals = 2
-  while decimals < 12 && abs(value) * pow10(decimals) < 10 { decimals += 1 }
-  let scale = pow10(decimals)
-  let scaled = Int((value * scale).rounded(.down))
-  let fraction = String(scaled % Int(scale))
-  return
-    "\(scaled / Int(scale)).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
-}
-
-private func pow10(_ exponent: Int) -> Double {
-  (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+  /// A `side × side` output would have more pixels than `limit`.
+  case outputTooLarge(side: Int, limit: Int)
+  /// A `side × side` output is larger than `format` can hold (`maximumSide`).
+  case outputTooLargeForFormat(side: Int, format: OutputFormat, maximumSide: Int)
+  /// A mask is always a gray PNG; it cannot be written as `format`.
+  case maskMustBePNG(OutputFormat)
 }

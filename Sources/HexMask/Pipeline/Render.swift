@@ -4,207 +4,272 @@
   import Darwin
 #endif
 
-/// Reads `input`, cuts it into the shape `options` describe, and writes `output` (PNG,
-/// JPEG or WebP, by `options.format` or the output's extension). Either path may be `-`
-/// for standard input or output.
-///
-/// Rows flow one way — decode (shrunk on load when a JPEG is much larger than needed) →
-/// orient → crop and resize → coverage → composite → encode — with memory proportional to
-/// the image width, except where a format forces a whole-image buffer (Adam7 PNG input,
-/// orientations that turn or flip vertically, WebP output). The output appears only once
-/// complete; on any error nothing is left behind and the input is never touched.
-///
-/// ```swift
-/// var options = RenderOptions()
-/// options.size = 256
-/// let report = try render(input: "photo.jpg", output: "avatar.png", options: options)
-/// ```
-@discardableResult
-public func render(input: String, output: String, options: RenderOptions) throws(HexMaskError)
-  -> RenderReport
-{
-  if input != "-" && output != "-" && sameFile(input, output) {
-    throw HexMaskError(file: output, reason: "output is the input file; refusing to overwrite it")
-  }
-  let format = try outputFormat(for: output, options: options)
-  let source = try InputFile(path: input)
-  let stored = try attempt(source.name) { () throws(ImageError) in
-    try openDecoder(file: source.stream, maxPixels: options.maxPixels, targetSide: options.size)
-  }
-  let metadata = stored.metadata
-  let orientation = options.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
-  let upright = openOriented(stored, orientation: orientation)
-  // The seed crops the top-left square, as UIKit's view bounds do.
-  let crop =
-    options.layout == .seed
-    ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
-    : options.crop.square(width: upright.width, height: upright.height)
-  var side = options.size ?? crop.side
-  if !options.upscale { side = min(side, crop.side) }
-  try checkOutputSize(side: side, format: format, options: options, file: output)
-  let picture = ResizedDecoder(upright, crop: crop, side: side)
-  let shape = try maskShape(options, side: side, file: source.name)
-
-  let destination = try OutputFile(path: output)
-  // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless --strip.
-  let profile = options.keepColorProfile && !options.maskOnly ? metadata.iccProfile : nil
-  let writer = try attempt(destination.name) { () throws(ImageError) in
-    try makeWriter(format, file: destination.stream, side: side, options: options, profile: profile)
-  }
-  var rows = RowPipeline(
-    shape: shape, options: options, format: format, imageIsOpaque: picture.isOpaque)
-  for _ in 0..<side {
-    if !options.maskOnly {
-      try attempt(source.name) { () throws(ImageError) in try rows.read(from: picture) }
+extension HexMask {
+  /// Cuts the picture in `bytes` (PNG or JPEG, told by its content) into the shape and
+  /// returns the output file's bytes (PNG, JPEG or WebP, as `output.format` says).
+  ///
+  /// Everything the file API protects stays: the pixel limit is checked from the header
+  /// before any pixel memory, malformed data is a typed error, and the C libraries' errors
+  /// never cross a Swift frame. Safe to call from many threads at once.
+  ///
+  /// ```swift
+  /// var output = HexMask.Output()
+  /// output.size = 256
+  /// let png = try HexMask.render(upload, output: output)
+  /// ```
+  public static func render(
+    _ bytes: [UInt8], shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
+  ) throws(Error) -> [UInt8] {
+    guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }
+    var result: Result<[UInt8], Error> = .failure(.decoding(ImageError(.unreadable, "no data")))
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress,
+        let source = fmemopen(UnsafeMutableRawPointer(mutating: base), buffer.count, "rb")
+      else {
+        result = .failure(.decoding(ImageError(.unreadable, "cannot read: \(systemError())")))
+        return
+      }
+      defer { fclose(source) }
+      result = Result(catching: { () throws(Error) -> [UInt8] in
+        try collectingBytes { destination throws(Error) in
+          _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
+        }
+      })
     }
-    rows.draw()
-    try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
+    return try result.get()
   }
-  if options.strict && !options.maskOnly {
-    // Rows below the crop are normally never decoded (like vips' sequential access);
-    // --strict reads them too, so damage anywhere in the file is found.
-    try attempt(source.name) { () throws(ImageError) in try picture.readRemainingSourceRows() }
-  }
-  let warnings =
-    (options.keepColorProfile ? metadata.warnings : []) + picture.warnings + writer.warnings
-  if options.strict, let first = warnings.first {
-    throw HexMaskError(file: source.name, reason: "\(first) (--strict)")
-  }
-  try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
-  let stamp = try destination.commit()
-  return RenderReport(side: side, warnings: warnings, shape: shape, output: stamp)
-}
 
-/// Writes the shape's mask for a `options.size` canvas to `output` without any picture:
-/// the gray coverage PNG `--mask-only --size N` gives.
-///
-/// ```swift
-/// var options = RenderOptions()
-/// options.size = 128
-/// try renderMask(output: "mask.png", options: options)
-/// ```
-@discardableResult
-public func renderMask(output: String, options: RenderOptions) throws(HexMaskError) -> RenderReport
-{
-  var options = options
-  options.maskOnly = true
-  guard let side = options.size else {
-    throw HexMaskError(file: output, reason: "a mask without an input needs --size", isUsage: true)
+  /// Reads a picture from the file descriptor `source` until its end and writes the output
+  /// to `destination`, row by row: memory follows the width, not the area (except where a
+  /// format needs the whole picture: Adam7 PNG input, EXIF turns, WebP output). Neither
+  /// descriptor is closed. Nothing is written to `destination` before the picture is known
+  /// to fit the shape; a failure later leaves a partial output there, so write to a
+  /// temporary file (as the `hexmask` command does) when that matters.
+  ///
+  /// ```swift
+  /// let report = try HexMask.render(from: 0, to: 1, output: output)   // stdin → stdout
+  /// ```
+  @discardableResult
+  public static func render(
+    from source: Int32, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
+    input: Input = Input()
+  ) throws(Error) -> Report {
+    let reading = try stream(source, mode: "rb", failure: Error.decoding)
+    defer { fclose(reading) }
+    let writing = try stream(destination, mode: "wb", failure: Error.encoding)
+    defer { fclose(writing) }
+    let report = try render(from: reading, to: writing, shape: shape, output: output, input: input)
+    guard fflush(writing) == 0 else {
+      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    }
+    return report
   }
-  let format = try outputFormat(for: output, options: options)
-  try checkOutputSize(side: side, format: format, options: options, file: output)
-  let shape = try maskShape(options, side: side, file: output)
-  let destination = try OutputFile(path: output)
-  let writer = try attempt(destination.name) { () throws(ImageError) in
-    try makeWriter(format, file: destination.stream, side: side, options: options, profile: nil)
-  }
-  var rows = RowPipeline(shape: shape, options: options, format: format, imageIsOpaque: true)
-  for _ in 0..<side {
-    rows.draw()
-    try attempt(destination.name) { () throws(ImageError) in try rows.write(to: writer) }
-  }
-  try attempt(destination.name) { () throws(ImageError) in try writer.finish() }
-  let stamp = try destination.commit()
-  return RenderReport(side: side, warnings: [], shape: shape, output: stamp)
-}
 
-/// Writes `shape` as an SVG document to `path` (`-` for standard output), atomically.
-///
-/// ```swift
-/// if let shape = report.shape { try writeSVG(shape: shape, borderColor: .white, to: "shape.svg") }
-/// ```
-public func writeSVG(shape: MaskShape, borderColor: RGBAColor, to path: String) throws(HexMaskError)
-{
-  let destination = try OutputFile(path: path)
-  let text = svgDocument(for: shape, borderColor: borderColor)
-  guard fputs(text, destination.stream) >= 0 else {
-    throw HexMaskError(file: destination.name, reason: "cannot write: \(systemError())")
+  /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
+  /// to `destination`, without any picture.
+  @discardableResult
+  public static func renderMask(
+    side: Int, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
+    input: Input = Input()
+  ) throws(Error) -> Report {
+    let writing = try stream(destination, mode: "wb", failure: Error.encoding)
+    defer { fclose(writing) }
+    var output = output
+    output.maskOnly = true
+    let report = try renderMask(side: side, to: writing, shape: shape, output: output, input: input)
+    guard fflush(writing) == 0 else {
+      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    }
+    return report
   }
-  try destination.commit()
-}
 
-/// Refuses, as a usage error about `file`, a `side` × `side` output of more than
-/// `options.maxPixels` pixels (the limit inputs have too; only a requested size can exceed
-/// it, since a picture's own square is never larger than the picture) or larger than
-/// `format` can hold, before anything is drawn.
-private func checkOutputSize(
-  side: Int, format: OutputFormat, options: RenderOptions, file: String
-) throws(HexMaskError) {
-  let (pixels, overflow) = side.multipliedReportingOverflow(by: side)
-  if overflow || pixels > options.maxPixels {
-    throw HexMaskError(
-      file: file,
-      reason: "a \(side)×\(side) output has more pixels than the limit of \(options.maxPixels)",
-      isUsage: true)
-  }
-  if format == .webp && !options.maskOnly && side > WebPWriter.maximumSide {
-    throw HexMaskError(
-      file: file,
-      reason: "a WebP can be at most \(WebPWriter.maximumSide) pixels a side, not \(side)",
-      isUsage: true)
+  /// The shape of a `side` × `side` canvas as an SVG document: the same quadratic curves
+  /// the rasterizer fills, the border stroked in `shape.borderColor`.
+  public static func svg(side: Int, shape: Shape = Shape()) throws(Error) -> String {
+    do {
+      return svgDocument(for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor)
+    } catch {
+      throw .shape(error)
+    }
   }
 }
 
-/// The shape for a `side` canvas; options that cannot fit are usage errors about `file`.
-private func maskShape(_ options: RenderOptions, side: Int, file: String) throws(HexMaskError)
-  -> MaskShape
-{
-  do {
-    return try MaskShape(options: options, canvasSide: side)
-  } catch {
-    throw HexMaskError(file: file, reason: error.description, isUsage: true)
+extension HexMask {
+  /// The pipeline over C streams: decode (shrunk on load when a JPEG is much larger than
+  /// needed) → orient → crop and resize → coverage → composite → encode.
+  static func render(
+    from source: CFile, to destination: CFile, shape: Shape, output: Output, input: Input
+  ) throws(Error) -> Report {
+    try checkMaskFormat(output)
+    let stored = try decoding { () throws(ImageError) in
+      try openDecoder(file: source, maxPixels: input.maxPixels, targetSide: output.size)
+    }
+    let metadata = stored.metadata
+    let orientation = input.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
+    let upright = openOriented(stored, orientation: orientation)
+    // The seed crops the top-left square, as UIKit's view bounds do.
+    let crop =
+      shape.layout == .seed
+      ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
+      : output.crop.square(width: upright.width, height: upright.height)
+    var side = output.size ?? crop.side
+    if !output.upscale { side = min(side, crop.side) }
+    try checkOutputSize(side: side, output: output, input: input)
+    let picture = ResizedDecoder(upright, crop: crop, side: side)
+    let mask = try maskShape(shape, side: side)
+
+    // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
+    let profile = output.keepColorProfile && !output.maskOnly ? metadata.iccProfile : nil
+    let writer = try encoding { () throws(ImageError) in
+      try makeWriter(file: destination, side: side, output: output, profile: profile)
+    }
+    var rows = RowPipeline(
+      shape: mask, border: shape.borderColor, output: output, imageIsOpaque: picture.isOpaque)
+    for _ in 0..<side {
+      if !output.maskOnly {
+        try decoding { () throws(ImageError) in try rows.read(from: picture) }
+      }
+      rows.draw()
+      try encoding { () throws(ImageError) in try rows.write(to: writer) }
+    }
+    if input.strict && !output.maskOnly {
+      // Rows below the crop are normally never decoded (like vips' sequential access);
+      // strict mode reads them too, so damage anywhere in the file is found.
+      try decoding { () throws(ImageError) in try picture.readRemainingSourceRows() }
+    }
+    let warnings =
+      (output.keepColorProfile ? metadata.warnings : []) + picture.warnings + writer.warnings
+    if input.strict, let first = warnings.first { throw .warningInStrictMode(first) }
+    try encoding { () throws(ImageError) in try writer.finish() }
+    return Report(side: side, warnings: warnings, shape: mask)
+  }
+
+  /// The mask of a `side` canvas, written to `destination`.
+  static func renderMask(
+    side: Int, to destination: CFile, shape: Shape, output: Output, input: Input
+  ) throws(Error) -> Report {
+    try checkMaskFormat(output)
+    try checkOutputSize(side: side, output: output, input: input)
+    let mask = try maskShape(shape, side: side)
+    let writer = try encoding { () throws(ImageError) in
+      try makeWriter(file: destination, side: side, output: output, profile: nil)
+    }
+    var rows = RowPipeline(shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true)
+    for _ in 0..<side {
+      rows.draw()
+      try encoding { () throws(ImageError) in try rows.write(to: writer) }
+    }
+    try encoding { () throws(ImageError) in try writer.finish() }
+    return Report(side: side, warnings: [], shape: mask)
+  }
+
+  /// Refuses a `side` × `side` output of more pixels than the input limit (only a requested
+  /// size can exceed it: a picture's own square is never larger than the picture) or larger
+  /// than the format can hold, before anything is drawn.
+  static func checkOutputSize(side: Int, output: Output, input: Input) throws(Error) {
+    let (pixels, overflow) = side.multipliedReportingOverflow(by: side)
+    if overflow || pixels > input.maxPixels {
+      throw .shape(.outputTooLarge(side: side, limit: input.maxPixels))
+    }
+    if output.format == .webp && !output.maskOnly && side > WebPWriter.maximumSide {
+      throw .shape(
+        .outputTooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
+    }
+  }
+
+  private static func checkMaskFormat(_ output: Output) throws(Error) {
+    if output.maskOnly && output.format != .png { throw .shape(.maskMustBePNG(output.format)) }
+  }
+
+  private static func maskShape(_ shape: Shape, side: Int) throws(Error) -> MaskShape {
+    do {
+      return try MaskShape(shape, canvasSide: side)
+    } catch {
+      throw .shape(error)
+    }
+  }
+
+  /// The encoder for `output.format`. Masks are 8-bit gray PNGs; JPEG flattens onto the
+  /// background.
+  private static func makeWriter(file: CFile, side: Int, output: Output, profile: [UInt8]?)
+    throws(ImageError) -> any ImageWriter
+  {
+    if output.maskOnly {
+      return try PNGStreamEncoder(
+        file: file, width: side, height: side, channels: 1, compression: output.compression,
+        threads: output.threads)
+    }
+    switch output.format {
+    case .png:
+      return try PNGStreamEncoder(
+        file: file, width: side, height: side, compression: output.compression,
+        iccProfile: profile, threads: output.threads)
+    case .jpeg:
+      return try JPEGWriter(
+        file: file, width: side, height: side, quality: output.quality,
+        background: output.background ?? .white, iccProfile: profile)
+    case .webp:
+      return try WebPWriter(
+        file: file, width: side, height: side, lossless: output.lossless,
+        quality: output.quality, iccProfile: profile)
+    }
+  }
+
+  /// Runs a decoding step; its failure is the input's.
+  private static func decoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
+    do {
+      return try step()
+    } catch {
+      throw .decoding(error)
+    }
+  }
+
+  /// Runs an encoding step; its failure is the output's.
+  private static func encoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
+    do {
+      return try step()
+    } catch {
+      throw .encoding(error)
+    }
+  }
+
+  /// A C stream of its own on a copy of `descriptor`: closing it leaves the caller's open.
+  private static func stream(
+    _ descriptor: Int32, mode: String, failure: (ImageError) -> Error
+  ) throws(Error) -> CFile {
+    let copy = dup(descriptor)
+    guard copy >= 0, let opened = fdopen(copy, mode) else {
+      let reason = systemError()
+      if copy >= 0 { close(copy) }
+      throw failure(ImageError(.unreadable, "cannot use descriptor \(descriptor): \(reason)"))
+    }
+    return opened
+  }
+
+  /// Runs `body` with a C stream that collects what is written into memory.
+  private static func collectingBytes(_ body: (CFile) throws(Error) -> Void) throws(Error)
+    -> [UInt8]
+  {
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let memory = open_memstream(&buffer, &size) else {
+      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    }
+    var failure: Error?
+    do throws(Error) {
+      try body(memory)
+    } catch {
+      failure = error
+    }
+    let closed = fclose(memory) == 0
+    defer { free(buffer) }
+    if let failure { throw failure }
+    guard closed, let buffer else {
+      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: size))
   }
 }
 
-/// The format to write: `options.format`, else the output's extension.
-private func outputFormat(for output: String, options: RenderOptions) throws(HexMaskError)
-  -> OutputFormat
-{
-  guard let format = options.format ?? OutputFormat(forPath: output) else {
-    throw HexMaskError(
-      file: output,
-      reason: "cannot tell the format from the name: use .png, .jpg or .webp, or --format",
-      isUsage: true)
-  }
-  if options.maskOnly && format != .png {
-    throw HexMaskError(
-      file: output, reason: "--mask-only writes a gray PNG, not \(format.rawValue)", isUsage: true)
-  }
-  return format
-}
-
-/// The encoder for `format`. Masks are 8-bit gray PNGs; JPEG flattens onto the background.
-private func makeWriter(
-  _ format: OutputFormat, file: CFile, side: Int, options: RenderOptions, profile: [UInt8]?
-) throws(ImageError) -> any ImageWriter {
-  if options.maskOnly {
-    return try PNGStreamEncoder(
-      file: file, width: side, height: side, channels: 1, compression: options.compression,
-      threads: options.threads)
-  }
-  switch format {
-  case .png:
-    return try PNGStreamEncoder(
-      file: file, width: side, height: side, compression: options.compression,
-      iccProfile: profile, threads: options.threads)
-  case .jpeg:
-    return try JPEGWriter(
-      file: file, width: side, height: side, quality: options.quality,
-      background: options.background ?? .white, iccProfile: profile)
-  case .webp:
-    return try WebPWriter(
-      file: file, width: side, height: side, lossless: options.lossless, quality: options.quality,
-      iccProfile: profile)
-  }
-}
-
-/// Runs one codec step, naming `file` in the error if it fails.
-private func attempt<T>(_ file: String, _ step: () throws(ImageError) -> T) throws(HexMaskError)
-  -> T
-{
-  do {
-    return try step()
-  } catch {
-    throw HexMaskError(file: file, reason: error.reason)
-  }
-}
+/// The text of the current `errno`, e.g. "No space left on device".
+func systemError() -> String { String(cString: strerror(errno)) }

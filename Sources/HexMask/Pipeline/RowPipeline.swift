@@ -7,7 +7,8 @@
 /// The row buffers between the picture and the writer, reused for every row: one source
 /// row in, one output row (RGBA, or gray for a mask) out.
 struct RowPipeline {
-  private let options: RenderOptions
+  private let maskOnly: Bool
+  private let layout: Layout
   private let compositor: Compositor
   private let imageIsOpaque: Bool
   /// Flatten onto this before writing (PNG and WebP with --background; JPEG does it itself).
@@ -19,15 +20,16 @@ struct RowPipeline {
   private var result: [UInt8]
   private var row: CoverageRow
 
-  init(shape: MaskShape, options: RenderOptions, format: OutputFormat, imageIsOpaque: Bool) {
+  init(shape: MaskShape, border: RGBAColor, output: HexMask.Output, imageIsOpaque: Bool) {
     let side = shape.canvasSide
-    self.options = options
+    maskOnly = output.maskOnly
+    layout = shape.layout
     self.imageIsOpaque = imageIsOpaque
-    compositor = Compositor(border: options.borderColor, layout: options.layout)
+    compositor = Compositor(border: border, layout: shape.layout)
     coverage = ShapeCoverage(shape: shape)
-    flattenOnto = format == .jpeg || options.maskOnly ? nil : options.background
-    source = [UInt8](repeating: 0, count: options.maskOnly ? 0 : side * 4)
-    composited = [UInt8](repeating: 0, count: options.maskOnly ? side : side * 4)
+    flattenOnto = output.format == .jpeg || output.maskOnly ? nil : output.background
+    source = [UInt8](repeating: 0, count: output.maskOnly ? 0 : side * 4)
+    composited = [UInt8](repeating: 0, count: output.maskOnly ? side : side * 4)
     result = flattenOnto == nil ? [] : [UInt8](repeating: 0, count: side * 4)
     row = CoverageRow(width: side)
   }
@@ -45,9 +47,9 @@ struct RowPipeline {
   mutating func draw() {
     coverage.row(y, into: &row)
     y += 1
-    if options.maskOnly {
+    if maskOnly {
       composited.withUnsafeMutableBufferPointer { out in
-        maskLevels(coverage: row, layout: options.layout, into: out)
+        maskLevels(coverage: row, layout: layout, into: out)
       }
       return
     }

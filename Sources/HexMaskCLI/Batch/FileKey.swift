@@ -1,3 +1,4 @@
+import HexMask
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -13,19 +14,19 @@
 /// ```swift
 /// FileKey(output: "./out.png") == FileKey(output: "out.png")   // true
 /// ```
-public enum FileKey: Hashable, Sendable {
+enum FileKey: Hashable, Sendable {
   case existing(device: UInt64, inode: UInt64)
   case new(path: String)
 
   /// The file `path` names now; nil when nothing is there.
-  public init?(existing path: String) {
+  init?(existing path: String) {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     self = .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
   /// The file writing to `path` would replace or create (links followed, as writing does).
-  public init(output path: String) {
+  init(output path: String) {
     if let existing = FileKey(existing: path) {
       self = existing
       return

@@ -1,6 +1,8 @@
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 @Suite struct NameTemplateTests {
   static let cases: [(template: String, path: String, folder: String?, output: String?)] = [
     ("{dir}/{name}.png", "in/a.jpg", "", "a.png"),

@@ -1,3 +1,4 @@
+import HexMask
 /// What a batch will do: each input with the output it writes, and the conflicts that must
 /// be resolved before anything is written.
 ///
@@ -5,18 +6,18 @@
 /// let plan = BatchPlan(inputs: inputs, template: .standard, outputFolder: "out")
 /// guard plan.conflicts.isEmpty else { … }
 /// ```
-public struct BatchPlan: Equatable, Sendable {
+struct BatchPlan: Equatable, Sendable {
   /// One entry per input, in input order.
-  public var items: [BatchItem]
+  var items: [BatchItem]
   /// Outputs that two inputs would write, or that would overwrite an input; a batch with
   /// conflicts must not start.
-  public var conflicts: [OutputConflict]
+  var conflicts: [OutputConflict]
 
   /// Names every input's output with `template` under `outputFolder` and checks that no two
   /// share an output and no output is one of the inputs.
   ///
   /// - Complexity: O(n) expected, with one `stat` per input and per existing output.
-  public init(inputs: [BatchInput], template: NameTemplate, outputFolder: String) {
+  init(inputs: [BatchInput], template: NameTemplate, outputFolder: String) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     items = inputs.map { input in
       if let problem = input.problem {
@@ -29,7 +30,7 @@ public struct BatchPlan: Equatable, Sendable {
           : "the name template '\(template.text)' gives no usable file name"
         return BatchItem(
           input: input.path, output: "",
-          problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
+          problem: FileFailure(file: input.path, .unnamable(reason)))
       }
       if relative.split(separator: "/").first.map(String.init) == recordFolderName {
         let reason =
@@ -37,7 +38,7 @@ public struct BatchPlan: Equatable, Sendable {
           + "'\(recordFolderName)'"
         return BatchItem(
           input: input.path, output: "",
-          problem: HexMaskError(file: input.path, reason: reason, isUsage: true))
+          problem: FileFailure(file: input.path, .unnamable(reason)))
       }
       return BatchItem(
         input: input.path, output: prefix + relative,
@@ -72,22 +73,22 @@ public struct BatchPlan: Equatable, Sendable {
 
 /// The hidden folder inside the output folder that holds the ``RunRecord``s, mirroring the
 /// outputs.
-public let recordFolderName = ".hexmask"
+let recordFolderName = ".hexmask"
 
 /// One input of a batch and the file it writes.
-public struct BatchItem: Equatable, Sendable {
+struct BatchItem: Equatable, Sendable {
   /// The photo to read.
-  public var input: String
+  var input: String
   /// The PNG to write; empty when `problem` is set.
-  public var output: String
+  var output: String
   /// Why the input fails before it is read (an unreadable folder, an unusable name).
-  public var problem: HexMaskError?
+  var problem: FileFailure?
   /// Where the ``RunRecord`` of the output is kept; nil: keep none, and an existing output
   /// counts as up to date.
-  public var record: String?
+  var record: String?
 
-  public init(
-    input: String, output: String, problem: HexMaskError? = nil, record: String? = nil
+  init(
+    input: String, output: String, problem: FileFailure? = nil, record: String? = nil
   ) {
     self.input = input
     self.output = output
@@ -97,15 +98,15 @@ public struct BatchItem: Equatable, Sendable {
 }
 
 /// Inputs that would write the same output, or an output that is itself an input.
-public struct OutputConflict: Equatable, Sendable {
+struct OutputConflict: Equatable, Sendable {
   /// The output path in question.
-  public var output: String
+  var output: String
   /// The inputs that would write it, in input order.
-  public var inputs: [String]
+  var inputs: [String]
   /// True when `output` is an existing input file that writing would replace.
-  public var overwritesInput = false
+  var overwritesInput = false
 
-  public init(output: String, inputs: [String], overwritesInput: Bool = false) {
+  init(output: String, inputs: [String], overwritesInput: Bool = false) {
     self.output = output
     self.inputs = inputs
     self.overwritesInput = overwritesInput

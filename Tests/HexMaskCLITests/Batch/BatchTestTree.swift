@@ -1,3 +1,4 @@
+@testable import HexMaskCLI
 import Foundation
 
 /// Creates files under `root`: each relative path gets a copy of `source` (a fixture path) or

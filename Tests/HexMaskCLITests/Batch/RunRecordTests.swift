@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import HexMask
+@testable import HexMaskCLI
+
+import HexMask
 
 #if canImport(Glibc)
   import Glibc

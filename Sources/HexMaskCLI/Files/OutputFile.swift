@@ -1,4 +1,5 @@
-import CImageShims
+import HexMask
+import CFileShims
 
 #if canImport(Glibc)
   import Glibc
@@ -34,7 +35,7 @@ final class OutputFile {
   }
 
   /// Prepares the output; for a path, in its folder, which must exist.
-  init(path: String) throws(HexMaskError) {
+  init(path: String) throws(FileFailure) {
     if path == "-" {
       name = "<stdout>"
       stream = try Self.spool(name)
@@ -46,12 +47,10 @@ final class OutputFile {
     var existing = stat()
     let exists = stat(target, &existing) == 0
     if !exists && errno != ENOENT {
-      throw HexMaskError(file: path, reason: "cannot write: \(systemError())")
+      throw FileFailure(file: path, reason: "cannot write: \(systemError())")
     }
     if exists && (existing.st_mode & S_IFMT) == S_IFDIR {
-      throw HexMaskError(
-        file: path, reason: "is a folder; name a file, or use --out-dir to write into a folder",
-        isUsage: true)
+      throw FileFailure(file: path, .outputIsFolder)
     }
     if exists && (existing.st_mode & S_IFMT) != S_IFREG {
       stream = try Self.spool(path)
@@ -63,7 +62,7 @@ final class OutputFile {
     guard let opened = fdopen(temporary.descriptor, "wb") else {
       let reason = systemError()
       temporary.discard()
-      throw HexMaskError(file: path, reason: "cannot write: \(reason)")
+      throw FileFailure(file: path, reason: "cannot write: \(reason)")
     }
     stream = opened
     destination = .file(path: target, temporary: temporary)
@@ -74,7 +73,7 @@ final class OutputFile {
   /// - Returns: the size and modification time of the file put in place (nil for a spool),
   ///   read from the file itself, so a concurrent writer of the same name cannot confuse it.
   @discardableResult
-  func commit() throws(HexMaskError) -> FileStamp? {
+  func commit() throws(FileFailure) -> FileStamp? {
     committed = true
     switch destination {
     case .file(let path, let temporary):
@@ -83,22 +82,22 @@ final class OutputFile {
         let reason = systemError()
         fclose(stream)
         temporary.discard()
-        throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+        throw FileFailure(file: name, reason: "cannot write: \(reason)")
       }
       try temporary.publish(as: path, closing: stream, name: name)
       return FileStamp(info)
     case .spooled(let into):
       defer { fclose(stream) }
       guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0 else {
-        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
       let target = into.map { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? 1
       guard target >= 0 else {
-        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
       defer { if into != nil { close(target) } }
       guard copy(stream, toDescriptor: target) else {
-        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
       return nil
     }
@@ -111,9 +110,9 @@ final class OutputFile {
   }
 
   /// An anonymous temporary file to collect a whole output in.
-  private static func spool(_ name: String) throws(HexMaskError) -> CFile {
+  private static func spool(_ name: String) throws(FileFailure) -> CFile {
     guard let spool = tmpfile() else {
-      throw HexMaskError(file: name, reason: "cannot create a temporary file: \(systemError())")
+      throw FileFailure(file: name, reason: "cannot create a temporary file: \(systemError())")
     }
     return spool
   }
@@ -121,10 +120,10 @@ final class OutputFile {
 
 /// The size and modification time of a file: what a rerun compares to tell whether an output
 /// is still the one it wrote.
-public struct FileStamp: Equatable, Sendable, CustomStringConvertible {
-  public var size: Int64
-  public var seconds: Int64
-  public var nanoseconds: Int64
+struct FileStamp: Equatable, Sendable, CustomStringConvertible {
+  var size: Int64
+  var seconds: Int64
+  var nanoseconds: Int64
 
   init(_ info: stat) {
     size = Int64(info.st_size)
@@ -133,25 +132,25 @@ public struct FileStamp: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Reads it with `stat` (following links); nil when the file does not exist.
-  public init?(path: String) {
+  init?(path: String) {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     self.init(info)
   }
 
-  public init(size: Int64, seconds: Int64, nanoseconds: Int64) {
+  init(size: Int64, seconds: Int64, nanoseconds: Int64) {
     self.size = size
     self.seconds = seconds
     self.nanoseconds = nanoseconds
   }
 
   /// `size seconds.nanoseconds`, as records store it.
-  public var description: String { "\(size) \(seconds).\(nanoseconds)" }
+  var description: String { "\(size) \(seconds).\(nanoseconds)" }
 }
 
 /// The path a write to `path` really changes: symbolic links followed to their target, which
 /// may not exist yet (a dangling link is written through, as `>` in a shell does).
-func followLinks(_ path: String) throws(HexMaskError) -> String {
+func followLinks(_ path: String) throws(FileFailure) -> String {
   var current = path
   for _ in 0..<40 {
     var info = stat()
@@ -162,12 +161,12 @@ func followLinks(_ path: String) throws(HexMaskError) -> String {
       return readlink(current, start, bytes.count - 1)
     }
     guard count > 0 else {
-      throw HexMaskError(file: path, reason: "cannot read the link: \(systemError())")
+      throw FileFailure(file: path, reason: "cannot read the link: \(systemError())")
     }
     let text = String(decoding: buffer[..<count], as: UTF8.self)
     current = text.hasPrefix("/") ? text : parentFolder(of: current) + "/" + text
   }
-  throw HexMaskError(file: path, reason: "cannot write: too many levels of symbolic links")
+  throw FileFailure(file: path, reason: "cannot write: too many levels of symbolic links")
 }
 
 /// Copies everything left in `source` to the file descriptor `target`; false on an error.
@@ -197,7 +196,7 @@ func parentFolder(of path: String) -> String {
 /// - Returns: nil when the folder exists afterwards, else the system's reason ("Read-only
 ///   file system", or "'x' is not a folder" when a file is in the way).
 @discardableResult
-public func createFolder(_ folder: String) -> String? {
+func createFolder(_ folder: String) -> String? {
   var info = stat()
   if stat(folder, &info) == 0 {
     return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"

@@ -2,6 +2,8 @@ import Foundation
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 @Suite struct BatchPlanTests {
   @Test func namesOutputsUnderTheFolder() throws {
     let inputs = [

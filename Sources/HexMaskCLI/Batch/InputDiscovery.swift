@@ -1,3 +1,4 @@
+import HexMask
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,16 +11,16 @@
 /// let found = findInputs(["photos"], rules: InputRules(recursive: true))
 /// // found[0] == BatchInput(path: "photos/2024/a.jpg", folder: "2024")
 /// ```
-public struct BatchInput: Equatable, Sendable {
+struct BatchInput: Equatable, Sendable {
   /// The file's path, starting with the argument it was found through.
-  public var path: String
+  var path: String
   /// The subfolder mirrored under the output folder (`{dir}`): "" for a file named directly
   /// without `recursive`, nil when the path cannot be mirrored (it climbs with `..`).
-  public var folder: String?
+  var folder: String?
   /// Why the input cannot be used (an unreadable folder); such an input is reported as failed.
-  public var problem: HexMaskError?
+  var problem: FileFailure?
 
-  public init(path: String, folder: String?, problem: HexMaskError? = nil) {
+  init(path: String, folder: String?, problem: FileFailure? = nil) {
     self.path = path
     self.folder = folder
     self.problem = problem
@@ -27,16 +28,16 @@ public struct BatchInput: Equatable, Sendable {
 }
 
 /// How folders are searched for photos.
-public struct InputRules: Equatable, Sendable {
+struct InputRules: Equatable, Sendable {
   /// Descend into subfolders and mirror them (`-r`); files named directly keep their folder.
-  public var recursive = false
+  var recursive = false
   /// Descend into symbolic links to folders too; off by default, so a link cannot lead the
   /// search out of the tree or round in a loop.
-  public var followSymlinks = false
+  var followSymlinks = false
   /// A folder never searched, normally the output folder, so outputs are not read back.
-  public var excludedFolder: String?
+  var excludedFolder: String?
 
-  public init(recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil)
+  init(recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil)
   {
     self.recursive = recursive
     self.followSymlinks = followSymlinks
@@ -56,7 +57,7 @@ public struct InputRules: Equatable, Sendable {
 /// ```
 ///
 /// - Complexity: one `lstat` and one eight-byte read per file in the searched folders.
-public func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
+func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
     let identity = FileIdentity(path: path, following: true)
@@ -79,7 +80,7 @@ public func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
 /// excludedFolder(among: ["a.jpg", "./out/"], rules: InputRules(excludedFolder: "out"))
 /// // "./out/"
 /// ```
-public func excludedFolder(among paths: [String], rules: InputRules) -> String? {
+func excludedFolder(among paths: [String], rules: InputRules) -> String? {
   guard let folder = rules.excludedFolder,
     let excluded = FileIdentity(path: folder, following: true), excluded.isFolder
   else { return nil }
@@ -139,7 +140,7 @@ private struct FolderSearch {
   mutating func walk(folder: String, relative: String) {
     if let excluded, let here = visited.last, here.isSameFile(as: excluded) { return }
     let names: [String]
-    do throws(HexMaskError) {
+    do throws(FileFailure) {
       names = try entries(of: folder)
     } catch {
       found.append(BatchInput(path: folder, folder: relative, problem: error))
@@ -174,9 +175,9 @@ private struct FolderSearch {
 }
 
 /// The names in `folder` except `.` and `..`, in byte order.
-private func entries(of folder: String) throws(HexMaskError) -> [String] {
+private func entries(of folder: String) throws(FileFailure) -> [String] {
   guard let stream = opendir(folder) else {
-    throw HexMaskError(file: folder, reason: "cannot read the folder: \(systemError())")
+    throw FileFailure(file: folder, reason: "cannot read the folder: \(systemError())")
   }
   defer { closedir(stream) }
   var names: [String] = []

@@ -1,3 +1,4 @@
+import HexMask
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -24,25 +25,25 @@
 /// The output is put in place before its record, each atomically, so `kill -9` at any moment
 /// leaves at worst an output without a matching record, which the next run rebuilds. Checking
 /// costs a `stat` of the input and of the output and one small read.
-public struct RunRecord: Equatable, Sendable {
+struct RunRecord: Equatable, Sendable {
   /// Digest of what made the output; see ``recipe(input:options:version:)``.
-  public var recipe: UInt64
+  var recipe: UInt64
   /// The output as it was put in place.
-  public var output: FileStamp
+  var output: FileStamp
 
-  public init(recipe: UInt64, output: FileStamp) {
+  init(recipe: UInt64, output: FileStamp) {
     self.recipe = recipe
     self.output = output
   }
 
   /// The line stored in the record file.
-  public var line: String {
+  var line: String {
     let digest = String(recipe, radix: 16)
     return "\(Self.magic) \(String(repeating: "0", count: 16 - digest.count))\(digest) \(output)\n"
   }
 
   /// Reads a record line; nil for anything else (another version's format, damage).
-  public init?(line: String) {
+  init?(line: String) {
     let fields = line.split(separator: " ")
     guard fields.count == 5, "\(fields[0]) \(fields[1])" == Self.magic,
       let recipe = UInt64(fields[2], radix: 16), let size = Int64(fields[3])
@@ -56,7 +57,7 @@ public struct RunRecord: Equatable, Sendable {
   }
 
   /// Reads the record file at `path`; nil when there is none or it cannot be read.
-  public init?(contentsOf path: String) {
+  init?(contentsOf path: String) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
@@ -67,19 +68,19 @@ public struct RunRecord: Equatable, Sendable {
   }
 
   /// Stores the record at `path` atomically, creating its folders.
-  public func write(to path: String) throws(HexMaskError) {
+  func write(to path: String) throws(FileFailure) {
     // A folder that cannot be made shows up as the write's error.
     createFolder(parentFolder(of: path))
     let file = try OutputFile(path: path)
     guard fputs(line, file.stream) >= 0 else {
-      throw HexMaskError(file: path, reason: "cannot write: \(systemError())")
+      throw FileFailure(file: path, reason: "cannot write: \(systemError())")
     }
     try file.commit()
   }
 
   /// The digest of what makes an output from `input` with `options`; see ``Recipe``.
-  public static func recipe(
-    input: FileStamp, options: RenderOptions, version: Int = outputVersion
+  static func recipe(
+    input: FileStamp, options: RenderSettings, version: Int = outputVersion
   ) -> UInt64 {
     Recipe(options: options, version: version).digest(input: input)
   }
@@ -99,17 +100,17 @@ public struct RunRecord: Equatable, Sendable {
 /// let recipe = Recipe(options: options)
 /// let digest = recipe.digest(input: FileStamp(path: "in.jpg")!)
 /// ```
-public struct Recipe: Sendable {
+struct Recipe: Sendable {
   private let optionsHash: UInt64
 
-  public init(options: RenderOptions, version: Int = outputVersion) {
+  init(options: RenderSettings, version: Int = outputVersion) {
     var options = options
-    options.threads = 1
+    options.output.threads = 1
     optionsHash = fnv1a("version \(version)\noptions \(options)\n", from: 0xcbf2_9ce4_8422_2325)
   }
 
   /// The digest for an output made from an input with this stamp.
-  public func digest(input: FileStamp) -> UInt64 {
+  func digest(input: FileStamp) -> UInt64 {
     fnv1a("input \(input)", from: optionsHash)
   }
 }
@@ -126,10 +127,10 @@ private func fnv1a(_ text: String, from hash: UInt64) -> UInt64 {
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
 /// made by older versions.
-public let outputVersion = 2
+let outputVersion = 2
 
 /// Why a batch writes an output, as `--json` reports it.
-public enum WriteReason: String, Sendable, Equatable {
+enum WriteReason: String, Sendable, Equatable {
   /// There was no output yet.
   case new
   /// The output exists, but its input, options or hexmask version differ from the ones it
@@ -142,7 +143,7 @@ public enum WriteReason: String, Sendable, Equatable {
 /// Whether `item`'s output must be (re)built, and why; nil when it is up to date.
 ///
 /// Items without a record path keep the simple rule: an existing output is up to date.
-public func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReason? {
+func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReason? {
   guard let outputNow = FileStamp(path: item.output) else { return .new }
   guard let recordPath = item.record else { return force ? .forced : nil }
   guard let inputNow = FileStamp(path: item.input),

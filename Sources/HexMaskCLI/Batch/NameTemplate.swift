@@ -1,3 +1,4 @@
+import HexMask
 /// How an output file is named from its input: text with the placeholders `{name}` (the
 /// input's file name without its extension), `{ext}` (the extension, without the dot) and
 /// `{dir}` (the input's subfolder, mirrored with `-r`).
@@ -7,9 +8,9 @@
 /// template.outputPath(for: BatchInput(path: "photos/2024/a.jpg", folder: "2024"))
 /// // "2024/a-hex.png"
 /// ```
-public struct NameTemplate: Equatable, Sendable {
+struct NameTemplate: Equatable, Sendable {
   /// The template as written.
-  public let text: String
+  let text: String
   private let parts: [Part]
 
   private enum Part: Equatable, Sendable {
@@ -18,10 +19,10 @@ public struct NameTemplate: Equatable, Sendable {
   }
 
   /// The default: `{dir}/{name}.png`, where `{dir}` is empty unless inputs are mirrored.
-  public static let standard = standard(extension: "png")
+  static let standard = standard(extension: "png")
 
   /// The default for another output format: `{dir}/{name}.jpg`, `{dir}/{name}.webp`.
-  public static func standard(extension ext: String) -> NameTemplate {
+  static func standard(extension ext: String) -> NameTemplate {
     NameTemplate(
       text: "{dir}/{name}.\(ext)", parts: [.dir, .literal("/"), .name, .literal(".\(ext)")])
   }
@@ -35,7 +36,7 @@ public struct NameTemplate: Equatable, Sendable {
   ///
   /// - Throws: a one-line reason for an unknown placeholder, an unclosed `{`, an absolute path
   ///   or a `..` component.
-  public init(parsing text: String) throws(NameTemplateError) {
+  init(parsing text: String) throws(NameTemplateError) {
     var parts: [Part] = []
     var rest = Substring(text)
     while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
@@ -69,7 +70,7 @@ public struct NameTemplate: Equatable, Sendable {
   /// The output path for `input`, relative to the output folder, with empty and `.`
   /// components removed; nil when it cannot be made (`{dir}` of an input that climbs with
   /// `..`, or a file name that is empty or `..`).
-  public func outputPath(for input: BatchInput) -> String? {
+  func outputPath(for input: BatchInput) -> String? {
     let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
     let dot = fileName.lastIndex(of: ".").flatMap { $0 > fileName.startIndex ? $0 : nil }
     let stem = dot.map { String(fileName[..<$0]) } ?? fileName
@@ -94,9 +95,9 @@ public struct NameTemplate: Equatable, Sendable {
 }
 
 /// Why a `--name` template was refused.
-public struct NameTemplateError: Error, Equatable, Sendable {
+struct NameTemplateError: Error, Equatable, Sendable {
   /// One line, lower case.
-  public var reason: String
+  var reason: String
 
-  public init(reason: String) { self.reason = reason }
+  init(reason: String) { self.reason = reason }
 }

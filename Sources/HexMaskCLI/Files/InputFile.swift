@@ -1,3 +1,4 @@
+import HexMask
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,13 +11,13 @@ final class InputFile {
   let name: String
   let stream: CFile
 
-  init(path: String) throws(HexMaskError) {
+  init(path: String) throws(FileFailure) {
     if path == "-" {
       // A stream of our own on a copy of descriptor 0: closing it leaves stdin alone.
       name = "<stdin>"
       let copy = dup(0)
       guard copy >= 0, let opened = fdopen(copy, "rb") else {
-        throw HexMaskError(file: name, reason: "cannot read: \(systemError())")
+        throw FileFailure(file: name, reason: "cannot read: \(systemError())")
       }
       stream = opened
       return
@@ -24,10 +25,10 @@ final class InputFile {
     name = path
     var info = stat()
     if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-      throw HexMaskError(file: path, reason: "is a folder, not an image")
+      throw FileFailure(file: path, reason: "is a folder, not an image")
     }
     guard let opened = fopen(path, "rb") else {
-      throw HexMaskError(file: path, reason: "cannot open: \(systemError())")
+      throw FileFailure(file: path, reason: "cannot open: \(systemError())")
     }
     stream = opened
   }

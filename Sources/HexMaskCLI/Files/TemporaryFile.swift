@@ -1,4 +1,5 @@
-import CImageShims
+import HexMask
+import CFileShims
 
 #if canImport(Glibc)
   import Glibc
@@ -22,17 +23,17 @@ struct TemporaryFile {
   private let slot: Int32
 
   /// Creates it in the folder of `target`; `name` is what messages call the output.
-  init(beside target: String, name: String) throws(HexMaskError) {
+  init(beside target: String, name: String) throws(FileFailure) {
     let folder = parentFolder(of: target)
     var info = stat()
     guard stat(folder, &info) == 0 else {
       let reason =
         errno == ENOENT
         ? "output folder '\(folder)' does not exist" : "cannot write: \(systemError())"
-      throw HexMaskError(file: name, reason: reason)
+      throw FileFailure(file: name, reason: reason)
     }
     guard (info.st_mode & S_IFMT) == S_IFDIR else {
-      throw HexMaskError(file: name, reason: "'\(folder)' is not a folder")
+      throw FileFailure(file: name, reason: "'\(folder)' is not a folder")
     }
     if !namedTemporariesForced {
       let unnamed = hm_open_unnamed(folder)
@@ -44,7 +45,7 @@ struct TemporaryFile {
       }
       // These mean "this file system or kernel has no O_TMPFILE": fall back to a name.
       guard [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) else {
-        throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
     }
     var template = Array(temporaryTemplate(for: target).utf8CString)
@@ -52,7 +53,7 @@ struct TemporaryFile {
       buffer.baseAddress.map { hm_make_named($0) } ?? -1
     }
     guard named >= 0 else {
-      throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      throw FileFailure(file: name, reason: "cannot write: \(systemError())")
     }
     let temporaryPath = String(
       decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -77,7 +78,7 @@ struct TemporaryFile {
 
   /// Puts the finished file at `target`, replacing what is there atomically, and closes
   /// `stream` (which wraps ``descriptor``).
-  func publish(as target: String, closing stream: CFile, name: String) throws(HexMaskError) {
+  func publish(as target: String, closing stream: CFile, name: String) throws(FileFailure) {
     defer { hm_temporary_forget(slot) }
     if let path {
       // A named file is closed first, so a late write error (NFS reports them on close)
@@ -85,14 +86,14 @@ struct TemporaryFile {
       guard fclose(stream) == 0, rename(path, target) == 0 else {
         let reason = systemError()
         unlink(path)
-        throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+        throw FileFailure(file: name, reason: "cannot write: \(reason)")
       }
       return
     }
     defer { fclose(stream) }
     if linkUnnamed(to: target) { return }
     guard errno == EEXIST else {
-      throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+      throw FileFailure(file: name, reason: "cannot write: \(systemError())")
     }
     // Something is there: link under a fresh temporary name beside it, then rename that over
     // it, which replaces it in one step.
@@ -104,13 +105,13 @@ struct TemporaryFile {
         guard rename(named, target) == 0 else {
           let reason = systemError()
           unlink(named)
-          throw HexMaskError(file: name, reason: "cannot write: \(reason)")
+          throw FileFailure(file: name, reason: "cannot write: \(reason)")
         }
         return
       }
       guard errno == EEXIST else { break }
     }
-    throw HexMaskError(file: name, reason: "cannot write: \(systemError())")
+    throw FileFailure(file: name, reason: "cannot write: \(systemError())")
   }
 
   /// Throws the file away: closes nothing (its stream does that), removes its name if any.
@@ -167,7 +168,7 @@ func isTemporaryName(_ name: String) -> Bool {
 ///
 /// - Returns: how many were removed.
 @discardableResult
-public func removeLeftoverTemporaries(in folder: String, olderThan time: Int) -> Int {
+func removeLeftoverTemporaries(in folder: String, olderThan time: Int) -> Int {
   guard let stream = opendir(folder) else { return 0 }
   defer { closedir(stream) }
   var removed = 0
@@ -189,8 +190,8 @@ public func removeLeftoverTemporaries(in folder: String, olderThan time: Int) ->
 /// From now on SIGINT and SIGTERM remove the named temporary files being written before they
 /// end the process as usual (status 130 or 143); unnamed ones vanish by themselves. A signal
 /// the parent made the process ignore stays ignored.
-public func removeTemporaryFilesOnStopSignals() { hm_temporary_clean_up_on_signals() }
+func removeTemporaryFilesOnStopSignals() { hm_temporary_clean_up_on_signals() }
 
 /// Removes the named temporary files being written now. Async-signal-safe: for signal
 /// handlers that end the process.
-public func removeTemporaryFilesNow() { hm_temporary_unlink_all() }
+func removeTemporaryFilesNow() { hm_temporary_unlink_all() }

@@ -2,6 +2,8 @@ import Foundation
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 /// A folder argument that is the output folder itself, however it is spelled.
 @Suite struct ExcludedFolderTests {
   @Test func theOutputFolderNamedAsAnInputIsFound() throws {

@@ -3,6 +3,8 @@ import HexMask
 import Synchronization
 import Testing
 
+@testable import HexMaskCLI
+
 @Suite struct BatchRunnerTests {
   let items = (0..<40).map { BatchItem(input: "in\($0).jpg", output: "/nonexistent/o\($0).png") }
 

@@ -1,3 +1,4 @@
+import HexMask
 import Foundation
 import Synchronization
 
@@ -13,16 +14,16 @@ import Synchronization
 /// result (nil). `onResult` is called on the worker thread as each file finishes.
 ///
 /// ```swift
-/// let results = renderBatch(plan.items, options: RenderOptions(), jobs: 4)
+/// let results = renderBatch(plan.items, options: RenderSettings(), jobs: 4)
 /// let failed = results.filter { $0?.status == .failed }.count
 /// ```
 ///
 /// - Complexity: one render per item; memory for `jobs` renders at a time.
-public func renderBatch(
-  _ items: [BatchItem], options: RenderOptions, jobs: Int, overwrite: Bool = false,
+func renderBatch(
+  _ items: [BatchItem], options: RenderSettings, jobs: Int, overwrite: Bool = false,
   shouldStop: @escaping @Sendable () -> Bool = { false },
-  renderer: @escaping BatchRenderer = { input, output, options throws(HexMaskError) in
-    try render(input: input, output: output, options: options)
+  renderer: @escaping BatchRenderer = { input, output, settings throws(FileFailure) in
+    try renderFile(input: input, output: output, settings: settings)
   },
   onResult: @escaping @Sendable (_ index: Int, _ result: BatchResult) -> Void = { _, _ in }
 ) -> [BatchResult?] {
@@ -53,28 +54,28 @@ public func renderBatch(
 }
 
 /// A function that renders one file, as ``render(input:output:options:)`` does.
-public typealias BatchRenderer =
-  @Sendable (_ input: String, _ output: String, _ options: RenderOptions) throws(HexMaskError) ->
-  RenderReport
+typealias BatchRenderer =
+  @Sendable (_ input: String, _ output: String, _ options: RenderSettings) throws(FileFailure) ->
+  RenderedFile
 
 /// What happened to one item of a batch.
-public struct BatchResult: Equatable, Sendable {
+struct BatchResult: Equatable, Sendable {
   /// The item: input and output paths.
-  public var item: BatchItem
+  var item: BatchItem
   /// Written, skipped because the output exists, or failed.
-  public var status: BatchStatus
+  var status: BatchStatus
   /// Why it failed, when it did.
-  public var error: HexMaskError?
+  var error: FileFailure?
   /// The render's report (size and warnings), when written.
-  public var report: RenderReport?
+  var report: RenderedFile?
   /// Why it was written (new, changed, forced); nil when skipped or failed.
-  public var reason: WriteReason?
+  var reason: WriteReason?
   /// Wall-clock time spent on the item, in milliseconds.
-  public var milliseconds: Int
+  var milliseconds: Int
 
-  public init(
-    item: BatchItem, status: BatchStatus, error: HexMaskError? = nil,
-    report: RenderReport? = nil, milliseconds: Int = 0
+  init(
+    item: BatchItem, status: BatchStatus, error: FileFailure? = nil,
+    report: RenderedFile? = nil, milliseconds: Int = 0
   ) {
     self.item = item
     self.status = status
@@ -85,13 +86,13 @@ public struct BatchResult: Equatable, Sendable {
 }
 
 /// The outcome of one item, as scripts read it in `--json`.
-public enum BatchStatus: String, Sendable, CaseIterable {
+enum BatchStatus: String, Sendable, CaseIterable {
   case written, skipped, failed
 }
 
 /// Renders one item, or skips it when its output exists, timing it.
 private func renderOne(
-  _ item: BatchItem, options: RenderOptions, recipe: Recipe, overwrite: Bool,
+  _ item: BatchItem, options: RenderSettings, recipe: Recipe, overwrite: Bool,
   _ renderer: BatchRenderer
 ) -> BatchResult {
   if let problem = item.problem {
@@ -107,17 +108,17 @@ private func renderOne(
   var result = BatchResult(item: item, status: .written)
   result.reason = reason
   do {
-    var report = try renderer(item.input, item.output, options)
-    if let recordPath = item.record, let input, let output = report.output {
-      let record = RunRecord(
-        recipe: RunRecord.recipe(input: input, options: options), output: output)
-      do {
+    var rendered = try renderer(item.input, item.output, options)
+    if let recordPath = item.record, let input, let output = rendered.stamp {
+      let record = RunRecord(recipe: recipe.digest(input: input), output: output)
+      do throws(FileFailure) {
         try record.write(to: recordPath)
       } catch {
-        report.warnings.append("the next run will rebuild this output: \(error.description)")
+        rendered.report.warnings.append(
+          "the next run will rebuild this output: \(error.description)")
       }
     }
-    result.report = report
+    result.report = rendered
   } catch {
     result.status = .failed
     result.error = error

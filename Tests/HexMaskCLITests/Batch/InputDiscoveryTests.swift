@@ -2,6 +2,8 @@ import Foundation
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 @Suite struct InputDiscoveryTests {
   /// a.jpg, b.png, notes.txt, .hidden.jpg, sub/c.jpg, sub/deeper/d.png, .cache/e.jpg
   func makePhotos(_ dir: String) throws {

@@ -1,0 +1,45 @@
+/// hexmask as a library: a photo in, the photo cut into a rounded polygon with a border
+/// out, as bytes in memory or streamed between file descriptors.
+///
+/// ```swift
+/// var output = HexMask.Output()
+/// output.size = 256
+/// let png = try HexMask.render(jpegBytes, output: output)
+/// ```
+///
+/// Everything is a value: ``Shape`` (the look), ``Output`` (what to write) and ``Input``
+/// (how to read), with the original's defaults. Failures are typed by stage
+/// (``Error``). Rendering keeps no shared state: it is safe from many threads at once, and
+/// every value here is `Sendable`.
+public enum HexMask {}
+
+extension HexMask {
+  /// Why a picture could not be made, by the stage that failed, with its data.
+  public enum Error: Swift.Error, Equatable, Sendable {
+    /// The input could not be read as an image (damaged, unsupported, too large).
+    case decoding(ImageError)
+    /// The shape does not fit this picture (a corner too large for its size, a line
+    /// leaving no room, an output larger than the pixel limit).
+    case shape(ShapeError)
+    /// The output could not be encoded or written.
+    case encoding(ImageError)
+    /// `Input.strict` is set and the input decoded only with this warning.
+    case warningInStrictMode(String)
+  }
+
+  /// What one render did.
+  public struct Report: Equatable, Sendable {
+    /// Side of the square output, in pixels.
+    public var side: Int
+    /// Problems that did not stop the output (a truncated JPEG scan, a dropped ICC profile).
+    public var warnings: [String]
+    /// The shape as drawn, e.g. for writing it as SVG too.
+    public var shape: MaskShape
+
+    public init(side: Int, warnings: [String], shape: MaskShape) {
+      self.side = side
+      self.warnings = warnings
+      self.shape = shape
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/// What hexmask makes, as values: the look of the mask, the picture to write, and how the
+/// input is read. Each stage of the pipeline takes only its own. Every default lives here,
+/// once; the command line's help, manual page and README table show these.
+extension HexMask {
+  /// The look of the mask: the rounded polygon, its border and where it sits (SPEC §1).
+  ///
+  /// ```swift
+  /// var shape = HexMask.Shape()
+  /// shape.sides = 8
+  /// shape.corner = .percent(8)
+  /// ```
+  public struct Shape: Sendable, Equatable, Hashable {
+    /// Number of sides, 3…64.
+    public var sides = Self.defaultSides
+    /// Corner radius; nil means ``defaultCorner`` pixels, shrunk to fit small canvases.
+    public var corner: Length? = nil
+    /// Border width, 0 for none; nil means ``defaultLine`` pixels, shrunk to at most an
+    /// eighth of small canvases.
+    public var line: Length? = nil
+    /// Angle of the first corner in degrees, clockwise (the y axis points down).
+    public var rotation = Self.defaultRotation
+    /// Border colour, straight alpha.
+    public var borderColor = Self.defaultBorderColor
+    /// Where the shape sits on the canvas.
+    public var layout = Layout.centered
+
+    public init() {}
+
+    /// The original's hexagon.
+    public static let defaultSides = 6
+    /// The original's corner radius, in pixels.
+    public static let defaultCorner = 10.0
+    /// The original's border width, in pixels.
+    public static let defaultLine = 5.0
+    /// The original's rotation: 90° puts a corner at the bottom.
+    public static let defaultRotation = 90.0
+    /// The original's white border.
+    public static let defaultBorderColor = RGBAColor.white
+    /// The numbers of sides a shape may have.
+    public static let sidesRange = 3...64
+  }
+
+  /// The picture to write: its size, which square of the input, format and settings.
+  ///
+  /// ```swift
+  /// var output = HexMask.Output()
+  /// output.size = 256
+  /// output.format = .webp
+  /// ```
+  public struct Output: Sendable, Equatable, Hashable {
+    /// Side of the square output in pixels; nil keeps the square's own size.
+    public var size: Int? = nil
+    /// Enlarge squares smaller than `size`; false keeps them at their own size.
+    public var upscale = true
+    /// Which square of a non-square picture is used (the seed layout always takes the
+    /// top-left one, as the original does).
+    public var crop = CropChoice.gravity(.center)
+    /// What to write.
+    public var format = OutputFormat.png
+    /// JPEG and lossy WebP quality, 1…100.
+    public var quality = Self.defaultQuality
+    /// WebP only: lossless instead of lossy.
+    public var lossless = false
+    /// PNG filter and zlib settings; the default beats vips' `pngsave` on time and size.
+    public var compression = PNGCompression.default
+    /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
+    /// unless this says otherwise.
+    public var background: RGBAColor? = nil
+    /// Write the shape's 8-bit coverage (fill and border) as a gray PNG instead of the
+    /// picture.
+    public var maskOnly = false
+    /// Copy the input's ICC colour profile into the output, so colours stay right.
+    public var keepColorProfile = true
+    /// Threads that deflate bands of one PNG at once; the bytes are the same for any number.
+    public var threads = 1
+
+    public init() {}
+
+    /// JPEG and WebP quality unless told otherwise.
+    public static let defaultQuality = 90
+    /// The output sides a picture may have.
+    public static let sizeRange = 1...65_500
+  }
+
+  /// How the input is read.
+  public struct Input: Sendable, Equatable, Hashable {
+    /// Largest `width × height` accepted, checked from the header before any pixel memory is
+    /// allocated (sharp's default, a defence against decompression bombs); it also bounds
+    /// the output's pixels.
+    public var maxPixels = Self.defaultMaxPixels
+    /// Turn the picture upright as its EXIF orientation says (as vipsthumbnail does).
+    public var autoOrient = true
+    /// Refuse inputs that decode only with warnings (a truncated JPEG, a dropped profile).
+    public var strict = false
+
+    public init() {}
+
+    /// 16383 × 16383.
+    public static let defaultMaxPixels = 268_402_689
+  }
+}
+
+/// How the square is chosen from a non-square picture.
+public enum CropChoice: Equatable, Hashable, Sendable {
+  /// A side, corner or the centre.
+  case gravity(Gravity)
+  /// Centred on this point (fractions 0…1 of the width and height) as far as it fits.
+  case focus(x: Double, y: Double)
+
+  /// The square of a `width × height` picture.
+  func square(width: Int, height: Int) -> CropSquare {
+    switch self {
+    case .gravity(let gravity): CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
+    case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
+    }
+  }
+}
+
+/// A length in output pixels, or as a percentage of the canvas side (`.percent(8)`), so one
+/// shape suits every output size.
+///
+/// ```swift
+/// Length.percent(8).inPixels(canvasSide: 256)   // 20.48
+/// ```
+public enum Length: Equatable, Hashable, Sendable {
+  case pixels(Double)
+  case percent(Double)
+
+  /// The length on a canvas of `canvasSide` pixels.
+  public func inPixels(canvasSide: Double) -> Double {
+    switch self {
+    case .pixels(let value): value
+    case .percent(let value): value / 100 * canvasSide
+    }
+  }
+}
+
+/// How the shape is placed on the canvas.
+public enum Layout: String, Sendable, CaseIterable {
+  /// Tight bounding box of the curve centred in the canvas; the whole border shows.
+  case centered
+  /// Exactly the original UIKit code: control-point bounds at (w/2, w/2), border clipped
+  /// by the mask.
+  case seed
+}

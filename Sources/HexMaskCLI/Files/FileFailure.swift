@@ -1,0 +1,43 @@
+import HexMask
+
+/// Why one file could not be made: the file a message names, and what went wrong, by kind.
+/// ``CommandError`` turns it into words and an exit status, in one place.
+///
+/// ```swift
+/// throw FileFailure(file: "out.png", .outputIsFolder)
+/// ```
+struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file the message is about, as the user spelled it (`<stdin>`, `<stdout>`).
+  var file: String
+  var cause: Cause
+
+  enum Cause: Equatable, Sendable {
+    /// The library's error: decoding and strict mode are about the input, the shape about
+    /// the picture's size, encoding about the output.
+    case image(HexMask.Error)
+    /// The file system said no; the words say what was attempted and why.
+    case system(String)
+    /// OUTPUT names a folder.
+    case outputIsFolder
+    /// Neither `--format` nor the output's extension names a format.
+    case unknownFormat
+    /// A batch input whose output cannot be named; the words say why.
+    case unnamable(String)
+  }
+
+  init(file: String, _ cause: Cause) {
+    self.file = file
+    self.cause = cause
+  }
+
+  /// A file-system failure described in words.
+  init(file: String, reason: String) {
+    self.init(file: file, .system(reason))
+  }
+
+  /// One line, lower case, no trailing period.
+  var reason: String { cause.words }
+
+  /// `file: reason`.
+  var description: String { "\(file): \(reason)" }
+}
