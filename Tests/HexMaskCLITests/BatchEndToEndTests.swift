@@ -33,7 +33,7 @@ import Testing
       _ = FileManager.default.fileExists(
         atPath: dir.appendingPathComponent(path).path, isDirectory: &isFolder)
       // The rerun records are hexmask's own bookkeeping, not outputs.
-      if !isFolder.boolValue && !path.hasPrefix(recordFolderName + "/") { files.append(path) }
+      if !isFolder.boolValue && !path.hasPrefix(".hexmask" + "/") { files.append(path) }
     }
     return files.sorted()
   }
@@ -346,7 +346,7 @@ import Testing
       #expect(process.terminationStatus == status, "\(message)")
       #expect(message.contains(" not started in "))
       #expect(message.hasSuffix("; run the same command again to finish the rest\n"))
-      let written = try filesIn(out).filter { $0 != recordFolderName }
+      let written = try filesIn(out).filter { $0 != ".hexmask" }
       #expect(!written.contains { $0.hasPrefix(".") || $0.contains(".hexmask-") }, "\(written)")
       #expect(!written.isEmpty && written.count < count)
       for name in written {
@@ -358,7 +358,7 @@ import Testing
       let statuses = try jsonObjects(rerun.standardOutputData).map { $0["status"] as? String }
       #expect(statuses.filter { $0 == "skipped" }.count == written.count)
       #expect(statuses.filter { $0 == "written" }.count == count - written.count)
-      #expect(try filesIn(out).filter { $0 != recordFolderName }.count == count)
+      #expect(try filesIn(out).filter { $0 != ".hexmask" }.count == count)
     }
   }
 

@@ -58,10 +58,10 @@ import Testing
   ]
 
   @Test func jobsOfOneFileDeflateItsBands() throws {
-    #expect(try Job(parsing: ["a", "b", "-j", "3"]).options.threads == 3)
-    #expect(try Job(parsing: ["a", "b"]).options.threads == availableCores)
+    #expect(try Job(parsing: ["a", "b", "-j", "3"]).options.output.threads == 3)
+    #expect(try Job(parsing: ["a", "b"]).options.output.threads == availableCores)
     // In batch mode the threads go to files; each file's PNG gets one.
-    #expect(try Job(parsing: ["a", "--out-dir", "o", "-j", "3"]).options.threads == 1)
+    #expect(try Job(parsing: ["a", "--out-dir", "o", "-j", "3"]).options.output.threads == 1)
   }
 
   @Test(arguments: errors)
@@ -78,7 +78,7 @@ import Testing
     #expect(
       CommandError.interrupted(signal: SIGTERM).report
         == "hexmask: stopped by SIGTERM; run the same command again to finish the rest\n")
-    let list = CommandError.unreadableList(HexMaskError(file: "l", reason: "cannot open"))
+    let list = CommandError.unreadableList(FileFailure(file: "l", reason: "cannot open"))
     #expect(list.exitStatus == 1)
   }
 
@@ -113,7 +113,7 @@ import Testing
   @Test func jsonLinesKeepTheirKeyOrder() {
     let result = BatchResult(
       item: BatchItem(input: "in.jpg", output: "o/in.png"), status: .written,
-      report: RenderReport(side: 12, warnings: []), milliseconds: 7)
+      report: fakeRendered(side: 12), milliseconds: 7)
     #expect(
       jsonLine(result, status: "written")
         == #"{"input":"in.jpg","output":"o/in.png","status":"written","reason":null,"error":null,"#

@@ -52,7 +52,7 @@ import Testing
 
   @Test func renderFailureNamesTheFile() {
     let error = CommandError.renderFailed(
-      HexMaskError(file: "missing.jpg", reason: "no such file"))
+      FileFailure(file: "missing.jpg", reason: "no such file"))
     #expect(error.message == "missing.jpg: no such file")
     #expect(error.report == "hexmask: missing.jpg: no such file\n")
     #expect(error.exitStatus == 1)
@@ -60,9 +60,12 @@ import Testing
 
   @Test func renderUsageFailureExitsWith2() {
     let error = CommandError.renderFailed(
-      HexMaskError(
-        file: "in.jpg", reason: "corner radius 90 is larger than the maximum 40.2", isUsage: true))
-    #expect(error.report == "hexmask: in.jpg: corner radius 90 is larger than the maximum 40.2\n")
+      FileFailure(
+        file: "in.jpg", .image(.shape(.cornerTooLarge(90, maximum: 40.2, canvasSide: 100)))))
+    #expect(
+      error.report
+        == "hexmask: in.jpg: --corner 90 is too large: at most 40.20 fits a 100 px canvas with "
+        + "this line and number of sides\n")
     #expect(error.exitStatus == 2)
   }
 }

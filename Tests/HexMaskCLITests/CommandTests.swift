@@ -14,8 +14,8 @@ import Testing
 
   func run(
     _ arguments: [String],
-    render: (String, String, RenderOptions) throws(HexMaskError) -> RenderReport = { _, _, _ in
-      RenderReport(side: 1, warnings: [])
+    render: (String, String, RenderSettings) throws(FileFailure) -> RenderedFile = { _, _, _ in
+      fakeRendered(side: 1, warnings: [])
     }
   ) -> Outcome {
     var outcome = Outcome(status: -1)
@@ -27,10 +27,10 @@ import Testing
   }
 
   @Test func renderGetsTheParsedJob() {
-    var received: (String, String, RenderOptions)?
+    var received: (String, String, RenderSettings)?
     let outcome = run(["in.jpg", "out.png", "--sides", "8", "--layout=seed"]) {
       received = ($0, $1, $2)
-      return RenderReport(side: 1, warnings: [])
+      return fakeRendered(side: 1, warnings: [])
     }
     #expect(outcome.status == 0)
     #expect(outcome.standardOutput.isEmpty && outcome.standardError.isEmpty)
@@ -39,8 +39,8 @@ import Testing
   }
 
   @Test func renderFailureIsReportedWithTheFile() {
-    let outcome = run(["nope.jpg", "out.png"]) { input, _, _ throws(HexMaskError) in
-      throw HexMaskError(file: input, reason: "no such file or directory")
+    let outcome = run(["nope.jpg", "out.png"]) { input, _, _ throws(FileFailure) in
+      throw FileFailure(file: input, reason: "no such file or directory")
     }
     #expect(outcome.status == 1)
     #expect(outcome.standardOutput.isEmpty)
@@ -49,11 +49,14 @@ import Testing
 
   @Test func renderUsageFailureExitsWith2() {
     let outcome = run(["in.jpg", "out.png", "--corner", "999"]) {
-      input, _, _ throws(HexMaskError) in
-      throw HexMaskError(file: input, reason: "corner radius too large", isUsage: true)
+      input, _, _ throws(FileFailure) in
+      throw FileFailure(file: input, .image(.shape(.lineTooWide(999, canvasSide: 64))))
     }
     #expect(outcome.status == 2)
-    #expect(outcome.standardError == "hexmask: in.jpg: corner radius too large\n")
+    #expect(
+      outcome.standardError
+        == "hexmask: in.jpg: --line 999 leaves no room for the shape in a 64 px canvas: it "
+        + "must be less than 64\n")
   }
 
   @Test func helpAndVersionDoNotRender() {
@@ -61,7 +64,7 @@ import Testing
       var rendered = false
       let outcome = run(arguments) { _, _, _ in
         rendered = true
-        return RenderReport(side: 1, warnings: [])
+        return fakeRendered(side: 1, warnings: [])
       }
       #expect(outcome.status == 0)
       #expect(!rendered)
@@ -74,7 +77,7 @@ import Testing
   @Test func warningsAreReportedWithTheInputName() {
     for (input, name) in [("in.jpg", "in.jpg"), ("-", "<stdin>")] {
       let outcome = run([input, "out.png"]) { _, _, _ in
-        RenderReport(side: 8, warnings: ["premature end of JPEG file"])
+        fakeRendered(side: 8, warnings: ["premature end of JPEG file"])
       }
       #expect(outcome.status == 0)
       #expect(outcome.standardError == "hexmask: \(name): warning: premature end of JPEG file\n")
@@ -85,7 +88,7 @@ import Testing
     var rendered = false
     let outcome = run(["--sides", "2", "a", "b"]) { _, _, _ in
       rendered = true
-      return RenderReport(side: 1, warnings: [])
+      return fakeRendered(side: 1, warnings: [])
     }
     #expect(!rendered)
     #expect(outcome.status == 2)

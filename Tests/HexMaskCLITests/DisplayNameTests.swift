@@ -35,14 +35,14 @@ import Testing
 
   @Test func aRenderErrorNamingAForgedLineStaysOneLine() {
     let error = CommandError.renderFailed(
-      HexMaskError(file: "x\nhexmask: all good.jpg", reason: "cannot open: No such file"))
+      FileFailure(file: "x\nhexmask: all good.jpg", reason: "cannot open: No such file"))
     #expect(
       error.report == #"hexmask: $'x\nhexmask: all good.jpg': cannot open: No such file"# + "\n")
   }
 
   @Test func aReasonThatQuotesANameRawIsEscapedByTheSafetyNet() {
     let error = CommandError.renderFailed(
-      HexMaskError(file: "a/b.png", reason: "output folder 'a\nhexmask: ok' does not exist"))
+      FileFailure(file: "a/b.png", reason: "output folder 'a\nhexmask: ok' does not exist"))
     #expect(error.report.split(separator: "\n").count == 1)
     #expect(
       error.report == #"hexmask: a/b.png: output folder 'a\nhexmask: ok' does not exist"# + "\n")
@@ -71,7 +71,7 @@ import Testing
     var standardError = ""
     let status = HexMaskCLI.run(
       ["in\u{1B}[2J.jpg", "out.png"],
-      render: { _, _, _ in RenderReport(side: 1, warnings: ["profile \u{7}dropped"]) },
+      render: { _, _, _ in fakeRendered(side: 1, warnings: ["profile \u{7}dropped"]) },
       standardOutput: { _ in }, standardError: { standardError += $0 })
     #expect(status == 0)
     #expect(standardError == #"hexmask: $'in\033[2J.jpg': warning: profile \adropped"# + "\n")

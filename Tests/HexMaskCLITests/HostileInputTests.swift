@@ -2,6 +2,8 @@ import Foundation
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 /// Damaged and hostile files: every one gets a one-line error or an image, never a crash, a
 /// hang or a file left behind.
 @Suite struct HostileInputTests {
@@ -72,8 +74,8 @@ import Testing
           try Data(bytes).write(to: input)
           let output = dir.appendingPathComponent("out.png").path
           let started = Date()
-          do throws(HexMaskError) {
-            try render(input: input.path, output: output, options: RenderOptions())
+          do throws(FileFailure) {
+            _ = try renderFile(input: input.path, output: output, settings: RenderSettings())
             written += 1
           } catch {
             #expect(!error.reason.isEmpty && !error.reason.contains("\n"))

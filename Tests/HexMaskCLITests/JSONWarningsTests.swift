@@ -9,7 +9,7 @@ import Testing
   @Test func warningsAreTheLastKeyAsAListOfStrings() throws {
     let result = BatchResult(
       item: BatchItem(input: "cut.jpg", output: "o/cut.png"), status: .written,
-      report: RenderReport(side: 4, warnings: ["premature end", "profile \"x\" dropped"]),
+      report: fakeRendered(side: 4, warnings: ["premature end", "profile \"x\" dropped"]),
       milliseconds: 3)
     let line = jsonLine(result, status: "written")
     #expect(line.hasSuffix(#","warnings":["premature end","profile \"x\" dropped"]}"# + "\n"))
@@ -21,7 +21,7 @@ import Testing
   @Test func aFileWithoutAReportHasNoWarnings() {
     let failed = BatchResult(
       item: BatchItem(input: "bad.jpg", output: "o/bad.png"), status: .failed,
-      error: HexMaskError(file: "bad.jpg", reason: "not a PNG or JPEG file"))
+      error: FileFailure(file: "bad.jpg", reason: "not a PNG or JPEG file"))
     #expect(jsonLine(failed, status: "failed").hasSuffix(#","warnings":[]}"# + "\n"))
   }
 }

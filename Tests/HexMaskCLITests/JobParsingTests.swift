@@ -9,8 +9,8 @@ import Testing
     #expect(job.action == .render)
     #expect(job.input == "in.jpg")
     #expect(job.output == "out.png")
-    var seed = RenderOptions()
-    seed.threads = availableCores
+    var seed = RenderSettings()
+    seed.output.threads = availableCores
     #expect(job.options == seed)
     #expect(job.options.sides == 6)
     #expect(job.options.cornerRadius == nil)
@@ -21,7 +21,7 @@ import Testing
   }
 
   /// Each option with its value, and what it must set.
-  static let settings: [([String], @Sendable (RenderOptions) -> Bool)] = [
+  static let settings: [([String], @Sendable (RenderSettings) -> Bool)] = [
     (["--sides", "8"], { $0.sides == 8 }),
     (["--sides", "3"], { $0.sides == 3 }),
     (["--sides", "64"], { $0.sides == 64 }),
@@ -43,7 +43,7 @@ import Testing
 
   @Test(arguments: settings)
   func optionWithSeparateValue(
-    arguments: [String], check: @Sendable (RenderOptions) -> Bool
+    arguments: [String], check: @Sendable (RenderSettings) -> Bool
   ) throws {
     let job = try Job(parsing: ["in.jpg", "out.png"] + arguments)
     #expect(check(job.options))
@@ -51,7 +51,7 @@ import Testing
 
   @Test(arguments: settings)
   func optionWithEqualsValue(
-    arguments: [String], check: @Sendable (RenderOptions) -> Bool
+    arguments: [String], check: @Sendable (RenderSettings) -> Bool
   ) throws {
     let job = try Job(parsing: [arguments[0] + "=" + arguments[1], "in.jpg", "out.png"])
     #expect(check(job.options))

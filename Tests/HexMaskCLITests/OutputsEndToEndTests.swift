@@ -157,10 +157,9 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
         "--size", "200", "--sides", "7",
       ])
       #expect(run.status == 0, "\(run.standardError)")
-      var options = RenderOptions()
-      options.sides = 7
-      let expected = svgDocument(
-        for: try MaskShape(options: options, canvasSide: 200), borderColor: .white)
+      var shape = HexMask.Shape()
+      shape.sides = 7
+      let expected = try HexMask.svg(side: 200, shape: shape)
       let written = try String(contentsOfFile: svg, encoding: .utf8)
       #expect(written == expected)
       #expect(XMLParser(data: Data(written.utf8)).parse())

@@ -102,3 +102,8 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
   defer { try? FileManager.default.removeItem(at: directory) }
   return try body(directory)
 }
+
+/// Calls `body` with the path of a new empty folder that is removed afterwards.
+func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+  try withTemporaryDirectory { (url: URL) throws -> T in try body(url.path) }
+}

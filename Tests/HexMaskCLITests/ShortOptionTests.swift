@@ -10,7 +10,7 @@ import Testing
   @Test func aValueMayFollowItsLetterDirectly() throws {
     #expect(try Job(parsing: batch + ["-j2"]).batch.jobs == 2)
     #expect(try Job(parsing: batch + ["-j", "3"]).batch.jobs == 3)
-    #expect(try Job(parsing: ["in.jpg", "out.png", "-j12"]).options.threads == 12)
+    #expect(try Job(parsing: ["in.jpg", "out.png", "-j12"]).options.output.threads == 12)
   }
 
   @Test func flagsMayBeBundled() throws {

@@ -107,12 +107,12 @@ private func compositeOne(image: [UInt8], fill: Float) -> [UInt8] {
   func spansMatchPixelByPixel(side: Int, sides: Int, corner: Double, line: Double, layout: Layout)
     throws
   {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     options.cornerRadius = corner
     options.lineWidth = line
     options.layout = layout
-    let shape = try MaskShape(options: options, canvasSide: side)
+    let shape = try MaskShape(options, canvasSide: side)
     var coverage = ShapeCoverage(shape: shape)
     let compositor = Compositor(
       border: RGBAColor(red: 200, green: 30, blue: 90, alpha: 180), layout: layout)

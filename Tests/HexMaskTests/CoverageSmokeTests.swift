@@ -8,11 +8,11 @@ import Testing
     (64, 6, 10.0, 5.0), (255, 3, 0.0, 9.0), (100, 64, 20.0, 2.0), (17, 5, 3.0, 1.0),
   ])
   func fillAreaMatchesFlattenedArea(side: Int, sides: Int, corner: Double, line: Double) throws {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     options.cornerRadius = corner
     options.lineWidth = line
-    let shape = try MaskShape(options: options, canvasSide: side)
+    let shape = try MaskShape(options, canvasSide: side)
     var coverage = ShapeCoverage(shape: shape)
     var row = CoverageRow(width: side)
     var total = 0.0

@@ -21,18 +21,18 @@ struct CoverageSumTests {
     }
 
     func shape() throws -> MaskShape {
-      var options = RenderOptions()
+      var options = HexMask.Shape()
       options.sides = sides
       options.lineWidth = line
       options.rotationDegrees = degrees
       if corner == -1 {
-        let resolved = line ?? min(MaskShape.defaultLineWidth, Double(side) / 8)
+        let resolved = line ?? min(HexMask.Shape.defaultLine, Double(side) / 8)
         options.cornerRadius = RoundedPolygon.maximumCornerRadius(
           canvasSide: Double(side), lineWidth: resolved, sides: sides)
       } else {
         options.cornerRadius = corner
       }
-      return try MaskShape(options: options, canvasSide: side)
+      return try MaskShape(options, canvasSide: side)
     }
   }
 

@@ -272,7 +272,7 @@ struct GeometryTests {
       let line = rng.unit() < 0.2 ? nil : Double(side) * 0.8 * rng.unit()
       let sides = rng.int(in: 3...64)
       let degrees = rng.unit() < 0.3 ? Double(90 * rng.int(in: -4...4)) : 1000 * rng.unit() - 500
-      let resolved = line ?? min(MaskShape.defaultLineWidth, Double(side) / 8)
+      let resolved = line ?? min(HexMask.Shape.defaultLine, Double(side) / 8)
       let maximum = RoundedPolygon.maximumCornerRadius(
         canvasSide: Double(side), lineWidth: resolved, sides: sides)
       let corner: Double? =
@@ -296,13 +296,13 @@ struct GeometryTests {
     }
 
     func shape(_ layout: Layout) throws -> MaskShape {
-      var options = RenderOptions()
+      var options = HexMask.Shape()
       options.sides = sides
       options.rotationDegrees = degrees
       options.cornerRadius = corner
       options.lineWidth = line
       options.layout = layout
-      return try MaskShape(options: options, canvasSide: side)
+      return try MaskShape(options, canvasSide: side)
     }
   }
 
@@ -348,12 +348,12 @@ struct GeometryTests {
     let (side, sides, line) = config
     let maximum = RoundedPolygon.maximumCornerRadius(
       canvasSide: Double(side), lineWidth: line, sides: sides)
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     options.lineWidth = line
     options.cornerRadius = maximum * factor
     let error = #expect(throws: ShapeError.self) {
-      _ = try MaskShape(options: options, canvasSide: side)
+      _ = try MaskShape(options, canvasSide: side)
     }
     guard case .cornerTooLarge(_, let named, let canvas)? = error else {
       Issue.record("expected cornerTooLarge, got \(String(describing: error))")
@@ -361,48 +361,26 @@ struct GeometryTests {
     }
     #expect(abs(named - maximum) <= 1e-12 * Double(side))
     #expect(canvas == side)
-    let text = error?.description ?? ""
-    let printed = text.components(separatedBy: "at most ").dropFirst().first?
-      .split(separator: " ").first.flatMap { Double($0) }
-    #expect(printed != nil, "message does not name the maximum: \(text)")
-    if let printed {
-      #expect(printed <= maximum && printed > maximum - 0.01, "\(text)")
-      // The printed maximum is itself accepted.
-      options.cornerRadius = printed
-      #expect(throws: Never.self) { _ = try MaskShape(options: options, canvasSide: side) }
-    }
     // Exactly the maximum is accepted.
     options.cornerRadius = maximum
-    #expect(throws: Never.self) { _ = try MaskShape(options: options, canvasSide: side) }
+    #expect(throws: Never.self) { _ = try MaskShape(options, canvasSide: side) }
   }
 
   @Test("defaults work on a 16 px canvas and fit", arguments: 3...64)
   func defaultsOnSixteenPixels(sides: Int) throws {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     for layout in Layout.allCases {
       options.layout = layout
-      #expect(throws: Never.self) { _ = try MaskShape(options: options, canvasSide: 16) }
+      #expect(throws: Never.self) { _ = try MaskShape(options, canvasSide: 16) }
     }
     options.layout = .centered
-    let shape = try MaskShape(options: options, canvasSide: 16)
+    let shape = try MaskShape(options, canvasSide: 16)
     #expect(shape.lineWidth > 0 && shape.polygon.cornerRadius > 0)
     let box = GeometryFacts.tightBounds(shape.polygon)
     let half = shape.lineWidth / 2
     #expect(box.minX - half >= -1e-9 && box.minY - half >= -1e-9)
     #expect(box.maxX + half <= 16 + 1e-9 && box.maxY + half <= 16 + 1e-9)
-  }
-}
-
-@Suite struct PixelAmountTests {
-  @Test(arguments: [
-    (120.0, "120"), (120.5789, "120.57"), (0.5, "0.50"), (0.009, "0.0090"),
-    (0.0000015, "0.0000015"), (3.14159, "3.14"), (-0.0, "0"),
-    (1e15, "1000000000000000"), (1e16, "1e+16"), (1e308, "1e+308"),
-    (.greatestFiniteMagnitude, "1.7976931348623157e+308"), (.infinity, "inf"),
-  ])
-  func amountsPrintRoundedDownAndNeverAsZero(value: Double, text: String) {
-    #expect(pixels(value) == text)
   }
 }
 
@@ -414,40 +392,36 @@ struct GeometryTests {
     (.greatestFiniteMagnitude, 128.0), (720, 0), (-0.0, 0),
   ])
   func aHugeRotationIsItsRemainder(degrees: Double, remainder: Double) throws {
-    var huge = RenderOptions()
+    var huge = HexMask.Shape()
     huge.rotationDegrees = degrees
-    var small = RenderOptions()
+    var small = HexMask.Shape()
     small.rotationDegrees = remainder
-    let shape = try MaskShape(options: huge, canvasSide: 64)
-    #expect(shape == (try MaskShape(options: small, canvasSide: 64)))
+    let shape = try MaskShape(huge, canvasSide: 64)
+    #expect(shape == (try MaskShape(small, canvasSide: 64)))
     #expect(shape.polygon.segments.allSatisfy { $0.start.x.isFinite && $0.start.y.isFinite })
   }
 
   @Test func aHugeLineIsRefusedNamingTheLimit() {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.lineWidth = 1e308
     #expect(throws: ShapeError.lineTooWide(1e308, canvasSide: 32)) {
-      try MaskShape(options: options, canvasSide: 32)
+      try MaskShape(options, canvasSide: 32)
     }
-    #expect(
-      ShapeError.lineTooWide(1e308, canvasSide: 32).description
-        == "--line 1e+308 leaves no room for the shape in a 32 px canvas: it must be less than 32")
   }
 
   /// 1e308 % of a canvas is more than a `Double` holds: it is refused as the largest one.
   @Test func aPercentageBeyondDoubleIsRefusedWithANumber() {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.corner = .percent(1e308)
     options.line = .percent(0)
     let error = #expect(throws: ShapeError.self) {
-      try MaskShape(options: options, canvasSide: 65500)
+      try MaskShape(options, canvasSide: 65500)
     }
     guard case .cornerTooLarge(let corner, _, _)? = error else {
       Issue.record("expected cornerTooLarge, got \(String(describing: error))")
       return
     }
     #expect(corner == .greatestFiniteMagnitude)
-    #expect(error?.description.hasPrefix("--corner 1.7976931348623157e+308 is too large") == true)
   }
 }
 
@@ -464,7 +438,7 @@ struct GeometryTests {
 
   @Test(arguments: [Double.nan, -1])
   func aToleranceThatIsNoPositiveNumberStillDraws(tolerance: Double) throws {
-    let shape = try MaskShape(options: RenderOptions(), canvasSide: 32)
+    let shape = try MaskShape(HexMask.Shape(), canvasSide: 32)
     var coverage = ShapeCoverage(shape: shape, tolerance: tolerance)
     var row = CoverageRow(width: 32)
     coverage.row(16, into: &row)
@@ -474,17 +448,17 @@ struct GeometryTests {
 
 @Suite struct PercentLengthTests {
   @Test func percentagesAreOfTheCanvasSide() throws {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.corner = .percent(8)
     options.line = .percent(2)
-    let shape = try MaskShape(options: options, canvasSide: 500)
+    let shape = try MaskShape(options, canvasSide: 500)
     #expect(shape.lineWidth == 10)
     #expect(shape.polygon.cornerRadius == 40)
   }
 
   @Test func aTooLargePercentageIsAUsageErrorInPixels() {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.corner = .percent(60)
-    #expect(throws: ShapeError.self) { try MaskShape(options: options, canvasSide: 100) }
+    #expect(throws: ShapeError.self) { try MaskShape(options, canvasSide: 100) }
   }
 }

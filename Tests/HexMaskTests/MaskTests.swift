@@ -44,13 +44,13 @@ func shape(
   side: Int, sides: Int = 6, corner: Double? = nil, line: Double? = nil,
   layout: Layout = .centered, rotation: Double = 90
 ) throws -> MaskShape {
-  var options = RenderOptions()
+  var options = HexMask.Shape()
   options.sides = sides
   options.cornerRadius = corner
   options.lineWidth = line
   options.layout = layout
   options.rotationDegrees = rotation
-  return try MaskShape(options: options, canvasSide: side)
+  return try MaskShape(options, canvasSide: side)
 }
 
 @Suite struct MaskTests {

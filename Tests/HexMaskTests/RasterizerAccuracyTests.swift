@@ -36,13 +36,13 @@ struct RasterizerAccuracyTests {
     var testDescription: String { description }
 
     func shape() throws -> MaskShape {
-      var options = RenderOptions()
+      var options = HexMask.Shape()
       options.sides = sides
       options.rotationDegrees = rotationDegrees
       options.cornerRadius = cornerRadius
       options.lineWidth = lineWidth
       options.layout = layout
-      var shape = try MaskShape(options: options, canvasSide: canvasSide)
+      var shape = try MaskShape(options, canvasSide: canvasSide)
       shape.polygon = shape.polygon.translated(by: offset)
       return shape
     }
@@ -69,7 +69,7 @@ struct RasterizerAccuracyTests {
         : lineDraw < 0.25
           ? nil
           : lineDraw < 0.45 ? s * (0.3 + 0.65 * rng.unit()) : s * 0.3 * rng.unit()
-      let resolvedLine = line ?? min(MaskShape.defaultLineWidth, s / 8)
+      let resolvedLine = line ?? min(HexMask.Shape.defaultLine, s / 8)
       let maximum = RoundedPolygon.maximumCornerRadius(
         canvasSide: s, lineWidth: resolvedLine, sides: sides)
       let cornerDraw = rng.unit()
@@ -381,12 +381,12 @@ extension RasterizerAccuracyTests {
   func referenceAreas(side: Double, sides: Int, corner: Double, line: Double, degrees: Double)
     throws
   {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     options.cornerRadius = corner
     options.lineWidth = line
     options.rotationDegrees = degrees
-    let shape = try MaskShape(options: options, canvasSide: Int(side))
+    let shape = try MaskShape(options, canvasSide: Int(side))
     let reference = ExactReference.Shape(shape)
     let theta = 2 * Double.pi / Double(sides)
     let d = line / 2
@@ -416,14 +416,14 @@ extension RasterizerAccuracyTests {
       (200, 4, 2.0, 70.0),
     ])
   func referenceErosion(side: Int, sides: Int, corner: Double, line: Double) throws {
-    var options = RenderOptions()
+    var options = HexMask.Shape()
     options.sides = sides
     options.lineWidth = line
     options.cornerRadius =
       corner >= 0
       ? corner
       : RoundedPolygon.maximumCornerRadius(canvasSide: Double(side), lineWidth: line, sides: sides)
-    let shape = try MaskShape(options: options, canvasSide: side)
+    let shape = try MaskShape(options, canvasSide: side)
     let reference = ExactReference.Shape(shape)
     let outline = ExactReference.Outline(shape.polygon.segments)
     let d = line / 2

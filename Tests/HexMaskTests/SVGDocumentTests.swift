@@ -158,7 +158,7 @@ private func rasterize(_ svg: String, zoom: Int, in directory: String) throws ->
       errors[zoom] = (renderedArea - maskArea) / maskArea
     }
     print(
-      "svg area S=\(side) n=\(sides) r=\(pixels(shape.polygon.cornerRadius)) w=\(pixels(shape.lineWidth)) \(layout): mask \(maskArea), rsvg relative error ×1 \(errors[1] ?? .nan), ×4 \(errors[4] ?? .nan)"
+      "svg area S=\(side) n=\(sides) r=\(shape.polygon.cornerRadius) w=\(shape.lineWidth) \(layout): mask \(maskArea), rsvg relative error ×1 \(errors[1] ?? .nan), ×4 \(errors[4] ?? .nan)"
     )
     // The 0.1 % is checked at 4 device pixels per pixel: at 1, cairo's curve flattening
     // (0.1 device px tolerance, chords inside the curve) alone costs up to 0.14 % of a

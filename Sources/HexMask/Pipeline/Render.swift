@@ -87,7 +87,8 @@ extension HexMask {
   /// the rasterizer fills, the border stroked in `shape.borderColor`.
   public static func svg(side: Int, shape: Shape = Shape()) throws(Error) -> String {
     do {
-      return svgDocument(for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor)
+      return svgDocument(
+        for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor)
     } catch {
       throw .shape(error)
     }
@@ -154,7 +155,8 @@ extension HexMask {
     let writer = try encoding { () throws(ImageError) in
       try makeWriter(file: destination, side: side, output: output, profile: nil)
     }
-    var rows = RowPipeline(shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true)
+    var rows = RowPipeline(
+      shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true)
     for _ in 0..<side {
       rows.draw()
       try encoding { () throws(ImageError) in try rows.write(to: writer) }

@@ -1,4 +1,5 @@
 import HexMask
+
 /// What a batch will do: each input with the output it writes, and the conflicts that must
 /// be resolved before anything is written.
 ///

@@ -1,5 +1,5 @@
-import HexMask
 import Foundation
+import HexMask
 import Synchronization
 
 /// Renders every item of a batch with `jobs` threads in total (the calling thread and

@@ -1,4 +1,5 @@
 import HexMask
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +38,7 @@ struct InputRules: Equatable, Sendable {
   /// A folder never searched, normally the output folder, so outputs are not read back.
   var excludedFolder: String?
 
-  init(recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil)
-  {
+  init(recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil) {
     self.recursive = recursive
     self.followSymlinks = followSymlinks
     self.excludedFolder = excludedFolder

@@ -1,4 +1,5 @@
 import HexMask
+
 /// How an output file is named from its input: text with the placeholders `{name}` (the
 /// input's file name without its extension), `{ext}` (the extension, without the dot) and
 /// `{dir}` (the input's subfolder, mirrored with `-r`).

@@ -1,4 +1,5 @@
 import HexMask
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
-import HexMask
 import CFileShims
+import HexMask
 
 #if canImport(Glibc)
   import Glibc

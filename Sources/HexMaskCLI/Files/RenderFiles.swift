@@ -54,7 +54,8 @@ func renderFile(input: String, output: String, settings: RenderSettings) throws(
       from: fileno(source.stream), to: fileno(destination.stream), shape: settings.shape,
       output: outputSettings, input: settings.input)
   } catch {
-    throw FileFailure(file: blamed(error, input: source.name, output: destination.name), .image(error))
+    throw FileFailure(
+      file: blamed(error, input: source.name, output: destination.name), .image(error))
   }
   return RenderedFile(report: report, stamp: try destination.commit())
 }

@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func anOutputThatIsAnInputIsAConflict() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeTree(dir, copies: ["a.png": pngFixture, "sub/a.jpg": photoFixture])
       let inputs = [
         BatchInput(path: dir + "/sub/a.jpg", folder: ""),

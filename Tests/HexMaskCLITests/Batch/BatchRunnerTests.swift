@@ -11,11 +11,11 @@ import Testing
   @Test(arguments: [1, 3, 8])
   func resultsComeInInputOrder(jobs: Int) {
     let results = renderBatch(
-      items, options: RenderOptions(), jobs: jobs,
-      renderer: { input, _, _ throws(HexMaskError) in
+      items, options: RenderSettings(), jobs: jobs,
+      renderer: { input, _, _ throws(FileFailure) in
         usleep(UInt32.random(in: 0..<500))
-        if input == "in7.jpg" { throw HexMaskError(file: input, reason: "broken") }
-        return RenderReport(side: 3, warnings: [])
+        if input == "in7.jpg" { throw FileFailure(file: input, reason: "broken") }
+        return fakeRendered(side: 3)
       })
     #expect(results.map { $0?.item } == items)
     #expect(results.filter { $0?.status == .failed }.map { $0?.item.input } == ["in7.jpg"])
@@ -26,15 +26,15 @@ import Testing
   func neverMoreThanJobsAtOnce(jobs: Int) {
     let running = Mutex((now: 0, most: 0))
     _ = renderBatch(
-      items, options: RenderOptions(), jobs: jobs,
-      renderer: { _, _, _ throws(HexMaskError) in
+      items, options: RenderSettings(), jobs: jobs,
+      renderer: { _, _, _ throws(FileFailure) in
         running.withLock {
           $0.now += 1
           $0.most = max($0.most, $0.now)
         }
         usleep(1_000)
         running.withLock { $0.now -= 1 }
-        return RenderReport(side: 1, warnings: [])
+        return fakeRendered(side: 1)
       })
     #expect(running.withLock { $0.most } <= jobs)
   }
@@ -42,11 +42,11 @@ import Testing
   @Test func stopsStartingFilesWhenAsked() {
     let started = Atomic<Int>(0)
     let results = renderBatch(
-      items, options: RenderOptions(), jobs: 2,
+      items, options: RenderSettings(), jobs: 2,
       shouldStop: { started.load(ordering: .relaxed) >= 5 },
-      renderer: { _, _, _ throws(HexMaskError) in
+      renderer: { _, _, _ throws(FileFailure) in
         started.wrappingAdd(1, ordering: .relaxed)
-        return RenderReport(side: 1, warnings: [])
+        return fakeRendered(side: 1)
       })
     let finished = results.compactMap { $0 }
     #expect(finished.count >= 5 && finished.count <= 6)
@@ -54,22 +54,22 @@ import Testing
   }
 
   @Test func existingOutputsAreSkippedUnlessOverwriting() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeTree(dir, texts: ["o.png": "old"])
       let item = [BatchItem(input: "in.jpg", output: dir + "/o.png")]
-      let fake: BatchRenderer = { _, _, _ throws(HexMaskError) in
-        RenderReport(side: 1, warnings: [])
+      let fake: BatchRenderer = { _, _, _ throws(FileFailure) in
+        fakeRendered(side: 1)
       }
-      let skipped = renderBatch(item, options: RenderOptions(), jobs: 1, renderer: fake)
+      let skipped = renderBatch(item, options: RenderSettings(), jobs: 1, renderer: fake)
       #expect(skipped.first??.status == .skipped)
       let forced = renderBatch(
-        item, options: RenderOptions(), jobs: 1, overwrite: true, renderer: fake)
+        item, options: RenderSettings(), jobs: 1, overwrite: true, renderer: fake)
       #expect(forced.first??.status == .written)
     }
   }
 
   @Test func realRendersAreTheSameBytesWhateverTheJobs() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let names = (0..<6).map { "p\($0)" }
       try makeTree(
         dir,
@@ -84,7 +84,7 @@ import Testing
           outputFolder: dir + "/out\(jobs)")
         try FileManager.default.createDirectory(
           atPath: dir + "/out\(jobs)", withIntermediateDirectories: true)
-        let results = renderBatch(plan.items, options: RenderOptions(), jobs: jobs)
+        let results = renderBatch(plan.items, options: RenderSettings(), jobs: jobs)
         #expect(results.allSatisfy { $0?.status == .written })
         outputs.append(try plan.items.map { try Data(contentsOf: URL(fileURLWithPath: $0.output)) })
       }

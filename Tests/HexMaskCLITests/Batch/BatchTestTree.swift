@@ -1,5 +1,7 @@
-@testable import HexMaskCLI
 import Foundation
+import HexMask
+
+@testable import HexMaskCLI
 
 /// Creates files under `root`: each relative path gets a copy of `source` (a fixture path) or
 /// the bytes of `text`. Folders on the way are created.
@@ -18,5 +20,13 @@ func makeTree(_ root: String, copies: [String: String] = [:], texts: [String: St
 }
 
 /// The fixture photo and a small PNG, for trees of inputs.
-let photoFixture = Fixtures.path("photos/rocket.jpg")
-let pngFixture = Fixtures.path("pngsuite/basn2c08.png")
+let photoFixture = fixture("photos/rocket.jpg")
+let pngFixture = fixture("pngsuite/basn2c08.png")
+
+/// A render result for fake renderers: a `side` square, no warnings, no file.
+func fakeRendered(side: Int, warnings: [String] = []) -> RenderedFile {
+  // The default shape fits every canvas from 1 px on.
+  let shape = try! MaskShape(HexMask.Shape(), canvasSide: side)
+  return RenderedFile(
+    report: HexMask.Report(side: side, warnings: warnings, shape: shape), stamp: nil)
+}

@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test func aFolderGivesItsImagesInNameOrder() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let found = findInputs([dir + "/photos"], rules: InputRules())
       #expect(found.map(\.path) == [dir + "/photos/a.jpg", dir + "/photos/b.png"])
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func recursionMirrorsSubfoldersAndSkipsHiddenOnes() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let found = findInputs([dir + "/photos/"], rules: InputRules(recursive: true))
       #expect(
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func theOutputFolderIsNeverSearched() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       try makeTree(dir, copies: ["photos/out/old.png": pngFixture])
       let rules = InputRules(recursive: true, excludedFolder: dir + "/photos/./out")
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func linkedFoldersAreFollowedOnlyWhenAsked() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       try makeTree(dir, copies: ["elsewhere/f.jpg": photoFixture])
       try FileManager.default.createSymbolicLink(
@@ -79,7 +79,7 @@ import Testing
 
   @Test func anUnreadableFolderIsAProblemNotACrash() throws {
     guard getuid() != 0 else { return }  // root reads everything
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       chmod(dir + "/photos/sub", 0)
       defer { chmod(dir + "/photos/sub", 0o755) }

@@ -1,9 +1,8 @@
 import Foundation
+import HexMask
 import Testing
 
 @testable import HexMaskCLI
-
-import HexMask
 
 #if canImport(Glibc)
   import Glibc
@@ -34,43 +33,53 @@ import HexMask
   /// Every option that can change the output changes the recipe; so do the input and the
   /// version. Only the thread count does not (the bytes are the same for any).
   @Test func theRecipeFollowsEverythingThatShapesTheOutput() {
-    let base = RenderOptions()
+    let base = RenderSettings()
     let recipe = RunRecord.recipe(input: Self.input, options: base)
-    var variants: [String: RenderOptions] = [:]
-    func variant(_ name: String, _ change: (inout RenderOptions) -> Void) {
+    var variants: [String: RenderSettings] = [:]
+    func variant(_ name: String, _ change: (inout RenderSettings) -> Void) {
       var options = base
       change(&options)
       variants[name] = options
     }
-    variant("sides") { $0.sides = 7 }
-    variant("corner") { $0.corner = .pixels(3) }
-    variant("corner %") { $0.corner = .percent(3) }
-    variant("line") { $0.line = .pixels(2) }
-    variant("rotationDegrees") { $0.rotationDegrees = 90.000001 }
-    variant("borderColor") { $0.borderColor = .black }
-    variant("layout") { $0.layout = .seed }
-    variant("size") { $0.size = 256 }
-    variant("upscale") { $0.upscale = false }
-    variant("crop") { $0.crop = .gravity(.north) }
-    variant("focus") { $0.crop = .focus(x: 0.2, y: 0.3) }
+    variant("sides") { $0.shape.sides = 7 }
+    variant("corner") { $0.shape.corner = .pixels(3) }
+    variant("corner %") { $0.shape.corner = .percent(3) }
+    variant("line") { $0.shape.line = .pixels(2) }
+    variant("rotationDegrees") { $0.shape.rotation = 90.000001 }
+    variant("borderColor") { $0.shape.borderColor = .black }
+    variant("layout") { $0.shape.layout = .seed }
+    variant("size") { $0.output.size = 256 }
+    variant("upscale") { $0.output.upscale = false }
+    variant("crop") { $0.output.crop = .gravity(.north) }
+    variant("focus") { $0.output.crop = .focus(x: 0.2, y: 0.3) }
     variant("format") { $0.format = .webp }
-    variant("quality") { $0.quality = 89 }
-    variant("compression") { $0.compression = .small }
-    variant("lossless") { $0.lossless = true }
-    variant("background") { $0.background = .white }
-    variant("maskOnly") { $0.maskOnly = true }
-    variant("autoOrient") { $0.autoOrient = false }
-    variant("keepColorProfile") { $0.keepColorProfile = false }
-    variant("strict") { $0.strict = true }
+    variant("output format") { $0.output.format = .webp }
+    variant("maxPixels") { $0.input.maxPixels = 1000 }
+    variant("quality") { $0.output.quality = 89 }
+    variant("compression") { $0.output.compression = .small }
+    variant("lossless") { $0.output.lossless = true }
+    variant("background") { $0.output.background = .white }
+    variant("maskOnly") { $0.output.maskOnly = true }
+    variant("autoOrient") { $0.input.autoOrient = false }
+    variant("keepColorProfile") { $0.output.keepColorProfile = false }
+    variant("strict") { $0.input.strict = true }
     for (name, options) in variants {
       #expect(RunRecord.recipe(input: Self.input, options: options) != recipe, "\(name)")
     }
-    // A new RenderOptions field must appear here (or be argued to not change the bytes).
-    let fields = Set(Mirror(reflecting: base).children.compactMap(\.label))
-    #expect(fields.subtracting(variants.keys).subtracting(["threads", "maxPixels"]).isEmpty)
+    // A new field of the library's values must appear here (or be argued to not change the
+    // bytes).
+    let fields = Set(
+      [
+        Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
+        Mirror(reflecting: base.input),
+      ]
+      .flatMap { $0.children.compactMap(\.label) })
+    let covered = Set(variants.keys).union(["rotation", "threads"])
+    #expect(
+      fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
 
     var threads = base
-    threads.threads = 8
+    threads.output.threads = 8
     #expect(RunRecord.recipe(input: Self.input, options: threads) == recipe)
     var touched = Self.input
     touched.nanoseconds += 1
@@ -101,7 +110,7 @@ import HexMask
     let item = BatchItem(
       input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
     try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
-    let options = RenderOptions()
+    let options = RenderSettings()
     #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .new)
 
     try Data("picture".utf8).write(to: URL(fileURLWithPath: item.output))
@@ -116,7 +125,7 @@ import HexMask
     #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == nil)
     #expect(rerunReason(for: item, recipe: Recipe(options: options), force: true) == .forced)
     var other = options
-    other.sides = 3
+    other.shape.sides = 3
     #expect(rerunReason(for: item, recipe: Recipe(options: other), force: false) == .changed)
 
     try Data("another picture".utf8).write(to: URL(fileURLWithPath: item.output))

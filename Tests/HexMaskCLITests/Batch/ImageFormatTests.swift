@@ -1,9 +1,11 @@
 import HexMask
 import Testing
 
+@testable import HexMaskCLI
+
 @Suite struct ImageFormatTests {
   @Test func sniffsSignaturesNotNames() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeTree(
         dir, copies: ["photo.png": photoFixture, "picture": pngFixture],
         texts: ["fake.jpg": "not an image", "empty.png": ""])
