@@ -99,6 +99,4 @@ struct NameTemplate: Equatable, Sendable {
 struct NameTemplateError: Error, Equatable, Sendable {
   /// One line, lower case.
   var reason: String
-
-  init(reason: String) { self.reason = reason }
 }
