@@ -246,6 +246,11 @@ extension FileFailure.Cause {
     case .outputIsFolder: "is a folder; name a file, or use --out-dir to write into a folder"
     case .unknownFormat:
       "cannot tell the format from the name: use .png, .jpg or .webp, or --format"
+    case .image(.decoding(let error)) where error.pixels != nil:
+      error.pixels.map {
+        "image is \($0.width)×\($0.height) = \($0.width * $0.height) pixels, more than "
+          + "--max-pixels \($0.limit)"
+      } ?? error.reason
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"
     case .image(.shape(let error)): error.words

@@ -10,37 +10,38 @@ let hexmaskVersion = "0.1.0"
 let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "sides",
-    value: .wholeNumber(named: "N", in: 3...64) { $0.options.shape.sides = $1 },
-    help: "Number of sides of the polygon, from 3 to 64.",
-    group: .shape, defaultValue: "6"),
+    value: .wholeNumber(named: "N", in: HexMask.Shape.sidesRange) { $0.options.shape.sides = $1 },
+    help: "Number of sides of the polygon, from \(HexMask.Shape.sidesRange.lowerBound) to "
+      + "\(HexMask.Shape.sidesRange.upperBound).",
+    group: .shape, defaultValue: String(HexMask.Shape.defaultSides)),
   OptionDescription(
     long: "corner",
     value: .length(named: "PX") { $0.options.shape.corner = $1 },
     help: "Corner radius in pixels, or a percentage of the canvas side such as 8%; 0 gives "
       + "sharp corners.",
-    group: .shape, defaultValue: "10, less on small images"),
+    group: .shape, defaultValue: "\(pixels(HexMask.Shape.defaultCorner)), less on small images"),
   OptionDescription(
     long: "line",
     value: .length(named: "PX") { $0.options.shape.line = $1 },
     help: "Width of the border in pixels, or a percentage of the canvas side; 0 draws no "
       + "border.",
-    group: .shape, defaultValue: "5, less on small images"),
+    group: .shape, defaultValue: "\(pixels(HexMask.Shape.defaultLine)), less on small images"),
   OptionDescription(
     long: "rotation",
     value: .degrees(named: "DEG") { $0.options.shape.rotation = $1 },
     help: "Angle of one corner in degrees, clockwise from the right; 90 puts a corner at "
       + "the bottom.",
-    group: .shape, defaultValue: "90"),
+    group: .shape, defaultValue: pixels(HexMask.Shape.defaultRotation)),
   OptionDescription(
     long: "layout",
     value: .choice(of: Layout.self) { $0.options.shape.layout = $1 },
     help: "Where the shape sits: 'centered' centres it and shows the whole border; 'seed' "
       + "places it exactly like the original iOS code, which shows only the inner half of "
       + "the border.",
-    group: .shape, defaultValue: "centered"),
+    group: .shape, defaultValue: HexMask.Shape().layout.rawValue),
   OptionDescription(
     long: "size",
-    value: .wholeNumber(named: "N", in: 1...65_500) { $0.options.output.size = $1 },
+    value: .wholeNumber(named: "N", in: HexMask.Output.sizeRange) { $0.options.output.size = $1 },
     help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
       + "decoding when much larger). Geometry options stay in output pixels. N × N may not "
       + "exceed --max-pixels.",
@@ -56,7 +57,7 @@ let optionTable: [OptionDescription] = [
     value: .choice(of: Gravity.self, named: "SIDE") { $0.options.output.crop = .gravity($1) },
     help: "Which square of a non-square picture to use: center, north, south, east, west, "
       + "northeast, northwest, southeast or southwest.",
-    group: .canvas, defaultValue: "center"),
+    group: .canvas, defaultValue: defaultGravity),
   OptionDescription(
     long: "focus",
     value: .point(named: "X,Y") { $0.options.output.crop = .focus(x: $1, y: $2) },
@@ -68,7 +69,7 @@ let optionTable: [OptionDescription] = [
     value: .color(named: "COLOR") { $0.options.shape.borderColor = $1 },
     help: "Colour of the border: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as "
       + "'black' or 'transparent'.",
-    group: .output, defaultValue: "white"),
+    group: .output, defaultValue: colorName(HexMask.Shape.defaultBorderColor)),
   OptionDescription(
     long: "format",
     value: .choice(of: OutputFormat.self, parse: OutputFormat.init(fileExtension:)) {
@@ -88,7 +89,7 @@ let optionTable: [OptionDescription] = [
     long: "quality",
     value: .wholeNumber(named: "Q", in: 1...100) { $0.options.output.quality = $1 },
     help: "JPEG and lossy WebP quality, from 1 (smallest file) to 100 (best picture).",
-    group: .output, defaultValue: "90"),
+    group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
     value: .flag { $0.options.output.lossless = true },
@@ -130,7 +131,7 @@ let optionTable: [OptionDescription] = [
     help: "Refuse images with more pixels than this, checked before decoding, and a --size "
       + "whose output would have more; a guard against decompression bombs and runaway "
       + "outputs.",
-    group: .input, defaultValue: "268402689, 16383 × 16383"),
+    group: .input, defaultValue: "\(HexMask.Input.defaultMaxPixels), 16383 × 16383"),
   OptionDescription(
     long: "strict",
     value: .flag { $0.options.input.strict = true },
@@ -269,3 +270,16 @@ let filesSummary =
   "INPUT is a PNG or JPEG file, recognised by its content; OUTPUT's extension (.png, .jpg, "
   + ".webp) or --format decides what is written. Either may be '-' for standard input or "
   + "output. With --out-dir, each INPUT is a file or a folder and the outputs go into DIR."
+
+/// A colour as `--help` names it: its CSS name when it has one, else `#rrggbbaa`.
+func colorName(_ color: RGBAColor) -> String {
+  RGBAColor.named.filter { $0.value == color }.map(\.key).sorted().first
+    ?? String(
+      format: "#%02x%02x%02x%02x", color.red, color.green, color.blue, color.alpha)
+}
+
+/// The library's default crop, as `--gravity` names it.
+private let defaultGravity: String = {
+  if case .gravity(let gravity) = HexMask.Output().crop { return gravity.rawValue }
+  return "center"
+}()

@@ -33,4 +33,29 @@ import Testing
     #expect(scanned > 40, "only \(scanned) Swift files found under \(Self.folders)")
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
+
+  /// The library speaks in values, not in the command line's words: no `--option` anywhere
+  /// in its code, messages or documentation (issue 12). Only the CLI names flags.
+  @Test func theLibraryNamesNoCommandLineOptions() throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let option = try Regex("--[a-z][a-z-]+")
+    var scanned = 0
+    var found: [String] = []
+    for folder in ["Sources/HexMask", "Sources/CImageShims"] {
+      let base = root.appendingPathComponent(folder)
+      let files = try #require(FileManager.default.subpaths(atPath: base.path))
+      for file in files where [".swift", ".c", ".h", ".md"].contains(where: file.hasSuffix) {
+        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        scanned += 1
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+          .enumerated()
+        where line.contains(option) {
+          found.append("\(folder)/\(file):\(number + 1): \(line)")
+        }
+      }
+    }
+    #expect(scanned > 40)
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
 }

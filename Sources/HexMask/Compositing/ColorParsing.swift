@@ -1,4 +1,4 @@
-/// Colour parsing for options such as `--border-color`.
+/// Colour parsing: `#rgb`, `#rrggbb`, `#rrggbbaa` and CSS colour names.
 extension RGBAColor {
   /// Reads a colour the way CSS writes it: `#rgb`, `#rrggbb`, `#rrggbbaa` (hex digits in either
   /// case), or one of the CSS named colours, `transparent` included, in any letter case.

@@ -1,5 +1,5 @@
 /// Puts a row of straight RGBA over an opaque `background`, for outputs that must be
-/// opaque: JPEG always, PNG and WebP with `--background`.
+/// opaque: JPEG always, PNG and WebP with ``HexMask/Output/background``.
 ///
 /// Each channel is `c·a + bg·(1 − a)`, rounded to the nearest level, computed exactly in
 /// integers; the background's own alpha is ignored (it is taken as opaque). `output` holds

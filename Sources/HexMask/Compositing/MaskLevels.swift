@@ -1,5 +1,5 @@
 /// Turns one row of coverage into 8-bit mask levels: the alpha a normal run gives an
-/// opaque picture with an opaque border, for `--mask-only`.
+/// opaque picture with an opaque border, for ``HexMask/Output/maskOnly``.
 ///
 /// That is the area the shape and its border cover: `outer` by default, `fill` for the
 /// seed layout (the mask clips the border). It is evaluated with the same `Float`

@@ -11,10 +11,20 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var kind: Kind
   /// One line, lower case, no trailing period.
   public var reason: String
+  /// For `.tooLarge`: the picture's size and the limit it exceeds.
+  public var pixels: PixelLimit?
 
-  public init(_ kind: Kind, _ reason: String) {
+  public init(_ kind: Kind, _ reason: String, pixels: PixelLimit? = nil) {
     self.kind = kind
     self.reason = reason
+    self.pixels = pixels
+  }
+
+  /// A picture's size against the pixel limit it exceeds.
+  public struct PixelLimit: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var limit: Int
   }
 
   public var description: String { reason }

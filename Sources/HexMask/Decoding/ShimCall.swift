@@ -78,6 +78,7 @@ extension ImageError {
   static func tooManyPixels(width: Int, height: Int, maxPixels: Int) -> ImageError {
     ImageError(
       .tooLarge,
-      "image is \(width)×\(height) = \(width * height) pixels, more than --max-pixels \(maxPixels)")
+      "image is \(width)×\(height) = \(width * height) pixels, more than the limit of \(maxPixels)",
+      pixels: ImageError.PixelLimit(width: width, height: height, limit: maxPixels))
   }
 }

@@ -11,7 +11,7 @@ struct RowPipeline {
   private let layout: Layout
   private let compositor: Compositor
   private let imageIsOpaque: Bool
-  /// Flatten onto this before writing (PNG and WebP with --background; JPEG does it itself).
+  /// Flatten onto this before writing (PNG and WebP with a background colour; JPEG does it itself).
   private let flattenOnto: RGBAColor?
   private var coverage: ShapeCoverage
   private var y = 0

@@ -105,7 +105,7 @@ public final class ResizedDecoder: ImageDecoder {
   }
 
   /// Reads the source rows the output did not need, so that damage anywhere in the
-  /// file is found (hexmask's `--strict`). Call after the last output row.
+  /// file is found (``HexMask/Input/strict``). Call after the last output row.
   public func readRemainingSourceRows() throws(ImageError) {
     if let failure { throw failure }
     do {
