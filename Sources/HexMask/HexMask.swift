@@ -33,13 +33,10 @@ extension HexMask {
     public var side: Int
     /// Problems that did not stop the output (a truncated JPEG scan, a dropped ICC profile).
     public var warnings: [String]
-    /// The shape as drawn, e.g. for writing it as SVG too.
-    public var shape: MaskShape
 
-    public init(side: Int, warnings: [String], shape: MaskShape) {
+    public init(side: Int, warnings: [String]) {
       self.side = side
       self.warnings = warnings
-      self.shape = shape
     }
   }
 }

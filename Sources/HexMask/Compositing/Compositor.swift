@@ -26,11 +26,11 @@
 /// let compositor = Compositor(border: .white, layout: .centered)
 /// compositor.composite(image: pixels, coverage: row, into: out)
 /// ```
-public struct Compositor: Sendable {
+package struct Compositor: Sendable {
   private let border: (red: Float, green: Float, blue: Float, alpha: Float)
   private let clipsBorder: Bool
 
-  public init(border: RGBAColor, layout: Layout) {
+  package init(border: RGBAColor, layout: Layout) {
     let alpha = Float(border.alpha) / 255
     self.border = (
       Float(border.red) * alpha, Float(border.green) * alpha, Float(border.blue) * alpha, alpha
@@ -40,7 +40,7 @@ public struct Compositor: Sendable {
 
   /// Composites one row pixel by pixel. `image` and `output` hold `coverage.width × 4`
   /// bytes of straight RGBA.
-  public func composite(
+  package func composite(
     image: UnsafeBufferPointer<UInt8>, coverage: CoverageRow,
     into output: UnsafeMutableBufferPointer<UInt8>
   ) {
@@ -50,7 +50,7 @@ public struct Compositor: Sendable {
   /// Composites one row run by run: transparent runs are cleared and inside runs copied
   /// in bulk, so only the pixels along the outlines cost arithmetic. `imageIsOpaque` lets
   /// inside runs skip looking for transparent pixels.
-  public func composite(
+  package func composite(
     image: UnsafeBufferPointer<UInt8>, coverage: CoverageRow, spans: [ShapeCoverage.Span],
     imageIsOpaque: Bool, into output: UnsafeMutableBufferPointer<UInt8>
   ) {

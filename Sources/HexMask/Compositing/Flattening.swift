@@ -10,7 +10,7 @@
 /// ```
 ///
 /// - Complexity: O(pixels).
-public func flatten(
+package func flatten(
   _ row: UnsafeBufferPointer<UInt8>, onto background: RGBAColor,
   into output: UnsafeMutableBufferPointer<UInt8>
 ) {

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// - Complexity: O(width).
-public func maskLevels(
+package func maskLevels(
   coverage: CoverageRow, layout: Layout, into output: UnsafeMutableBufferPointer<UInt8>
 ) {
   precondition(output.count == coverage.width)

@@ -13,13 +13,13 @@
 /// var row = [Float](repeating: 0, count: 64)
 /// raster.coverage(row: 10, into: &row)   // row[i] = area inside pixel (i, 10), 0…1
 /// ```
-public struct ScanlineRasterizer: Sendable {
+package struct ScanlineRasterizer: Sendable {
   struct Edge: Sendable {
     var x0, y0, x1, y1: Double  // y0 < y1
     var winding: Double  // +1 or −1: the direction the edge runs, times the polygon's sign
   }
 
-  public let width: Int
+  package let width: Int
   private var edges: [Edge] = []
   private var sorted = false
   /// Edges that may reach the current row; `next` is the first edge not yet activated.
@@ -32,7 +32,7 @@ public struct ScanlineRasterizer: Sendable {
   private var touched: [Int] = []
   private var isTouched: [Bool]
 
-  public init(width: Int) {
+  package init(width: Int) {
     self.width = width
     cells = [Double](repeating: 0, count: width + 2)
     isTouched = [Bool](repeating: false, count: width + 2)
@@ -40,7 +40,7 @@ public struct ScanlineRasterizer: Sendable {
 
   /// Adds a closed polygon; `sign` −1 subtracts its area from what is already there. A
   /// polygon with a point that is not finite has no area to speak of and is left out.
-  public mutating func add(polygon: [Point], sign: Double = 1) {
+  package mutating func add(polygon: [Point], sign: Double = 1) {
     guard polygon.count >= 3, polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
       return
     }
@@ -64,7 +64,7 @@ public struct ScanlineRasterizer: Sendable {
   /// what lets the compositor copy or clear whole runs.
   ///
   /// - Complexity: O(edges crossing the row + cells they cross), plus filling the row.
-  public mutating func coverage(row y: Int, into row: inout [Float]) {
+  package mutating func coverage(row y: Int, into row: inout [Float]) {
     prepare(for: y)
     let top = Double(y)
     let bottom = top + 1
@@ -103,7 +103,7 @@ public struct ScanlineRasterizer: Sendable {
   }
 
   /// The pixels of the last row that edges passed through, in increasing order.
-  public private(set) var edgeCells: [Int] = []
+  package private(set) var edgeCells: [Int] = []
 
   /// Coverage from a winding sum: nonzero rule, clamped to one. Sums within rounding of
   /// 0 or 1 (a border's outer minus inner edge inside the shape leaves ±1e-16) snap to

@@ -15,20 +15,20 @@
 /// var row = CoverageRow(width: shape.canvasSide)
 /// coverage.row(0, into: &row)
 /// ```
-public struct ShapeCoverage: Sendable {
+package struct ShapeCoverage: Sendable {
   /// Largest distance, in pixels, between the flattened outlines and the true curves.
   /// Even summed over the three edges crossing one pixel it stays far below the 1/510 of
   /// a pixel that rounding to 8 bits leaves.
-  public static let defaultTolerance = 1e-4
+  package static let defaultTolerance = 1e-4
 
-  public let width: Int
+  package let width: Int
   private let layout: Layout
   private var fill: ScanlineRasterizer
   /// The fill eroded and dilated by half the line width; both nil without a border.
   private var inner: ScanlineRasterizer?
   private var outer: ScanlineRasterizer?
 
-  public init(shape: MaskShape, tolerance: Double = ShapeCoverage.defaultTolerance) {
+  package init(shape: MaskShape, tolerance: Double = ShapeCoverage.defaultTolerance) {
     let half = shape.lineWidth / 2
     let lines = shape.polygon.supportLines(tolerance: tolerance, maxOffset: half)
     width = shape.canvasSide
@@ -47,11 +47,11 @@ public struct ShapeCoverage: Sendable {
 
   /// The last row cut into runs of pixels that are all outside, all inside (the picture
   /// alone), or need blending, in order and covering the whole width.
-  public private(set) var spans: [Span] = []
+  package private(set) var spans: [Span] = []
 
   /// Fills `row` (each array `width` values, 0…1) for pixel row `y`, and ``spans``. Rows
   /// are cheapest in increasing order.
-  public mutating func row(_ y: Int, into row: inout CoverageRow) {
+  package mutating func row(_ y: Int, into row: inout CoverageRow) {
     fill.coverage(row: y, into: &row.fill)
     if inner == nil {
       // Without a border the eroded and dilated shapes are the fill itself.
@@ -98,8 +98,8 @@ public struct ShapeCoverage: Sendable {
   }
 
   /// A run of pixels `start..<end` of one row that the compositor treats alike.
-  public struct Span: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+  package struct Span: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
       /// Nothing of the shape or the border: transparent.
       case outside
       /// Wholly inside the inner edge: the picture's own pixels.
@@ -107,34 +107,34 @@ public struct ShapeCoverage: Sendable {
       /// Anything else: blend pixel by pixel.
       case blend
     }
-    public var start: Int
-    public var end: Int
-    public var kind: Kind
+    package var start: Int
+    package var end: Int
+    package var kind: Kind
   }
 }
 
 /// The three coverages of one pixel row, each `width` values from 0 to 1: the fill eroded
 /// by half the line width (`inner`), the fill, and the fill dilated by half the line width
 /// (`outer`). `inner ≤ fill ≤ outer` everywhere.
-public struct CoverageRow: Sendable, Equatable {
-  public var inner: [Float]
-  public var fill: [Float]
-  public var outer: [Float]
+package struct CoverageRow: Sendable, Equatable {
+  package var inner: [Float]
+  package var fill: [Float]
+  package var outer: [Float]
 
   /// A row of `width` pixels, all uncovered.
-  public init(width: Int) {
+  package init(width: Int) {
     inner = [Float](repeating: 0, count: width)
     fill = inner
     outer = inner
   }
 
   /// Three given coverages (for tests and callers with their own).
-  public init(inner: [Float], fill: [Float], outer: [Float]) {
+  package init(inner: [Float], fill: [Float], outer: [Float]) {
     precondition(inner.count == fill.count && outer.count == fill.count)
     self.inner = inner
     self.fill = fill
     self.outer = outer
   }
 
-  public var width: Int { fill.count }
+  package var width: Int { fill.count }
 }

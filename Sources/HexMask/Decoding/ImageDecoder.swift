@@ -5,7 +5,7 @@
 #endif
 
 /// A C stdio stream; decoders read from one, the PNG writer writes to one.
-public typealias CFile = UnsafeMutablePointer<FILE>
+package typealias CFile = UnsafeMutablePointer<FILE>
 
 /// A decoded image delivered one row at a time, top to bottom, as straight-alpha RGBA8.
 ///
@@ -17,7 +17,7 @@ public typealias CFile = UnsafeMutablePointer<FILE>
 /// var row = [UInt8](repeating: 0, count: decoder.width * 4)
 /// try row.withUnsafeMutableBufferPointer { try decoder.readRow(into: $0) }
 /// ```
-public protocol ImageDecoder: AnyObject {
+package protocol ImageDecoder: AnyObject {
   /// Pixels per row as stored in the file.
   var width: Int { get }
   /// Rows as stored in the file.
@@ -36,7 +36,7 @@ public protocol ImageDecoder: AnyObject {
 }
 
 extension ImageDecoder {
-  public var isOpaque: Bool { false }
+  package var isOpaque: Bool { false }
 
   /// What every `readRow` checks first, in the same words for every decoder: `row` holds
   /// exactly `width * 4` bytes (a programming error otherwise) and row `index` exists.

@@ -21,7 +21,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
   /// still check the whole file.
   ///
   /// - Complexity: one `open` and one read of eight bytes.
-  public init?(sniffingFileAt path: String) {
+  package init?(sniffingFileAt path: String) {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -9,15 +9,15 @@
 /// let encoder = try PNGStreamEncoder(
 ///   file: out, width: 256, height: 256, iccProfile: decoder.metadata.iccProfile)
 /// ```
-public struct ImageMetadata: Sendable, Equatable {
+package struct ImageMetadata: Sendable, Equatable {
   /// The TIFF-structured EXIF block: JPEG APP1 payload after "Exif\0\0", or the PNG eXIf chunk. nil when absent.
-  public var exif: [UInt8]?
+  package var exif: [UInt8]?
   /// The embedded ICC profile, reassembled from JPEG APP2 "ICC_PROFILE\0" segments or PNG iCCP. nil when absent or malformed.
-  public var iccProfile: [UInt8]?
+  package var iccProfile: [UInt8]?
   /// Problems with metadata that did not stop decoding, e.g. "ICC profile segments are inconsistent; profile dropped".
-  public var warnings: [String]
+  package var warnings: [String]
 
-  public init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [String] = []) {
+  package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [String] = []) {
     self.exif = exif
     self.iccProfile = iccProfile
     self.warnings = warnings

@@ -21,7 +21,7 @@
 /// let decoder = try openDecoder(file: fp, maxPixels: 268_402_689)
 /// let forAvatar = try openDecoder(file: fp2, maxPixels: 268_402_689, targetSide: 256)
 /// ```
-public func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) throws(ImageError)
+package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) throws(ImageError)
   -> any ImageDecoder
 {
   var head = [UInt8](repeating: 0, count: pngSignature.count)

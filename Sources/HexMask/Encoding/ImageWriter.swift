@@ -9,7 +9,7 @@
 /// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
 /// try writer.finish()
 /// ```
-public protocol ImageWriter: AnyObject {
+package protocol ImageWriter: AnyObject {
   /// Writes the next row.
   func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError)
   /// Writes the end of the image and flushes the file; call once after the last row.

@@ -15,10 +15,10 @@ import CImageShims
 /// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
 /// try writer.finish()
 /// ```
-public final class JPEGWriter: ImageWriter {
+package final class JPEGWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out (one that describes
   /// CMYK or gray pixels, or too large for JPEG markers), and libjpeg's warnings.
-  public var warnings: [String] {
+  package var warnings: [String] {
     notes
       + shimWarnings(count: hm_jpeg_writer_warning_count(writer)) {
         hm_jpeg_writer_warning(writer, $0)
@@ -35,7 +35,7 @@ public final class JPEGWriter: ImageWriter {
   /// 1…100, baseline or `progressive`. Transparent parts show `background` (its alpha is
   /// ignored). `iccProfile`, when given, is written byte for byte, unless it does not
   /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so.
-  public init(
+  package init(
     file: CFile, width: Int, height: Int, quality: Int = 90, progressive: Bool = false,
     background: RGBAColor = .white, iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
@@ -83,7 +83,7 @@ public final class JPEGWriter: ImageWriter {
   static let maximumProfileSize = 255 * 65519
 
   /// Flattens and compresses the next row: exactly `width * 4` bytes of straight RGBA.
-  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+  package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
     precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
     let background = background
     let writer = writer
@@ -103,7 +103,7 @@ public final class JPEGWriter: ImageWriter {
 
   /// Writes the end of the image and flushes the file; call once after the last row.
   /// An error here means the file is incomplete.
-  public func finish() throws(ImageError) {
+  package func finish() throws(ImageError) {
     try callShim(format: "JPEG", writing: true) { hm_jpeg_writer_finish(writer, $0, $1) }
   }
 }

@@ -28,7 +28,7 @@
 /// ```
 ///
 /// - Complexity: O(sides).
-public func svgDocument(for shape: MaskShape, borderColor: RGBAColor) -> String {
+package func svgDocument(for shape: MaskShape, borderColor: RGBAColor) -> String {
   let side = String(shape.canvasSide)
   let path = svgPathData(shape.polygon.segments)
   var lines = [

@@ -20,13 +20,13 @@ import CWebP
 /// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
 /// try writer.finish()   // encodes and writes the file
 /// ```
-public final class WebPWriter: ImageWriter {
+package final class WebPWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out because it describes
   /// CMYK or gray pixels.
-  public private(set) var warnings: [String] = []
+  package private(set) var warnings: [String] = []
 
   /// WebP's largest side (`WEBP_MAX_DIMENSION`).
-  public static let maximumSide = 16383
+  package static let maximumSide = 16383
 
   private let file: CFile
   private let width: Int
@@ -40,7 +40,7 @@ public final class WebPWriter: ImageWriter {
   /// Prepares a `width`×`height` WebP, at most 16383 a side. Lossy by default with
   /// `quality` 0…100; `lossless` keeps every byte of every row (then `quality` is
   /// ignored and libwebp's default effort is used). Nothing is written before `finish()`.
-  public init(
+  package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
     iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
@@ -68,7 +68,7 @@ public final class WebPWriter: ImageWriter {
   }
 
   /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
-  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+  package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
     precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
     guard !finished && pixels.count < width * height * 4 else {
       throw ImageError(.writeFailed, "more rows written than the image has")
@@ -78,7 +78,7 @@ public final class WebPWriter: ImageWriter {
 
   /// Encodes the image and writes it to the file, then flushes it; call once after the
   /// last row. An error here means the file is incomplete.
-  public func finish() throws(ImageError) {
+  package func finish() throws(ImageError) {
     let rows = pixels.count / (width * 4)
     guard !finished && rows == height else {
       throw ImageError(.writeFailed, "only \(rows) of \(height) rows were written")

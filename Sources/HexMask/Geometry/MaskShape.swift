@@ -11,19 +11,19 @@
 /// let shape = try MaskShape(HexMask.Shape(), canvasSide: 512)
 /// shape.polygon.circumradius   // ≈ 255.4 for the seed's hexagon
 /// ```
-public struct MaskShape: Equatable, Sendable {
+package struct MaskShape: Equatable, Sendable {
   /// The polygon, already moved to its place on the canvas.
-  public var polygon: RoundedPolygon
+  package var polygon: RoundedPolygon
   /// Border width; 0 for no border.
-  public var lineWidth: Double
-  public var layout: Layout
-  public var canvasSide: Int
+  package var lineWidth: Double
+  package var layout: Layout
+  package var canvasSide: Int
 
   /// Resolves `options` for a `canvasSide` square.
   ///
   /// Defaults shrink so a 16 px icon works with no options; explicit values that cannot
   /// fit are errors that say what would.
-  public init(_ options: HexMask.Shape, canvasSide: Int) throws(ShapeError) {
+  package init(_ options: HexMask.Shape, canvasSide: Int) throws(ShapeError) {
     let side = Double(canvasSide)
     let line: Double
     if let explicit = options.line.map({ Self.lengthInPixels($0, canvasSide: side) }) {

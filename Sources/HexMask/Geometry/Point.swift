@@ -9,41 +9,41 @@
 /// ```swift
 /// let p = Point(x: 3, y: 4) + Point.unit(angle: .pi / 2) * 2   // (3, 6)
 /// ```
-public struct Point: Hashable, Sendable, CustomStringConvertible {
-  public var x: Double
-  public var y: Double
+package struct Point: Hashable, Sendable, CustomStringConvertible {
+  package var x: Double
+  package var y: Double
 
-  public init(x: Double, y: Double) {
+  package init(x: Double, y: Double) {
     self.x = x
     self.y = y
   }
 
-  public static let zero = Point(x: 0, y: 0)
+  package static let zero = Point(x: 0, y: 0)
 
   /// The unit vector at `angle` radians from the x axis (clockwise on screen).
-  public static func unit(angle: Double) -> Point { Point(x: cos(angle), y: sin(angle)) }
+  package static func unit(angle: Double) -> Point { Point(x: cos(angle), y: sin(angle)) }
 
-  public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
-  public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
-  public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+  package static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+  package static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+  package static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
 
   /// Dot product.
-  public func dot(_ other: Point) -> Double { x * other.x + y * other.y }
+  package func dot(_ other: Point) -> Double { x * other.x + y * other.y }
   /// The z component of the cross product; positive when `other` turns clockwise on screen.
-  public func cross(_ other: Point) -> Double { x * other.y - y * other.x }
-  public var length: Double { (x * x + y * y).squareRoot() }
+  package func cross(_ other: Point) -> Double { x * other.y - y * other.x }
+  package var length: Double { (x * x + y * y).squareRoot() }
 
-  public var description: String { "(\(x), \(y))" }
+  package var description: String { "(\(x), \(y))" }
 }
 
 /// An axis-aligned rectangle in canvas pixels.
-public struct Rect: Equatable, Sendable {
-  public var minX: Double
-  public var minY: Double
-  public var maxX: Double
-  public var maxY: Double
+package struct Rect: Equatable, Sendable {
+  package var minX: Double
+  package var minY: Double
+  package var maxX: Double
+  package var maxY: Double
 
-  public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+  package init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
     self.minX = minX
     self.minY = minY
     self.maxX = maxX
@@ -51,7 +51,7 @@ public struct Rect: Equatable, Sendable {
   }
 
   /// The smallest rectangle holding all `points` (which must not be empty).
-  public init(enclosing points: [Point]) {
+  package init(enclosing points: [Point]) {
     self.init(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
     for p in points {
       minX = Swift.min(minX, p.x)
@@ -61,6 +61,6 @@ public struct Rect: Equatable, Sendable {
     }
   }
 
-  public var center: Point { Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
-  public var origin: Point { Point(x: minX, y: minY) }
+  package var center: Point { Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
+  package var origin: Point { Point(x: minX, y: minY) }
 }

@@ -5,18 +5,18 @@
 #endif
 
 /// One piece of a ``RoundedPolygon``'s outline.
-public enum PathSegment: Equatable, Sendable {
+package enum PathSegment: Equatable, Sendable {
   case line(from: Point, to: Point)
   /// A quadratic Bézier; for rounded corners the control point is the polygon's tip.
   case quad(from: Point, control: Point, to: Point)
 
-  public var start: Point {
+  package var start: Point {
     switch self {
     case .line(let from, _), .quad(let from, _, _): from
     }
   }
 
-  public var end: Point {
+  package var end: Point {
     switch self {
     case .line(_, let to), .quad(_, _, let to): to
     }
@@ -35,19 +35,19 @@ public enum PathSegment: Equatable, Sendable {
 ///                              cornerRadius: 10, rotation: .pi / 2)
 /// let outline = hexagon.segments   // 6 lines and 6 quads, closed
 /// ```
-public struct RoundedPolygon: Equatable, Sendable {
-  public var sides: Int
-  public var cornerRadius: Double
+package struct RoundedPolygon: Equatable, Sendable {
+  package var sides: Int
+  package var cornerRadius: Double
   /// Rotation of the first corner in radians (y down, so π/2 points down).
-  public var rotation: Double
+  package var rotation: Double
   /// Where the polygon is centred; the canvas centre before placement.
-  public var center: Point
+  package var center: Point
   /// Distance from `center` to the tips (the control points), `R` in SPEC §1.
-  public var circumradius: Double
+  package var circumradius: Double
 
   /// The polygon the seed draws for a `canvasSide` square and a border `lineWidth`:
   /// `R = (S − w + r − r·cos θ) / 2`, so the curve's outermost points lie at `(S − w)/2`.
-  public init(
+  package init(
     canvasSide: Double, lineWidth: Double, sides: Int, cornerRadius: Double, rotation: Double
   ) {
     let theta = 2 * Double.pi / Double(sides)
@@ -60,23 +60,23 @@ public struct RoundedPolygon: Equatable, Sendable {
 
   /// The largest corner radius that leaves every side a straight part of length ≥ 0:
   /// `(S − w) / (3 + cos θ)`, which is `R / 2`.
-  public static func maximumCornerRadius(canvasSide: Double, lineWidth: Double, sides: Int)
+  package static func maximumCornerRadius(canvasSide: Double, lineWidth: Double, sides: Int)
     -> Double
   {
     max(0, (canvasSide - lineWidth) / (3 + cos(2 * Double.pi / Double(sides))))
   }
 
   /// The turn at each corner, `θ = 2π/n`.
-  public var turn: Double { 2 * Double.pi / Double(sides) }
+  package var turn: Double { 2 * Double.pi / Double(sides) }
 
   /// The corners in drawing order; corner `i` (1…n) sits at angle `rotation + i·θ`.
-  public var corners: [Corner] {
+  package var corners: [Corner] {
     (1...sides).map { i in Corner(of: self, angle: rotation + Double(i) * turn) }
   }
 
   /// The closed outline, starting where the seed's `moveTo` does: n straight sides, each
   /// followed by the corner it leads into.
-  public var segments: [PathSegment] {
+  package var segments: [PathSegment] {
     var pen = Corner(of: self, angle: rotation).end
     var path: [PathSegment] = []
     path.reserveCapacity(2 * sides)
@@ -89,14 +89,14 @@ public struct RoundedPolygon: Equatable, Sendable {
   }
 
   /// The same polygon moved by `offset`.
-  public func translated(by offset: Point) -> RoundedPolygon {
+  package func translated(by offset: Point) -> RoundedPolygon {
     var moved = self
     moved.center = moved.center + offset
     return moved
   }
 
   /// The tight bounding box of the curve itself (not its control points).
-  public var curveBounds: Rect {
+  package var curveBounds: Rect {
     var points: [Point] = []
     for corner in corners {
       points.append(corner.start)
@@ -108,15 +108,15 @@ public struct RoundedPolygon: Equatable, Sendable {
 
   /// The bounding box including control points, which is what `UIBezierPath.bounds`
   /// returns and what the seed aligns to `(w/2, w/2)`.
-  public var controlBounds: Rect {
+  package var controlBounds: Rect {
     Rect(enclosing: corners.flatMap { [$0.start, $0.tip, $0.end] })
   }
 
   /// One rounded corner: a quadratic Bézier from `start` to `end` with the tip as control.
-  public struct Corner: Equatable, Sendable {
-    public var start: Point
-    public var tip: Point
-    public var end: Point
+  package struct Corner: Equatable, Sendable {
+    package var start: Point
+    package var tip: Point
+    package var end: Point
 
     init(of polygon: RoundedPolygon, angle a: Double) {
       let r = polygon.cornerRadius
@@ -128,7 +128,7 @@ public struct RoundedPolygon: Equatable, Sendable {
     }
 
     /// The point of the curve at parameter `t` in 0…1.
-    public func point(at t: Double) -> Point {
+    package func point(at t: Double) -> Point {
       let s = 1 - t
       return start * (s * s) + tip * (2 * s * t) + end * (t * t)
     }

@@ -8,7 +8,7 @@
 /// let orientation = Orientation.fromExif(exifBlock)  // .right for a phone held upright
 /// let size = orientation.uprightSize(width: 4032, height: 3024)  // (3024, 4032)
 /// ```
-public enum Orientation: Int, Sendable, CaseIterable {
+package enum Orientation: Int, Sendable, CaseIterable {
   /// 1: stored row 0 is the top, column 0 the left; the pixels are already upright.
   case up = 1
   /// 2: row 0 is the top, column 0 the right; mirror each row to show it.
@@ -35,14 +35,14 @@ public enum Orientation: Int, Sendable, CaseIterable {
   /// ```swift
   /// Orientation.right.swapsAxes  // true
   /// ```
-  public var swapsAxes: Bool { rawValue >= 5 }
+  package var swapsAxes: Bool { rawValue >= 5 }
 
   /// The size of the upright picture for a stored image of `width` × `height`.
   ///
   /// ```swift
   /// Orientation.left.uprightSize(width: 3, height: 2)  // (width: 2, height: 3)
   /// ```
-  public func uprightSize(width: Int, height: Int) -> (width: Int, height: Int) {
+  package func uprightSize(width: Int, height: Int) -> (width: Int, height: Int) {
     swapsAxes ? (height, width) : (width, height)
   }
 
@@ -53,7 +53,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
   /// // Orientation 6: the upright top-left pixel is the stored bottom-left one.
   /// Orientation.right.storedPixel(x: 0, y: 0, width: 3, height: 2)  // (x: 0, y: 1)
   /// ```
-  public func storedPixel(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+  package func storedPixel(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
     switch self {
     case .up: (x, y)
     case .upMirrored: (width - 1 - x, y)
@@ -85,7 +85,7 @@ extension Orientation {
   /// ```
   ///
   /// - Complexity: O(number of IFD0 entries), at most 65 535.
-  public static func fromExif(_ tiff: [UInt8]) -> Orientation {
+  package static func fromExif(_ tiff: [UInt8]) -> Orientation {
     let body = tiff.starts(with: exifHeader) ? Array(tiff.dropFirst(exifHeader.count)) : tiff
     guard let reader = TIFFReader(body), reader.uint16(at: 2) == 42,
       let ifd = reader.uint32(at: 4), let entryCount = reader.uint16(at: ifd)

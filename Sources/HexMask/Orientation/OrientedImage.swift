@@ -11,7 +11,7 @@
 /// ```swift
 /// let upright = openOriented(try openDecoder(file: fp, maxPixels: limit), orientation: .right)
 /// ```
-public func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
+package func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
   -> any ImageDecoder
 {
   orientation == .up ? decoder : OrientedDecoder(decoder, orientation: orientation)
@@ -35,19 +35,19 @@ public func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
 /// ```
 ///
 /// - Complexity: memory O(width) for orientations 1 and 2, O(width × height) for 3–8.
-public final class OrientedDecoder: ImageDecoder {
+package final class OrientedDecoder: ImageDecoder {
   /// How the inner decoder's pixels are stored.
-  public let orientation: Orientation
+  package let orientation: Orientation
   /// Pixels per upright row.
-  public let width: Int
+  package let width: Int
   /// Upright rows.
-  public let height: Int
+  package let height: Int
   /// The inner decoder's warnings.
-  public var warnings: [String] { stored.warnings }
+  package var warnings: [String] { stored.warnings }
   /// The inner decoder's metadata (the EXIF block still says the stored orientation).
-  public var metadata: ImageMetadata { stored.metadata }
+  package var metadata: ImageMetadata { stored.metadata }
   /// The inner decoder's promise: turning pixels around keeps them opaque.
-  public var isOpaque: Bool { stored.isOpaque }
+  package var isOpaque: Bool { stored.isOpaque }
 
   private let stored: any ImageDecoder
   /// The whole stored image, for orientations 3–8, from the first `readRow` until the last.
@@ -56,7 +56,7 @@ public final class OrientedDecoder: ImageDecoder {
   private var failure: ImageError?
 
   /// Wraps `decoder`, whose pixels are stored as `orientation` says. Reads nothing yet.
-  public init(_ decoder: any ImageDecoder, orientation: Orientation) {
+  package init(_ decoder: any ImageDecoder, orientation: Orientation) {
     self.stored = decoder
     self.orientation = orientation
     (width, height) = orientation.uprightSize(width: decoder.width, height: decoder.height)
@@ -65,7 +65,7 @@ public final class OrientedDecoder: ImageDecoder {
   deinit { free(pixels) }
 
   /// Writes the next upright row into `row`, which holds exactly `width * 4` bytes.
-  public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+  package func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
     if let failure { throw failure }
     try checkRead(of: row, index: rowsRead)
     do {

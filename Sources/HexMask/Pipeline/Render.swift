@@ -142,7 +142,7 @@ extension HexMask {
       (output.keepColorProfile ? metadata.warnings : []) + picture.warnings + writer.warnings
     if input.strict, let first = warnings.first { throw .warningInStrictMode(first) }
     try encoding { () throws(ImageError) in try writer.finish() }
-    return Report(side: side, warnings: warnings, shape: mask)
+    return Report(side: side, warnings: warnings)
   }
 
   /// The mask of a `side` canvas, written to `destination`.
@@ -162,7 +162,7 @@ extension HexMask {
       try encoding { () throws(ImageError) in try rows.write(to: writer) }
     }
     try encoding { () throws(ImageError) in try writer.finish() }
-    return Report(side: side, warnings: [], shape: mask)
+    return Report(side: side, warnings: [])
   }
 
   /// Refuses a `side` × `side` output of more pixels than the input limit (only a requested

@@ -50,15 +50,15 @@ public enum Gravity: String, CaseIterable, Sendable {
 /// let face = CropSquare(imageWidth: 3024, imageHeight: 4032, focus: (x: 0.5, y: 0.2))
 /// // CropSquare(left: 0, top: 0, side: 3024): the square cannot go higher than the top
 /// ```
-public struct CropSquare: Equatable, Sendable {
+package struct CropSquare: Equatable, Sendable {
   /// Columns left of the square.
-  public var left: Int
+  package var left: Int
   /// Rows above the square.
-  public var top: Int
+  package var top: Int
   /// Width and height of the square.
-  public var side: Int
+  package var side: Int
 
-  public init(left: Int, top: Int, side: Int) {
+  package init(left: Int, top: Int, side: Int) {
     self.left = left
     self.top = top
     self.side = side
@@ -66,7 +66,7 @@ public struct CropSquare: Equatable, Sendable {
 
   /// The square `gravity` names; `.center` leaves equal margins, the left or top one
   /// a pixel smaller when they cannot be equal.
-  public init(imageWidth: Int, imageHeight: Int, gravity: Gravity = .center) {
+  package init(imageWidth: Int, imageHeight: Int, gravity: Gravity = .center) {
     side = min(imageWidth, imageHeight)
     left = gravity.anchor.x.offset(length: imageWidth, side: side)
     top = gravity.anchor.y.offset(length: imageHeight, side: side)
@@ -75,7 +75,7 @@ public struct CropSquare: Equatable, Sendable {
   /// The square centred on `focus` as nearly as the image allows. `focus` is a point
   /// of the image as fractions of its width and height (0…1, from the top-left corner);
   /// values outside 0…1 act like the nearest edge.
-  public init(imageWidth: Int, imageHeight: Int, focus: (x: Double, y: Double)) {
+  package init(imageWidth: Int, imageHeight: Int, focus: (x: Double, y: Double)) {
     side = min(imageWidth, imageHeight)
     left = Self.offset(fraction: focus.x, length: imageWidth, side: side)
     top = Self.offset(fraction: focus.y, length: imageHeight, side: side)

@@ -26,21 +26,21 @@
 /// - Complexity: memory O(source width + side × filter height), where the filter is
 ///   about 6 × crop.side / side source rows tall when shrinking and 6 when enlarging;
 ///   time O(source pixels in use × 6 + side² × filter height).
-public final class ResizedDecoder: ImageDecoder {
+package final class ResizedDecoder: ImageDecoder {
   /// Pixels per output row: the `side` asked for.
-  public let width: Int
+  package let width: Int
   /// Output rows: the `side` asked for.
-  public let height: Int
+  package let height: Int
   /// The square of the source that is shown, in source pixels.
-  public let crop: CropSquare
+  package let crop: CropSquare
   /// The source's warnings.
-  public var warnings: [String] { source.warnings }
+  package var warnings: [String] { source.warnings }
   /// The source's metadata.
-  public var metadata: ImageMetadata { source.metadata }
+  package var metadata: ImageMetadata { source.metadata }
   /// Resampling keeps an opaque source opaque.
-  public var isOpaque: Bool { source.isOpaque }
+  package var isOpaque: Bool { source.isOpaque }
   /// How many source rows have been read so far.
-  public private(set) var sourceRowsRead = 0
+  package private(set) var sourceRowsRead = 0
 
   private let source: any ImageDecoder
   /// nil when the output is the crop at its own size.
@@ -52,7 +52,7 @@ public final class ResizedDecoder: ImageDecoder {
 
   /// Shows the square `crop` of `source` (in its pixels, inside it) as `side` × `side`
   /// pixels (`side` ≥ 1). Reads nothing yet.
-  public convenience init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
+  package convenience init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
     self.init(source, crop: crop, shrunkBy: 1, side: side)
   }
 
@@ -82,7 +82,7 @@ public final class ResizedDecoder: ImageDecoder {
   }
 
   /// Writes the next output row into `row`, which holds exactly `width * 4` bytes.
-  public func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+  package func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
     if let failure { throw failure }
     try checkRead(of: row, index: rowsRead)
     do {
@@ -106,7 +106,7 @@ public final class ResizedDecoder: ImageDecoder {
 
   /// Reads the source rows the output did not need, so that damage anywhere in the
   /// file is found (``HexMask/Input/strict``). Call after the last output row.
-  public func readRemainingSourceRows() throws(ImageError) {
+  package func readRemainingSourceRows() throws(ImageError) {
     if let failure { throw failure }
     do {
       try readSourceRows(through: source.height - 1) { _ in }

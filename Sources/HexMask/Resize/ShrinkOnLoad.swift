@@ -13,7 +13,7 @@
 /// ```
 ///
 /// - Complexity: O(1).
-public func shrinkFactor(sourceShortSide: Int, targetSide: Int) -> Int {
+package func shrinkFactor(sourceShortSide: Int, targetSide: Int) -> Int {
   guard targetSide > 0 else { return 1 }
   return [8, 4, 2].first { sourceShortSide >= 2 * targetSide * $0 } ?? 1
 }

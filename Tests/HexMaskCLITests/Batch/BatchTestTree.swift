@@ -25,8 +25,5 @@ let pngFixture = fixture("pngsuite/basn2c08.png")
 
 /// A render result for fake renderers: a `side` square, no warnings, no file.
 func fakeRendered(side: Int, warnings: [String] = []) -> RenderedFile {
-  // The default shape fits every canvas from 1 px on.
-  let shape = try! MaskShape(HexMask.Shape(), canvasSide: side)
-  return RenderedFile(
-    report: HexMask.Report(side: side, warnings: warnings, shape: shape), stamp: nil)
+  RenderedFile(report: HexMask.Report(side: side, warnings: warnings), stamp: nil)
 }

@@ -21,10 +21,10 @@ import CZlib
 /// ```
 ///
 /// - Complexity: O(`width` × `height`) time; memory O(`threads` × band size).
-public final class PNGStreamEncoder {
+package final class PNGStreamEncoder {
   /// Problems that did not stop the image, set by `init`: a profile libpng would refuse
   /// (e.g. a CMYK profile) is left out and explained here, "ICC profile not written: …".
-  public private(set) var warnings: [String] = []
+  package private(set) var warnings: [String] = []
 
   /// Rows per band target this many filtered bytes; only the width decides the split.
   static let bandBytes = 1 << 20
@@ -49,7 +49,7 @@ public final class PNGStreamEncoder {
   /// chunk (named "ICC profile") byte for byte, unless libpng's checks refuse it — then
   /// the image is written without it and `warnings` says why, never an error. `threads`
   /// (at least 1) bands are compressed at a time.
-  public convenience init(
+  package convenience init(
     file: CFile, width: Int, height: Int, channels: Int = 4,
     compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1
   ) throws(ImageError) {
@@ -99,7 +99,7 @@ public final class PNGStreamEncoder {
 
   /// Takes the next row: exactly `width * channels` bytes. Compressed bands are written
   /// as they complete, in order; this waits only when `threads` bands are in flight.
-  public func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+  package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
     precondition(row.count == rowBytes, "a row must hold exactly width * channels bytes")
     if let failure { throw failure }
     guard !finished, rowsWritten < height else {
@@ -123,7 +123,7 @@ public final class PNGStreamEncoder {
 
   /// Writes the rest of the stream and IEND, and flushes the file; call once after the
   /// last row. An error here means the file is incomplete.
-  public func finish() throws(ImageError) {
+  package func finish() throws(ImageError) {
     if let failure { throw failure }
     guard !finished, rowsWritten == height else {
       throw fail(
