@@ -7,6 +7,8 @@
 #   make demo                        writes out/demo.png from the bundled photo
 #   make test SCRATCH=/tmp/hm        builds somewhere other than .build
 #   make lint                        swift format lint --strict (CI runs it before the tests)
+#   make docs                        API documentation of HexMask with docc, into .build/docs
+#                                    (CI runs it too; a docc warning fails it)
 #   make man                         rewrites docs/hexmask.1 after a change to the option table
 #   make gallery                     regenerates README's pictures under docs/gallery/
 #   make bench                       hexmask against vips and ImageMagick (bench/results.md)
@@ -36,7 +38,7 @@ DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all build test install uninstall demo clean deps lint man gallery bench bench-deps
+.PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps
 
 all: build
 
@@ -82,6 +84,38 @@ uninstall:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
+
+# API documentation (issue 12), from the `///` comments and Sources/HexMask/HexMask.docc,
+# with the toolchain's own docc (no package plugin). The HexMask target is built on its own
+# scratch path, $(DOCS_BUILD), with the compiler writing its symbol graphs to
+# $(SYMBOL_GRAPHS); its flags differ from the normal build's, so sharing $(SCRATCH) would
+# make `make test` and `make docs` recompile HexMask each time the other ran. docc turns
+# the graphs into a static site in $(DOCS_OUTPUT); every warning is an error. To read it:
+#   cd .build/docs && python3 -m http.server   # then http://localhost:8000/documentation/hexmask
+# (or `docc preview` with the same arguments, which serves on port 8080 and rebuilds when the
+# catalog changes).
+# When HexMask is up to date the build writes no graphs, so the last ones are kept; after a
+# recompile, any graph older than this run (say, of an extension since removed) is deleted.
+DOCC ?= $(or $(shell command -v docc 2>/dev/null),$(dir $(shell command -v $(SWIFT) 2>/dev/null))docc)
+DOCS_BUILD = $(SCRATCH)/docs-build
+SYMBOL_GRAPHS = $(SCRATCH)/symbol-graphs
+DOCS_OUTPUT = $(SCRATCH)/docs
+DOCS_CATALOG = Sources/HexMask/HexMask.docc
+
+docs: deps
+	@test -f "$(SYMBOL_GRAPHS)/HexMask.symbols.json" || rm -rf "$(DOCS_BUILD)"
+	mkdir -p "$(SYMBOL_GRAPHS)" && touch "$(SYMBOL_GRAPHS)/.started"
+	$(SWIFT) build --scratch-path "$(DOCS_BUILD)" --target HexMask \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+	  -Xswiftc "$(abspath $(SYMBOL_GRAPHS))"
+	@if [ "$(SYMBOL_GRAPHS)/HexMask.symbols.json" -nt "$(SYMBOL_GRAPHS)/.started" ]; then \
+	  find "$(SYMBOL_GRAPHS)" -name '*.symbols.json' ! -newer "$(SYMBOL_GRAPHS)/.started" -delete; \
+	fi
+	"$(DOCC)" convert "$(DOCS_CATALOG)" --additional-symbol-graph-dir "$(SYMBOL_GRAPHS)" \
+	  --output-path "$(DOCS_OUTPUT)" --fallback-display-name HexMask \
+	  --fallback-bundle-identifier hexmask.HexMask --warnings-as-errors
+	@echo "make: wrote $(DOCS_OUTPUT); to read it: cd $(DOCS_OUTPUT) && python3 -m http.server," \
+	  "then open http://localhost:8000/documentation/hexmask"
 
 man:
 	$(SWIFT_BUILD)
