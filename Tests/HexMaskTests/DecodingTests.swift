@@ -314,6 +314,22 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
   #expect(start == ImageError(.corrupt, "truncated PNG: unexpected end of file"))
 }
 
+/// What `ImageFormat` refuses although it starts with JPEG's start-of-image marker.
+@Test func damagedJpegStartsAreCorrupt() throws {
+  #expect(
+    try decodingError(bytes: [0xFF, 0xD8], maxPixels: 1000)
+      == ImageError(.corrupt, "truncated JPEG: unexpected end of file"))
+  let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/testorig.jpg"))))
+  // libjpeg would skip the two bytes with a warning; they are not allowed there.
+  let garbage = Array(jpeg[..<2]) + [0x00, 0x11] + Array(jpeg[2...])
+  #expect(
+    try decodingError(bytes: garbage, maxPixels: 1 << 20)
+      == ImageError(.corrupt, "corrupt JPEG: no marker after the start of image"))
+  // Fill bytes before the first marker are allowed.
+  let filled = Array(jpeg[..<2]) + [0xFF, 0xFF] + Array(jpeg[2...])
+  #expect(try decodingError(bytes: filled, maxPixels: 1 << 20) == nil)
+}
+
 @Test func theNameDoesNotMatter() throws {
   try withTemporaryDirectory { directory in
     let path = directory + "/photo.png"

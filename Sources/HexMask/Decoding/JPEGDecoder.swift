@@ -15,8 +15,8 @@ import CImageShims
 /// smaller size, rounded up.
 ///
 /// ```swift
-/// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8], maxPixels: 1 << 28)
-/// let small = try JPEGDecoder(file: fp2, prefix: [0xFF, 0xD8], maxPixels: 1 << 28, targetSide: 256)
+/// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8, 0xFF], maxPixels: 1 << 28)
+/// let small = try JPEGDecoder(file: fp2, prefix: [0xFF, 0xD8, 0xFF], maxPixels: 1 << 28, targetSide: 256)
 /// ```
 ///
 /// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
