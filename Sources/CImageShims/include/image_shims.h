@@ -28,8 +28,6 @@ typedef enum hm_status {
   HM_ERR_USAGE,        // the caller broke the calling sequence (a bug, not the file)
 } hm_status;
 
-int hm_shims_version(void);
-
 // MARK: PNG reading
 
 typedef struct hm_png_reader hm_png_reader;
