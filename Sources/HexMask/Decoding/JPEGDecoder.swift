@@ -26,8 +26,6 @@ final class JPEGDecoder: ImageDecoder {
   let isOpaque = true
   private(set) var width = 0
   private(set) var height = 0
-  /// The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
-  private(set) var shrink = 1
   var warnings: [String] {
     shimWarnings(count: hm_jpeg_reader_warning_count(reader)) {
       hm_jpeg_reader_warning(reader, $0)
@@ -69,9 +67,9 @@ final class JPEGDecoder: ImageDecoder {
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
-    if let targetSide {
-      shrink = shrinkFactor(sourceShortSide: min(width, height), targetSide: targetSide)
-    }
+    // The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
+    let shrink =
+      targetSide.map { shrinkFactor(sourceShortSide: min(width, height), targetSide: $0) } ?? 1
     try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, UInt32(shrink), $0, $1) }
     width = Int(hm_jpeg_reader_output_width(reader))
     height = Int(hm_jpeg_reader_output_height(reader))

@@ -52,33 +52,22 @@ public final class ResizedDecoder: ImageDecoder {
 
   /// Shows the square `crop` of `source` (in its pixels, inside it) as `side` × `side`
   /// pixels (`side` ≥ 1). Reads nothing yet.
-  public convenience init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
-    self.init(source, crop: crop, shrunkBy: 1, side: side)
-  }
-
-  /// Shows the square `crop` of a picture that `source` delivers shrunk by `shrink`
-  /// (1, 2, 4 or 8: a JPEG opened with a `targetSide`) as `side` × `side` pixels.
-  /// `crop` is in the pixels of the full-size picture; source pixel `i` covers full-size
-  /// pixels `i · shrink ..< (i + 1) · shrink`, as libjpeg's scaled decoding makes them.
-  init(_ source: any ImageDecoder, crop: CropSquare, shrunkBy shrink: Int, side: Int) {
+  public init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
     precondition(side > 0, "the output needs at least one pixel")
-    let scale = Double(shrink)
     precondition(
-      crop.side > 0 && crop.left >= 0 && crop.top >= 0
-        && crop.left + crop.side <= source.width * shrink
-        && crop.top + crop.side <= source.height * shrink, "the crop must lie inside the source")
+      crop.side > 0 && crop.left >= 0 && crop.top >= 0 && crop.left + crop.side <= source.width
+        && crop.top + crop.side <= source.height, "the crop must lie inside the source")
     self.source = source
     self.crop = crop
     width = side
     height = side
     stored = [UInt8](repeating: 0, count: source.width * 4)
     filter =
-      side == crop.side && shrink == 1
+      side == crop.side
       ? nil
       : Filter(
         sourceWidth: source.width, sourceHeight: source.height,
-        region: (Double(crop.left) / scale, Double(crop.top) / scale, Double(crop.side) / scale),
-        side: side)
+        region: (Double(crop.left), Double(crop.top), Double(crop.side)), side: side)
   }
 
   /// Writes the next output row into `row`, which holds exactly `width * 4` bytes.
