@@ -38,22 +38,16 @@ final class JPEGDecoder: ImageDecoder {
   private var rowsRead = 0
   /// How the rows libjpeg delivers are laid out.
   private var color = HM_JPEG_RGBA
-  /// Tests only: deliver CMYK rows as libjpeg decoded them, without conversion.
-  private let keepsCMYK: Bool
 
   /// Reads the headers from `file`, after the bytes in `prefix` that the caller
   /// already consumed from it, and refuses images of more than `maxPixels` (counted at
   /// the stored size) before decompression starts. With a `targetSide`, decodes at the
-  /// smaller size `shrinkFactor` allows for it. `keepsCMYK` (for tests) leaves CMYK
-  /// rows unconverted.
-  init(
-    file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil, keepsCMYK: Bool = false
-  ) throws(ImageError) {
+  /// smaller size `shrinkFactor` allows for it.
+  init(file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil) throws(ImageError) {
     guard let reader = hm_jpeg_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
     self.reader = reader
-    self.keepsCMYK = keepsCMYK
     // From here on deinit frees the reader, whatever throws.
     try prefix.withUnsafeBufferPointer { (bytes) throws(ImageError) in
       try callShim(format: "JPEG") {
@@ -81,7 +75,7 @@ final class JPEGDecoder: ImageDecoder {
     try checkRead(of: row, index: rowsRead)
     try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
-    if color != HM_JPEG_RGBA && !keepsCMYK {
+    if color != HM_JPEG_RGBA {
       convertCMYKToRGBA(row, inverted: color == HM_JPEG_CMYK_INVERTED)
     }
   }
