@@ -39,10 +39,10 @@ public final class ResizedDecoder: ImageDecoder {
   public var metadata: ImageMetadata { source.metadata }
   /// Resampling keeps an opaque source opaque.
   public var isOpaque: Bool { source.isOpaque }
-  /// How many source rows have been read so far.
-  public private(set) var sourceRowsRead = 0
 
   private let source: any ImageDecoder
+  /// How many source rows have been read so far.
+  private var sourceRowsRead = 0
   /// nil when the output is the crop at its own size.
   private let filter: Filter?
   /// One source row as the source delivers it.
