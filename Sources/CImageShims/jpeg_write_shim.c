@@ -1,5 +1,5 @@
 // JPEG encoding through libjpeg-turbo: 8-bit RGB rows (the caller has already flattened
-// alpha), YCbCr 4:2:0, baseline or progressive, one scanline at a time.
+// alpha), YCbCr 4:2:0, baseline, one scanline at a time.
 //
 // The markers are SOI, a JFIF APP0 (no timestamp: JFIF has none), the optional ICC
 // profile as APP2 "ICC_PROFILE" segments, then the frame; no EXIF, comment or anything
@@ -111,9 +111,8 @@ void hm_jpeg_writer_destroy(hm_jpeg_writer *writer) {
 }
 
 hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
-                              uint32_t height, int quality, int progressive,
-                              const uint8_t *icc_profile, size_t icc_profile_size,
-                              char *message, size_t message_size) {
+                              uint32_t height, int quality, const uint8_t *icc_profile,
+                              size_t icc_profile_size, char *message, size_t message_size) {
   if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
   if (writer->opened) {
     hm_log_fail(&writer->log, HM_ERR_USAGE, "JPEG writer opened twice");
@@ -153,7 +152,6 @@ hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width
   // and as deterministic as the default tables.
   writer->cinfo.dct_method = JDCT_ISLOW;
   writer->cinfo.optimize_coding = TRUE;
-  if (progressive) jpeg_simple_progression(&writer->cinfo);
   jpeg_start_compress(&writer->cinfo, TRUE);
   if (icc_profile != NULL) {
     jpeg_write_icc_profile(&writer->cinfo, icc_profile, (unsigned int)icc_profile_size);

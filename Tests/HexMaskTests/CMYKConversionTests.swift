@@ -1,3 +1,4 @@
+import CImageShims
 import Foundation
 import Testing
 
@@ -11,21 +12,27 @@ import Testing
 
 // CMYK reference: djpeg cannot print libjpeg's raw CMYK (its -pnm output is already
 // converted, with the Adobe polarity assumed; ReferenceTests checks that). So these
-// tests take a second decode path — the same libjpeg decode with the conversion
-// switched off (`keepsCMYK`) — and compute the expected RGB from those raw samples
-// here, in floating point, independently of `convertCMYKToRGBA`. That checks the
-// formula, the rounding and the choice of polarity, for both polarities.
+// tests take a second decode path — the same libjpeg decode through the C shim that
+// `JPEGDecoder` calls, which delivers CMYK rows as libjpeg decoded them — and compute
+// the expected RGB from those raw samples here, in floating point, independently of
+// `convertCMYKToRGBA`. That checks the formula, the rounding and the choice of
+// polarity, for both polarities.
 
 /// The rows of a CMYK JPEG as libjpeg delivers them, 4 bytes per pixel, unconverted.
 func rawCMYK(path: String) throws -> [UInt8] {
   try withFile(path) { file in
-    let decoder = try JPEGDecoder(file: file, prefix: [], maxPixels: 1 << 24, keepsCMYK: true)
-    var pixels = [UInt8](repeating: 0, count: decoder.width * decoder.height * 4)
+    let reader = try #require(hm_jpeg_reader_create())
+    defer { hm_jpeg_reader_destroy(reader) }
+    try callShim(format: "JPEG") { hm_jpeg_reader_open(reader, file, nil, 0, $0, $1) }
+    #expect(hm_jpeg_reader_color(reader) != HM_JPEG_RGBA)
+    try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, 1, $0, $1) }
+    let width = Int(hm_jpeg_reader_output_width(reader))
+    let height = Int(hm_jpeg_reader_output_height(reader))
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
     try pixels.withUnsafeMutableBufferPointer { buffer in
-      for y in 0..<decoder.height {
-        let row = UnsafeMutableBufferPointer(
-          rebasing: buffer[y * decoder.width * 4..<(y + 1) * decoder.width * 4])
-        try decoder.readRow(into: row)
+      for y in 0..<height {
+        let row = buffer.baseAddress.map { $0 + y * width * 4 }
+        try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row, $0, $1) }
       }
     }
     return pixels

@@ -166,7 +166,10 @@ func paletteTransparencyBecomesAlpha(name: String) throws {
 @Test func pngOverPixelLimitIsRefused() throws {
   let error = try decodingError("pngsuite/basn0g08.png", maxPixels: 1000)
   #expect(
-    error == ImageError(.tooLarge, "image is 32×32 = 1024 pixels, more than the limit of 1000", pixels: .init(width: 32, height: 32, limit: 1000)))
+    error
+      == ImageError(
+        .tooLarge, "image is 32×32 = 1024 pixels, more than the limit of 1000",
+        pixels: .init(width: 32, height: 32, limit: 1000)))
 }
 
 /// A PNG of a signature, an IHDR and the start of an IDAT: enough to reach the size check.
@@ -209,13 +212,18 @@ func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
     bytes: headerOnlyPNG(width: 65536, height: 65536), maxPixels: 268_402_689)
   #expect(
     error
-      == ImageError(.tooLarge, "image is 65536×65536 = 4294967296 pixels, more than the limit of 268402689", pixels: .init(width: 65536, height: 65536, limit: 268402689)))
+      == ImageError(
+        .tooLarge, "image is 65536×65536 = 4294967296 pixels, more than the limit of 268402689",
+        pixels: .init(width: 65536, height: 65536, limit: 268_402_689)))
 }
 
 @Test func sideLongerThanPixelLimitIsRefusedByLibpng() throws {
   let error = try decodingError(bytes: headerOnlyPNG(width: 2000, height: 1), maxPixels: 1000)
   #expect(
-    error == ImageError(.tooLarge, "image is 2000×1 = 2000 pixels, more than the limit of 1000", pixels: .init(width: 2000, height: 1, limit: 1000)))
+    error
+      == ImageError(
+        .tooLarge, "image is 2000×1 = 2000 pixels, more than the limit of 1000",
+        pixels: .init(width: 2000, height: 1, limit: 1000)))
 }
 
 @Test func readingPastTheLastRowThrows() throws {
@@ -289,7 +297,10 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
 @Test func jpegOverPixelLimitIsRefused() throws {
   let error = try decodingError("jpeg/testorig.jpg", maxPixels: 10_000)
   #expect(
-    error == ImageError(.tooLarge, "image is 227×149 = 33823 pixels, more than the limit of 10000", pixels: .init(width: 227, height: 149, limit: 10000)))
+    error
+      == ImageError(
+        .tooLarge, "image is 227×149 = 33823 pixels, more than the limit of 10000",
+        pixels: .init(width: 227, height: 149, limit: 10000)))
 }
 
 // MARK: Sniffing
@@ -311,6 +322,22 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
   #expect(try decodingError("pngsuite/xs7n0g01.png")?.kind == .corrupt)
   let start = try decodingError(bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D], maxPixels: 1000)
   #expect(start == ImageError(.corrupt, "truncated PNG: unexpected end of file"))
+}
+
+/// What `ImageFormat` refuses although it starts with JPEG's start-of-image marker.
+@Test func damagedJpegStartsAreCorrupt() throws {
+  #expect(
+    try decodingError(bytes: [0xFF, 0xD8], maxPixels: 1000)
+      == ImageError(.corrupt, "truncated JPEG: unexpected end of file"))
+  let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("jpeg/testorig.jpg"))))
+  // libjpeg would skip the two bytes with a warning; they are not allowed there.
+  let garbage = Array(jpeg[..<2]) + [0x00, 0x11] + Array(jpeg[2...])
+  #expect(
+    try decodingError(bytes: garbage, maxPixels: 1 << 20)
+      == ImageError(.corrupt, "corrupt JPEG: no marker after the start of image"))
+  // Fill bytes before the first marker are allowed.
+  let filled = Array(jpeg[..<2]) + [0xFF, 0xFF] + Array(jpeg[2...])
+  #expect(try decodingError(bytes: filled, maxPixels: 1 << 20) == nil)
 }
 
 @Test func theNameDoesNotMatter() throws {

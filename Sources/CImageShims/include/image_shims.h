@@ -28,8 +28,6 @@ typedef enum hm_status {
   HM_ERR_USAGE,        // the caller broke the calling sequence (a bug, not the file)
 } hm_status;
 
-int hm_shims_version(void);
-
 // MARK: PNG reading
 
 typedef struct hm_png_reader hm_png_reader;
@@ -128,15 +126,14 @@ typedef struct hm_jpeg_writer hm_jpeg_writer;
 hm_jpeg_writer *hm_jpeg_writer_create(void);
 void hm_jpeg_writer_destroy(hm_jpeg_writer *writer);
 
-// Starts a baseline (or, with `progressive`, progressive) YCbCr 4:2:0 JPEG of
-// `quality` 1…100 with Huffman tables fitted to the image: SOI, JFIF APP0, then
+// Starts a baseline YCbCr 4:2:0 JPEG of `quality` 1…100 with Huffman tables fitted
+// to the image: SOI, JFIF APP0, then
 // `icc_profile` (when not NULL) as APP2 "ICC_PROFILE" segments of at most 65519 bytes,
 // numbered 1…count. Nothing else: no EXIF, comment or timestamp. The profile must hold
 // 1…255 × 65519 bytes (HM_ERR_USAGE otherwise).
 hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
-                              uint32_t height, int quality, int progressive,
-                              const uint8_t *icc_profile, size_t icc_profile_size,
-                              char *message, size_t message_size);
+                              uint32_t height, int quality, const uint8_t *icc_profile,
+                              size_t icc_profile_size, char *message, size_t message_size);
 
 // Compresses the next row of width * 3 bytes of RGB.
 hm_status hm_jpeg_writer_write_row(hm_jpeg_writer *writer, const uint8_t *row, char *message,

@@ -15,8 +15,8 @@ import CImageShims
 /// smaller size, rounded up.
 ///
 /// ```swift
-/// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8], maxPixels: 1 << 28)
-/// let small = try JPEGDecoder(file: fp2, prefix: [0xFF, 0xD8], maxPixels: 1 << 28, targetSide: 256)
+/// let decoder = try JPEGDecoder(file: fp, prefix: [0xFF, 0xD8, 0xFF], maxPixels: 1 << 28)
+/// let small = try JPEGDecoder(file: fp2, prefix: [0xFF, 0xD8, 0xFF], maxPixels: 1 << 28, targetSide: 256)
 /// ```
 ///
 /// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
@@ -26,8 +26,6 @@ final class JPEGDecoder: ImageDecoder {
   let isOpaque = true
   private(set) var width = 0
   private(set) var height = 0
-  /// The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
-  private(set) var shrink = 1
   var warnings: [String] {
     shimWarnings(count: hm_jpeg_reader_warning_count(reader)) {
       hm_jpeg_reader_warning(reader, $0)
@@ -40,22 +38,16 @@ final class JPEGDecoder: ImageDecoder {
   private var rowsRead = 0
   /// How the rows libjpeg delivers are laid out.
   private var color = HM_JPEG_RGBA
-  /// Tests only: deliver CMYK rows as libjpeg decoded them, without conversion.
-  private let keepsCMYK: Bool
 
   /// Reads the headers from `file`, after the bytes in `prefix` that the caller
   /// already consumed from it, and refuses images of more than `maxPixels` (counted at
   /// the stored size) before decompression starts. With a `targetSide`, decodes at the
-  /// smaller size `shrinkFactor` allows for it. `keepsCMYK` (for tests) leaves CMYK
-  /// rows unconverted.
-  init(
-    file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil, keepsCMYK: Bool = false
-  ) throws(ImageError) {
+  /// smaller size `shrinkFactor` allows for it.
+  init(file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil) throws(ImageError) {
     guard let reader = hm_jpeg_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
     self.reader = reader
-    self.keepsCMYK = keepsCMYK
     // From here on deinit frees the reader, whatever throws.
     try prefix.withUnsafeBufferPointer { (bytes) throws(ImageError) in
       try callShim(format: "JPEG") {
@@ -69,9 +61,9 @@ final class JPEGDecoder: ImageDecoder {
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
-    if let targetSide {
-      shrink = shrinkFactor(sourceShortSide: min(width, height), targetSide: targetSide)
-    }
+    // The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
+    let shrink =
+      targetSide.map { shrinkFactor(sourceShortSide: min(width, height), targetSide: $0) } ?? 1
     try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, UInt32(shrink), $0, $1) }
     width = Int(hm_jpeg_reader_output_width(reader))
     height = Int(hm_jpeg_reader_output_height(reader))
@@ -83,7 +75,7 @@ final class JPEGDecoder: ImageDecoder {
     try checkRead(of: row, index: rowsRead)
     try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
-    if color != HM_JPEG_RGBA && !keepsCMYK {
+    if color != HM_JPEG_RGBA {
       convertCMYKToRGBA(row, inverted: color == HM_JPEG_CMYK_INVERTED)
     }
   }

@@ -4,7 +4,8 @@
   import Darwin
 #endif
 
-/// Opens a PNG or JPEG decoder for `file`, chosen by the file's first bytes, not its name.
+/// Opens a PNG or JPEG decoder for `file`, chosen by the file's first bytes, not its name:
+/// `ImageFormat(sniffing:)` decides, as it does for folder discovery.
 ///
 /// Works on pipes: the sniffed bytes are handed to the decoder, never re-read. The
 /// decoder reads from `file` but does not close it. Images with more than `maxPixels`
@@ -32,9 +33,17 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   if count == 0 { throw ImageError(.unreadable, "empty file") }
   let prefix = Array(head[..<count])
 
-  if prefix == pngSignature {
+  // The same decision as folder discovery's (`ImageFormat(sniffingFileAt:)`).
+  switch ImageFormat(sniffing: prefix) {
+  case .png:
     return try PNGDecoder(file: file, signatureBytes: count, maxPixels: maxPixels)
+  case .jpeg:
+    return try JPEGDecoder(
+      file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide)
+  case nil:
+    break
   }
+  // Neither; say more when the file looks like a damaged one.
   if pngSignature.starts(with: prefix) {
     throw ImageError(.corrupt, "truncated PNG: unexpected end of file")
   }
@@ -42,9 +51,11 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
     // libpng's "corrupted by ASCII conversion": line ends or bytes changed in transit.
     throw ImageError(.corrupt, "damaged PNG signature (was the file transferred as text?)")
   }
+  if prefix == [0xFF, 0xD8] {
+    throw ImageError(.corrupt, "truncated JPEG: unexpected end of file")
+  }
   if prefix.starts(with: [0xFF, 0xD8]) {
-    return try JPEGDecoder(
-      file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide)
+    throw ImageError(.corrupt, "corrupt JPEG: no marker after the start of image")
   }
   throw ImageError(.unsupported, "not a PNG or JPEG file")
 }

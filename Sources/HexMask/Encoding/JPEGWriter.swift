@@ -4,10 +4,9 @@ import CImageShims
 /// background, since JPEG has no alpha.
 ///
 /// The file holds a JFIF header, the ICC profile when given (as APP2 "ICC_PROFILE"
-/// segments of at most 65519 bytes), and the image: YCbCr 4:2:0, accurate integer DCT,
-/// Huffman tables fitted to the image. Never EXIF, a comment or a timestamp, so the same
-/// pixels and settings always give the same bytes. Memory is a few rows (progressive mode:
-/// libjpeg keeps the whole image's coefficients until `finish()`).
+/// segments of at most 65519 bytes), and the image: baseline, YCbCr 4:2:0, accurate integer
+/// DCT, Huffman tables fitted to the image. Never EXIF, a comment or a timestamp, so the same
+/// pixels and settings always give the same bytes. Memory is a few rows.
 ///
 /// ```swift
 /// let writer = try JPEGWriter(file: fp, width: 256, height: 256, quality: 85,
@@ -32,12 +31,12 @@ package final class JPEGWriter: ImageWriter {
   private var flattened: [UInt8]
 
   /// Writes the JPEG headers for a `width`×`height` image with libjpeg's `quality`
-  /// 1…100, baseline or `progressive`. Transparent parts show `background` (its alpha is
+  /// 1…100. Transparent parts show `background` (its alpha is
   /// ignored). `iccProfile`, when given, is written byte for byte, unless it does not
   /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so.
   package init(
-    file: CFile, width: Int, height: Int, quality: Int = 90, progressive: Bool = false,
-    background: RGBAColor = .white, iccProfile: [UInt8]? = nil
+    file: CFile, width: Int, height: Int, quality: Int = 90, background: RGBAColor = .white,
+    iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
     guard let writer = hm_jpeg_writer_create() else {
       throw ImageError(.writeFailed, "out of memory")
@@ -71,7 +70,7 @@ package final class JPEGWriter: ImageWriter {
     try bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
       try callShim(format: "JPEG", writing: true) {
         hm_jpeg_writer_open(
-          writer, file, UInt32(width), UInt32(height), Int32(quality), progressive ? 1 : 0,
+          writer, file, UInt32(width), UInt32(height), Int32(quality),
           profile == nil ? nil : bytes.baseAddress, bytes.count, $0, $1)
       }
     }

@@ -20,13 +20,13 @@ package func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
 /// The upright picture of another decoder's stored pixels, one row at a time, top to
 /// bottom, as straight-alpha RGBA8.
 ///
-/// `width` and `height` are the upright size; `warnings` are the inner decoder's.
+/// `width` and `height` are the upright size; `warnings`, `metadata` and `isOpaque` are
+/// the source's (a `WrappingDecoder`; the EXIF block still says the stored orientation).
 /// Orientations 1 and 2 stream: each stored row becomes one upright row (mirrored for 2).
 /// Orientations 3–8 cannot: the first upright row needs the last stored row (3, 4) or
 /// one pixel of every stored row (5–8), so the first `readRow` reads the whole stored
 /// image into one buffer of `width * height * 4` bytes, and later calls copy out of it.
-/// An error from the inner decoder is thrown by the call that hit it and by every
-/// later call.
+/// An error from the source is thrown by the call that hit it and by every later call.
 ///
 /// ```swift
 /// let upright = OrientedDecoder(try openDecoder(file: fp, maxPixels: limit), orientation: .right)
@@ -35,29 +35,23 @@ package func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
 /// ```
 ///
 /// - Complexity: memory O(width) for orientations 1 and 2, O(width × height) for 3–8.
-package final class OrientedDecoder: ImageDecoder {
-  /// How the inner decoder's pixels are stored.
+package final class OrientedDecoder: WrappingDecoder {
+  /// The decoder of the stored pixels.
+  package let source: any ImageDecoder
+  /// How the source's pixels are stored.
   package let orientation: Orientation
   /// Pixels per upright row.
   package let width: Int
   /// Upright rows.
   package let height: Int
-  /// The inner decoder's warnings.
-  package var warnings: [String] { stored.warnings }
-  /// The inner decoder's metadata (the EXIF block still says the stored orientation).
-  package var metadata: ImageMetadata { stored.metadata }
-  /// The inner decoder's promise: turning pixels around keeps them opaque.
-  package var isOpaque: Bool { stored.isOpaque }
 
-  private let stored: any ImageDecoder
   /// The whole stored image, for orientations 3–8, from the first `readRow` until the last.
   private var pixels: UnsafeMutablePointer<UInt8>?
-  private var rowsRead = 0
-  private var failure: ImageError?
+  private var reads = WrappedReads()
 
   /// Wraps `decoder`, whose pixels are stored as `orientation` says. Reads nothing yet.
   package init(_ decoder: any ImageDecoder, orientation: Orientation) {
-    self.stored = decoder
+    self.source = decoder
     self.orientation = orientation
     (width, height) = orientation.uprightSize(width: decoder.width, height: decoder.height)
   }
@@ -66,22 +60,16 @@ package final class OrientedDecoder: ImageDecoder {
 
   /// Writes the next upright row into `row`, which holds exactly `width * 4` bytes.
   package func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    if let failure { throw failure }
-    try checkRead(of: row, index: rowsRead)
-    do {
+    try reads.nextRow(of: self, into: row) { (y) throws(ImageError) in
       switch orientation {
-      case .up: try stored.readRow(into: row)
+      case .up: try source.readRow(into: row)
       case .upMirrored:
-        try stored.readRow(into: row)
+        try source.readRow(into: row)
         mirror(row)
-      default: try copyRow(rowsRead, into: row)
+      default: try copyRow(y, into: row)
       }
-    } catch {
-      failure = error
-      throw error
     }
-    rowsRead += 1
-    if rowsRead == height {
+    if reads.rowsRead == height {
       free(pixels)
       pixels = nil
     }
@@ -102,7 +90,7 @@ package final class OrientedDecoder: ImageDecoder {
   private func copyRow(_ y: Int, into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
     let image: UnsafeMutablePointer<UInt8>
     if let pixels { image = pixels } else { image = try readStoredImage() }
-    let (storedWidth, storedHeight) = (stored.width, stored.height)
+    let (storedWidth, storedHeight) = (source.width, source.height)
     // The mapping is affine in x, so one upright row walks the stored image with a fixed step.
     let first = orientation.storedPixel(x: 0, y: y, width: storedWidth, height: storedHeight)
     let next = orientation.storedPixel(x: 1, y: y, width: storedWidth, height: storedHeight)
@@ -116,16 +104,16 @@ package final class OrientedDecoder: ImageDecoder {
 
   /// Reads every stored row into one newly allocated buffer and keeps it in `pixels`.
   private func readStoredImage() throws(ImageError) -> UnsafeMutablePointer<UInt8> {
-    let rowBytes = stored.width * 4
-    let (total, overflow) = rowBytes.multipliedReportingOverflow(by: stored.height)
+    let rowBytes = source.width * 4
+    let (total, overflow) = rowBytes.multipliedReportingOverflow(by: source.height)
     guard !overflow, let raw = malloc(max(1, total)) else {
       throw ImageError(.tooLarge, "out of memory")
     }
     let image = raw.bindMemory(to: UInt8.self, capacity: total)
     pixels = image
-    for y in 0..<stored.height {
+    for y in 0..<source.height {
       let storedRow = UnsafeMutableBufferPointer(start: image + y * rowBytes, count: rowBytes)
-      try stored.readRow(into: storedRow)
+      try source.readRow(into: storedRow)
     }
     return image
   }

@@ -12,7 +12,8 @@
 /// Source rows are read as the filter needs them: each is filtered across into a row of
 /// `side` pixels kept in a ring as tall as the filter, and each output row is a weighted
 /// sum of that ring. When `side` equals `crop.side` nothing is filtered: rows are only
-/// cropped. `width` and `height` are `side`; `warnings` and `metadata` are the source's.
+/// cropped. `width` and `height` are `side`; `warnings`, `metadata` and `isOpaque` are the
+/// source's (a `WrappingDecoder`).
 /// An error from the source is thrown by the call that hit it and by every later call.
 ///
 /// ```swift
@@ -26,70 +27,51 @@
 /// - Complexity: memory O(source width + side × filter height), where the filter is
 ///   about 6 × crop.side / side source rows tall when shrinking and 6 when enlarging;
 ///   time O(source pixels in use × 6 + side² × filter height).
-package final class ResizedDecoder: ImageDecoder {
+package final class ResizedDecoder: WrappingDecoder {
+  /// The decoder of the picture that is cropped and resized.
+  package let source: any ImageDecoder
   /// Pixels per output row: the `side` asked for.
   package let width: Int
   /// Output rows: the `side` asked for.
   package let height: Int
   /// The square of the source that is shown, in source pixels.
   package let crop: CropSquare
-  /// The source's warnings.
-  package var warnings: [String] { source.warnings }
-  /// The source's metadata.
-  package var metadata: ImageMetadata { source.metadata }
-  /// Resampling keeps an opaque source opaque.
-  package var isOpaque: Bool { source.isOpaque }
-  /// How many source rows have been read so far.
-  package private(set) var sourceRowsRead = 0
 
-  private let source: any ImageDecoder
+  /// How many source rows have been read so far.
+  private var sourceRowsRead = 0
   /// nil when the output is the crop at its own size.
   private let filter: Filter?
   /// One source row as the source delivers it.
   private var stored: [UInt8]
-  private var rowsRead = 0
-  private var failure: ImageError?
+  private var reads = WrappedReads()
 
   /// Shows the square `crop` of `source` (in its pixels, inside it) as `side` × `side`
   /// pixels (`side` ≥ 1). Reads nothing yet.
-  package convenience init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
-    self.init(source, crop: crop, shrunkBy: 1, side: side)
-  }
-
-  /// Shows the square `crop` of a picture that `source` delivers shrunk by `shrink`
-  /// (1, 2, 4 or 8: a JPEG opened with a `targetSide`) as `side` × `side` pixels.
-  /// `crop` is in the pixels of the full-size picture; source pixel `i` covers full-size
-  /// pixels `i · shrink ..< (i + 1) · shrink`, as libjpeg's scaled decoding makes them.
-  init(_ source: any ImageDecoder, crop: CropSquare, shrunkBy shrink: Int, side: Int) {
+  package init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
     precondition(side > 0, "the output needs at least one pixel")
-    let scale = Double(shrink)
     precondition(
-      crop.side > 0 && crop.left >= 0 && crop.top >= 0
-        && crop.left + crop.side <= source.width * shrink
-        && crop.top + crop.side <= source.height * shrink, "the crop must lie inside the source")
+      crop.side > 0 && crop.left >= 0 && crop.top >= 0 && crop.left + crop.side <= source.width
+        && crop.top + crop.side <= source.height, "the crop must lie inside the source")
     self.source = source
     self.crop = crop
     width = side
     height = side
     stored = [UInt8](repeating: 0, count: source.width * 4)
     filter =
-      side == crop.side && shrink == 1
+      side == crop.side
       ? nil
       : Filter(
         sourceWidth: source.width, sourceHeight: source.height,
-        region: (Double(crop.left) / scale, Double(crop.top) / scale, Double(crop.side) / scale),
-        side: side)
+        region: (Double(crop.left), Double(crop.top), Double(crop.side)), side: side)
   }
 
   /// Writes the next output row into `row`, which holds exactly `width * 4` bytes.
   package func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    if let failure { throw failure }
-    try checkRead(of: row, index: rowsRead)
-    do {
+    try reads.nextRow(of: self, into: row) { (y) throws(ImageError) in
       if let filter {
-        try resample(row: rowsRead, with: filter, into: row)
+        try resample(row: y, with: filter, into: row)
       } else {
-        try readSourceRows(through: crop.top + rowsRead) { _ in }
+        try readSourceRows(through: crop.top + y) { _ in }
         let start = crop.left * 4
         stored.withUnsafeBufferPointer { bytes in
           if let target = row.baseAddress, let source = bytes.baseAddress {
@@ -97,22 +79,14 @@ package final class ResizedDecoder: ImageDecoder {
           }
         }
       }
-    } catch {
-      failure = error
-      throw error
     }
-    rowsRead += 1
   }
 
   /// Reads the source rows the output did not need, so that damage anywhere in the
-  /// file is found (``HexMask/Input/strict``). Call after the last output row.
+  /// file is found (hexmask's `--strict`). Call after the last output row.
   package func readRemainingSourceRows() throws(ImageError) {
-    if let failure { throw failure }
-    do {
+    try reads.remembering { () throws(ImageError) in
       try readSourceRows(through: source.height - 1) { _ in }
-    } catch {
-      failure = error
-      throw error
     }
   }
 
