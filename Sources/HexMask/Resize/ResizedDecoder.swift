@@ -83,7 +83,7 @@ package final class ResizedDecoder: WrappingDecoder {
   }
 
   /// Reads the source rows the output did not need, so that damage anywhere in the
-  /// file is found (hexmask's `--strict`). Call after the last output row.
+  /// file is found (``HexMask/Input/strict``). Call after the last output row.
   package func readRemainingSourceRows() throws(ImageError) {
     try reads.remembering { () throws(ImageError) in
       try readSourceRows(through: source.height - 1) { _ in }
