@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// README's "Use from Swift" program, built as an outside package that depends on this one by
+/// path, and run: its output must be the bytes `hexmask in.jpg out.png --size 256` writes.
+/// It compiles HexMask once more, in a scratch folder of its own.
+@Suite struct UseFromSwiftTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The first ```swift block under `## Use from Swift` in README.md, as written there.
+  static func readmeProgram() throws -> String {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    guard let heading = readme.range(of: "\n## Use from Swift\n") else {
+      throw ProcessRunError(description: "README.md has no \"## Use from Swift\" section")
+    }
+    let rest = readme[heading.upperBound...]
+    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
+    guard let opening = section.range(of: "\n```swift\n"),
+      let closing = section[opening.upperBound...].range(of: "\n```\n")
+    else {
+      throw ProcessRunError(description: "\"## Use from Swift\" has no ```swift block")
+    }
+    return String(section[opening.upperBound..<closing.lowerBound]) + "\n"
+  }
+
+  @Test func readmeProgramIsAWholeProgram() throws {
+    let program = try Self.readmeProgram()
+    #expect(program.contains("import HexMask"))
+    #expect(program.contains("FileHandle.standardInput"))
+    #expect(program.contains("output.size = 256"))
+    // The switch names every stage of the typed error.
+    for stage in [".decoding", ".shape", ".encoding", ".warningInStrictMode"] {
+      #expect(program.contains("case \(stage)"), "the README program does not show \(stage)")
+    }
+  }
+
+  @Test(.timeLimit(.minutes(30)))
+  func readmeProgramWritesTheBytesOfTheCommand() throws {
+    let program = try Self.readmeProgram()
+    let photo = Self.packageRoot.appendingPathComponent("Fixtures/photos/rocket.jpg")
+    let hexmask = try hexmaskExecutable()
+    // Build the way the tests' own hexmask was built, so both run the same code.
+    let configuration = hexmask.path.contains("/release/") ? "release" : "debug"
+
+    try withTemporaryDirectory { (folder: URL) throws in
+      let package = folder.appendingPathComponent("avatar")
+      let sources = package.appendingPathComponent("Sources/avatar")
+      try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+      try program.write(
+        to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+      try Self.manifest(dependingOn: Self.packageRoot).write(
+        to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+
+      let scratch = folder.appendingPathComponent("build")
+      let swift = try Self.swiftExecutable()
+      let started = Date()
+      let build = try runProcess(
+        swift,
+        [
+          "build", "--package-path", package.path, "--scratch-path", scratch.path,
+          "--configuration", configuration, "--jobs", "1",
+        ],
+        timeout: 25 * 60)
+      let seconds = Int(Date().timeIntervalSince(started).rounded())
+      print("use from Swift: the README program built in \(seconds) s")
+      try #require(
+        !build.timedOut && build.status == 0,
+        """
+        `swift build` of README's "Use from Swift" program \
+        \(build.timedOut ? "ran out of time" : "failed with status \(build.status)") \
+        after \(seconds) s:
+        \(build.combinedOutput.suffix(6_000))
+        """)
+
+      let avatar = scratch.appendingPathComponent("\(configuration)/avatar")
+      let run = try runProcess(avatar, [], standardInput: photo, timeout: 120)
+      try #require(
+        !run.timedOut && run.status == 0 && run.standardError.isEmpty,
+        "the README program exited with \(run.status): \(run.standardError)")
+
+      let expectedFile = folder.appendingPathComponent("out.png")
+      let command = try runHexMask(
+        [photo.path, expectedFile.path, "--size", "256"], timeout: 120)
+      try #require(command.status == 0, "hexmask failed: \(command.standardError)")
+      let expected = try Data(contentsOf: expectedFile)
+      #expect(run.standardOutput.starts(with: [0x89, 0x50, 0x4E, 0x47]), "not a PNG")
+      // A Bool, so that a failure does not diff 70 kB of bytes element by element.
+      let same = run.standardOutput == expected
+      #expect(
+        same,
+        """
+        the README program wrote \(run.standardOutput.count) bytes, \
+        hexmask --size 256 wrote \(expected.count); the first difference is at byte \
+        \(zip(run.standardOutput, expected).prefix { $0 == $1 }.count)
+        """)
+
+      // Its error path: one line on standard error, exit status 1.
+      let empty = folder.appendingPathComponent("empty")
+      try Data().write(to: empty)
+      let failed = try runProcess(avatar, [], standardInput: empty, timeout: 120)
+      #expect(failed.status == 1 && failed.standardOutput.isEmpty)
+      #expect(
+        failed.standardError.hasPrefix("avatar: ")
+          && failed.standardError.filter { $0 == "\n" }.count == 1
+          && failed.standardError.hasSuffix("\n"),
+        "\(failed.standardError)")
+    }
+  }
+
+  /// The outside package's manifest: one executable, `avatar`, using the product `HexMask` of
+  /// the package at `root` (whose identity is its folder's name).
+  static func manifest(dependingOn root: URL) -> String {
+    func literal(_ text: String) -> String {
+      let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"")
+      return "\"\(escaped)\""
+    }
+    return """
+      // swift-tools-version:6.0
+      import PackageDescription
+
+      let package = Package(
+        name: "avatar",
+        dependencies: [.package(path: \(literal(root.path)))],
+        targets: [
+          .executableTarget(
+            name: "avatar",
+            dependencies: [.product(name: "HexMask", package: \(literal(root.lastPathComponent)))])
+        ]
+      )
+
+      """
+  }
+
+  /// `swift` on PATH, else the toolchain's usual place.
+  static func swiftExecutable() throws -> URL {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let candidates =
+      path.split(separator: ":").map { "\($0)/swift" } + ["/opt/swift/usr/bin/swift"]
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw ProcessRunError(description: "no swift on PATH (\(path)) nor in /opt/swift/usr/bin")
+    }
+    return URL(fileURLWithPath: found)
+  }
+}
+
+/// What one run of a process did.
+struct ProcessRun {
+  var status: Int32
+  var standardOutput: Data
+  var standardError: String
+  var timedOut: Bool
+
+  /// Standard output as text, then standard error: a build's whole log.
+  var combinedOutput: String { String(decoding: standardOutput, as: UTF8.self) + standardError }
+}
+
+struct ProcessRunError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Runs `executable` with `arguments`, standard input from the file `standardInput` (empty
+/// when nil), output through files so nothing can block; after `timeout` seconds it is killed.
+func runProcess(
+  _ executable: URL, _ arguments: [String], standardInput: URL? = nil, timeout: TimeInterval
+) throws -> ProcessRun {
+  try withTemporaryDirectory { (scratch: URL) throws in
+    let outputURL = scratch.appendingPathComponent("stdout")
+    let errorURL = scratch.appendingPathComponent("stderr")
+    let emptyURL = scratch.appendingPathComponent("stdin")
+    for url in [outputURL, errorURL, emptyURL] { try Data().write(to: url) }
+    let input = try FileHandle(forReadingFrom: standardInput ?? emptyURL)
+    let output = try FileHandle(forWritingTo: outputURL)
+    let error = try FileHandle(forWritingTo: errorURL)
+    defer {
+      try? input.close()
+      try? output.close()
+      try? error.close()
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    do {
+      try process.run()
+    } catch {
+      throw ProcessRunError(description: "cannot run \(executable.path): \(error)")
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    let timedOut = process.isRunning
+    if timedOut { process.terminate() }
+    process.waitUntilExit()
+    return ProcessRun(
+      status: process.terminationStatus, standardOutput: try Data(contentsOf: outputURL),
+      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+      timedOut: timedOut)
+  }
+}
