@@ -40,3 +40,34 @@ extension HexMask {
     }
   }
 }
+
+extension HexMask.Error: CustomStringConvertible {
+  /// The failure in plain words, for logs of programs that use the library. (The `hexmask`
+  /// command makes its own messages from the cases' data, naming its options.)
+  public var description: String {
+    switch self {
+    case .decoding(let error): "cannot read the input: \(error.reason)"
+    case .encoding(let error): "cannot write the output: \(error.reason)"
+    case .warningInStrictMode(let warning): "the input decodes only with a warning: \(warning)"
+    case .shape(let error): error.description
+    }
+  }
+}
+
+extension HexMask.ShapeError: CustomStringConvertible {
+  /// What does not fit, in plain words.
+  public var description: String {
+    switch self {
+    case .cornerTooLarge(let corner, let maximum, let side):
+      "a corner radius of \(corner) px is too large: at most \(maximum) px fits a \(side) px "
+        + "canvas with this line and number of sides"
+    case .lineTooWide(let line, let side):
+      "a line of \(line) px leaves no room for the shape in a \(side) px canvas"
+    case .outputTooLarge(let side, let limit):
+      "a \(side)×\(side) output has more pixels than the limit of \(limit)"
+    case .outputTooLargeForFormat(let side, let format, let maximum):
+      "a \(format.rawValue) output can be at most \(maximum) pixels a side, not \(side)"
+    case .maskMustBePNG(let format): "a mask is a gray PNG; it cannot be \(format.rawValue)"
+    }
+  }
+}

@@ -22,7 +22,7 @@ extension RGBAColor {
   }
 
   /// Every CSS named colour (CSS Color Module Level 4), keyed by its lower-case name.
-  public static let named: [String: RGBAColor] = {
+  public static let named: [String: HexMask.RGBAColor] = {
     var colors = cssNamedColors.mapValues { RGBAColor(rgb: $0) }
     colors["transparent"] = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
     return colors

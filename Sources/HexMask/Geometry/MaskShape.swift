@@ -74,17 +74,22 @@ package struct MaskShape: Equatable, Sendable {
   }
 }
 
-/// A shape that cannot be made on this canvas, with the numbers a message needs.
-public enum ShapeError: Error, Equatable, Sendable {
-  /// The corner radius (px) is larger than `maximum` (px), the most this canvas side,
-  /// line and number of sides allow.
-  case cornerTooLarge(Double, maximum: Double, canvasSide: Int)
-  /// The line (px) is as wide as the canvas, or wider.
-  case lineTooWide(Double, canvasSide: Int)
-  /// A `side × side` output would have more pixels than `limit`.
-  case outputTooLarge(side: Int, limit: Int)
-  /// A `side × side` output is larger than `format` can hold (`maximumSide`).
-  case outputTooLargeForFormat(side: Int, format: OutputFormat, maximumSide: Int)
-  /// A mask is always a gray PNG; it cannot be written as `format`.
-  case maskMustBePNG(OutputFormat)
+extension HexMask {
+  /// A shape that cannot be made on this canvas, with the numbers a message needs.
+  public enum ShapeError: Swift.Error, Equatable, Sendable {
+    /// The corner radius (px) is larger than `maximum` (px), the most this canvas side,
+    /// line and number of sides allow.
+    case cornerTooLarge(Double, maximum: Double, canvasSide: Int)
+    /// The line (px) is as wide as the canvas, or wider.
+    case lineTooWide(Double, canvasSide: Int)
+    /// A `side × side` output would have more pixels than `limit`.
+    case outputTooLarge(side: Int, limit: Int)
+    /// A `side × side` output is larger than `format` can hold (`maximumSide`).
+    case outputTooLargeForFormat(side: Int, format: OutputFormat, maximumSide: Int)
+    /// A mask is always a gray PNG; it cannot be written as `format`.
+    case maskMustBePNG(OutputFormat)
+  }
 }
+
+/// `HexMask.ShapeError` by its short name inside the package.
+package typealias ShapeError = HexMask.ShapeError

@@ -100,46 +100,62 @@ extension HexMask {
   }
 }
 
-/// How the square is chosen from a non-square picture.
-public enum CropChoice: Equatable, Hashable, Sendable {
-  /// A side, corner or the centre.
-  case gravity(Gravity)
-  /// Centred on this point (fractions 0…1 of the width and height) as far as it fits.
-  case focus(x: Double, y: Double)
+extension HexMask {
+  /// How the square is chosen from a non-square picture.
+  public enum CropChoice: Equatable, Hashable, Sendable {
+    /// A side, corner or the centre.
+    case gravity(Gravity)
+    /// Centred on this point (fractions 0…1 of the width and height) as far as it fits.
+    case focus(x: Double, y: Double)
 
-  /// The square of a `width × height` picture.
-  func square(width: Int, height: Int) -> CropSquare {
-    switch self {
-    case .gravity(let gravity): CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
-    case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
+    /// The square of a `width × height` picture.
+    func square(width: Int, height: Int) -> CropSquare {
+      switch self {
+      case .gravity(let gravity):
+        CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
+      case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
+      }
     }
   }
 }
 
-/// A length in output pixels, or as a percentage of the canvas side (`.percent(8)`), so one
-/// shape suits every output size.
-///
-/// ```swift
-/// Length.percent(8).inPixels(canvasSide: 256)   // 20.48
-/// ```
-public enum Length: Equatable, Hashable, Sendable {
-  case pixels(Double)
-  case percent(Double)
+extension HexMask {
+  /// A length in output pixels, or as a percentage of the canvas side (`.percent(8)`), so one
+  /// shape suits every output size.
+  ///
+  /// ```swift
+  /// Length.percent(8).inPixels(canvasSide: 256)   // 20.48
+  /// ```
+  public enum Length: Equatable, Hashable, Sendable {
+    case pixels(Double)
+    case percent(Double)
 
-  /// The length on a canvas of `canvasSide` pixels.
-  public func inPixels(canvasSide: Double) -> Double {
-    switch self {
-    case .pixels(let value): value
-    case .percent(let value): value / 100 * canvasSide
+    /// The length on a canvas of `canvasSide` pixels.
+    public func inPixels(canvasSide: Double) -> Double {
+      switch self {
+      case .pixels(let value): value
+      case .percent(let value): value / 100 * canvasSide
+      }
     }
   }
 }
 
-/// How the shape is placed on the canvas.
-public enum Layout: String, Sendable, CaseIterable {
-  /// Tight bounding box of the curve centred in the canvas; the whole border shows.
-  case centered
-  /// Exactly the original UIKit code: control-point bounds at (w/2, w/2), border clipped
-  /// by the mask.
-  case seed
+extension HexMask {
+  /// How the shape is placed on the canvas.
+  public enum Layout: String, Sendable, CaseIterable {
+    /// Tight bounding box of the curve centred in the canvas; the whole border shows.
+    case centered
+    /// Exactly the original UIKit code: control-point bounds at (w/2, w/2), border clipped
+    /// by the mask.
+    case seed
+  }
 }
+
+/// `HexMask.CropChoice` by its short name inside the package.
+package typealias CropChoice = HexMask.CropChoice
+
+/// `HexMask.Length` by its short name inside the package.
+package typealias Length = HexMask.Length
+
+/// `HexMask.Layout` by its short name inside the package.
+package typealias Layout = HexMask.Layout

@@ -1,38 +1,40 @@
-/// Which part of a non-square picture the square crop keeps: an edge or corner it
-/// touches, or the middle.
-///
-/// ```swift
-/// let square = CropSquare(imageWidth: 4032, imageHeight: 3024, gravity: .east)
-/// // square == CropSquare(left: 1008, top: 0, side: 3024)
-/// ```
-public enum Gravity: String, CaseIterable, Sendable {
-  case center, north, south, east, west, northeast, northwest, southeast, southwest
+extension HexMask {
+  /// Which part of a non-square picture the square crop keeps: an edge or corner it
+  /// touches, or the middle.
+  ///
+  /// ```swift
+  /// let square = CropSquare(imageWidth: 4032, imageHeight: 3024, gravity: .east)
+  /// // square == CropSquare(left: 1008, top: 0, side: 3024)
+  /// ```
+  public enum Gravity: String, CaseIterable, Sendable {
+    case center, north, south, east, west, northeast, northwest, southeast, southwest
 
-  /// Where the square sits along each axis: 0 at the left/top, 1 at the right/bottom.
-  var anchor: (x: Anchor, y: Anchor) {
-    switch self {
-    case .center: (.middle, .middle)
-    case .north: (.middle, .start)
-    case .south: (.middle, .end)
-    case .east: (.end, .middle)
-    case .west: (.start, .middle)
-    case .northeast: (.end, .start)
-    case .northwest: (.start, .start)
-    case .southeast: (.end, .end)
-    case .southwest: (.start, .end)
-    }
-  }
-
-  /// A position along one axis.
-  enum Anchor {
-    case start, middle, end
-
-    /// The offset of a span of `side` inside `length` at this position.
-    func offset(length: Int, side: Int) -> Int {
+    /// Where the square sits along each axis: 0 at the left/top, 1 at the right/bottom.
+    var anchor: (x: Anchor, y: Anchor) {
       switch self {
-      case .start: 0
-      case .middle: (length - side) / 2
-      case .end: length - side
+      case .center: (.middle, .middle)
+      case .north: (.middle, .start)
+      case .south: (.middle, .end)
+      case .east: (.end, .middle)
+      case .west: (.start, .middle)
+      case .northeast: (.end, .start)
+      case .northwest: (.start, .start)
+      case .southeast: (.end, .end)
+      case .southwest: (.start, .end)
+      }
+    }
+
+    /// A position along one axis.
+    enum Anchor {
+      case start, middle, end
+
+      /// The offset of a span of `side` inside `length` at this position.
+      func offset(length: Int, side: Int) -> Int {
+        switch self {
+        case .start: 0
+        case .middle: (length - side) / 2
+        case .end: length - side
+        }
       }
     }
   }
@@ -90,3 +92,6 @@ package struct CropSquare: Equatable, Sendable {
     return Int(min(max(start, 0), Double(length - side)))
   }
 }
+
+/// `HexMask.Gravity` by its short name inside the package.
+package typealias Gravity = HexMask.Gravity
