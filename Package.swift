@@ -19,6 +19,11 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    // libheif (HEIC/HEIF and AVIF, with its HEVC and AV1 plug-ins) reports errors as
+    // return values, never longjmp.
+    .systemLibrary(
+      name: "CHeif", pkgConfig: "libheif",
+      providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
     // zlib reports errors as return codes (no longjmp), so Swift calls it directly.
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
@@ -31,7 +36,7 @@ let package = Package(
     .target(name: "CFileShims"),
     // All image work: decode → crop → shape → coverage → composite → encode. libwebp and
     // zlib never longjmp, so they are called from Swift directly.
-    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib"]),
+    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif"]),
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),

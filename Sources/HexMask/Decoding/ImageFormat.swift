@@ -13,6 +13,16 @@ extension HexMask {
   public enum ImageFormat: String, Sendable, CaseIterable {
     case png
     case jpeg
+    /// HEIC/HEIF: HEVC pictures in the HEIF container, as iPhones write them.
+    case heif
+    /// AVIF: AV1 pictures in the HEIF container.
+    case avif
+    /// WebP, lossy or lossless.
+    case webp
+
+    /// How many leading bytes tell every format apart (a HEIF `ftyp` box lists its brands
+    /// within them).
+    static let sniffLength = 64
 
     /// The eight bytes every PNG file starts with.
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -28,16 +38,16 @@ extension HexMask {
     /// not a JPEG of another kind.
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
-    /// The format of the file at `path` from its first eight bytes, or nil when it is neither a
-    /// PNG nor a JPEG (or cannot be read). Used to pick images out of folders; `openDecoder`
+    /// The format of the file at `path` from its first bytes, or nil when it is none hexmask
+    /// reads (or cannot be read). Used to pick images out of folders; `openDecoder`
     /// makes the same decision, and the decoders still check the whole file.
     ///
-    /// - Complexity: one `open` and one read of eight bytes.
+    /// - Complexity: one `open` and one read of 64 bytes.
     package init?(sniffingFileAt path: String) {
       let descriptor = open(path, O_RDONLY)
       guard descriptor >= 0 else { return nil }
       defer { close(descriptor) }
-      var head = [UInt8](repeating: 0, count: Self.pngSignature.count)
+      var head = [UInt8](repeating: 0, count: Self.sniffLength)
       let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       guard count > 0 else { return nil }
       self.init(sniffing: head[..<count])
@@ -47,13 +57,50 @@ extension HexMask {
     /// start-of-image marker followed by another marker (`FF D8 FF`). The one place that
     /// decides: folder discovery and `openDecoder` both ask it.
     public init?(sniffing head: some Collection<UInt8>) {
-      if head.starts(with: Self.pngSignature) {
+      let bytes = Array(head.prefix(Self.sniffLength))
+      if bytes.starts(with: Self.pngSignature) {
         self = .png
-      } else if head.starts(with: Self.jpegSignature) {
+      } else if bytes.starts(with: Self.jpegSignature) {
         self = .jpeg
+      } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
+        Array(bytes[8..<12]) == Array("WEBP".utf8)
+      {
+        self = .webp
+      } else if let format = Self.heifFormat(bytes) {
+        self = format
       } else {
         return nil
       }
+    }
+
+    /// HEIF or AVIF from the `ftyp` box: its major brand and its compatible brands.
+    /// AV1 brands win (an AVIF file often names `mif1` too).
+    private static func heifFormat(_ bytes: [UInt8]) -> ImageFormat? {
+      guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return nil }
+      let boxSize = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+      let end = min(bytes.count, max(16, boxSize))
+      var brands = [String(decoding: bytes[8..<12], as: UTF8.self)]
+      for start in stride(from: 16, to: end - 3, by: 4) {
+        brands.append(String(decoding: bytes[start..<(start + 4)], as: UTF8.self))
+      }
+      if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
+      let heif = ["heic", "heix", "hevc", "heim", "heis", "hevx", "mif1", "msf1"]
+      return brands.contains(where: heif.contains) ? .heif : nil
+    }
+
+    /// Formats hexmask does not read but can name, from their first bytes: "GIF" for a GIF.
+    package static func otherFormatName(_ head: some Collection<UInt8>) -> String? {
+      let bytes = Array(head.prefix(16))
+      let signatures: [(String, [UInt8])] = [
+        ("GIF", Array("GIF87a".utf8)), ("GIF", Array("GIF89a".utf8)),
+        ("TIFF", [0x49, 0x49, 0x2A, 0x00]), ("TIFF", [0x4D, 0x4D, 0x00, 0x2A]),
+        ("BMP", Array("BM".utf8)), ("PSD", Array("8BPS".utf8)), ("PDF", Array("%PDF".utf8)),
+        ("ICO", [0x00, 0x00, 0x01, 0x00]), ("JPEG XL", [0xFF, 0x0A]),
+        ("JPEG XL", [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]),
+        ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]),
+        ("SVG", Array("<svg".utf8)), ("SVG or XML", Array("<?xml".utf8)),
+      ]
+      return signatures.first { bytes.starts(with: $0.1) }?.0
     }
   }
 }

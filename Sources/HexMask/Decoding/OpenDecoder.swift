@@ -40,10 +40,28 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   case .jpeg:
     return try JPEGDecoder(
       file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide)
-  case nil:
+  default:
     break
   }
-  // Neither; say more when the file looks like a damaged one.
+  // The containers' signatures need more than eight bytes; their decoders take whole files.
+  var head = prefix
+  if count == pngSignature.count {
+    var more = [UInt8](repeating: 0, count: ImageFormat.sniffLength - count)
+    let extra = fread(&more, 1, more.count, file)
+    head += more[..<extra]
+  }
+  switch ImageFormat(sniffing: head) {
+  case .heif?, .avif?:
+    return try openHEIF(
+      bytes: try readWhole(file, after: head, maxPixels: maxPixels), maxPixels: maxPixels,
+      targetSide: targetSide)
+  case .webp?:
+    return try openWebP(
+      bytes: try readWhole(file, after: head, maxPixels: maxPixels), maxPixels: maxPixels)
+  default:
+    break
+  }
+  // None; say more when the file looks like a damaged one, or is one hexmask can name.
   if pngSignature.starts(with: prefix) {
     throw ImageError(.corrupt, "truncated PNG: unexpected end of file")
   }
@@ -57,7 +75,38 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   if prefix.starts(with: [0xFF, 0xD8]) {
     throw ImageError(.corrupt, "corrupt JPEG: no marker after the start of image")
   }
-  throw ImageError(.unsupported, "not a PNG or JPEG file")
+  if let name = ImageFormat.otherFormatName(head) {
+    throw ImageError(.unsupported, "a \(name) file: \(readableFormats)")
+  }
+  throw ImageError(.unsupported, "not an image file: \(readableFormats)")
+}
+
+/// What hexmask reads, for messages about files it does not.
+package let readableFormats = "hexmask reads PNG, JPEG, HEIC, AVIF and WebP"
+
+/// The rest of `file` after `head`, whole: the HEIF and WebP libraries decode whole files.
+/// A compressed picture is smaller than its pixels, so a file larger than `maxPixels` × 4
+/// bytes (plus room for metadata) is refused before it is all read.
+private func readWhole(_ file: CFile, after head: [UInt8], maxPixels: Int) throws(ImageError)
+  -> [UInt8]
+{
+  let limit = maxPixels.multipliedReportingOverflow(by: 4).overflow
+    ? Int.max : maxPixels * 4 + (64 << 20)
+  var bytes = head
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = fread(&chunk, 1, chunk.count, file)
+    if count == 0 {
+      if ferror(file) != 0 {
+        throw ImageError(.unreadable, "read error: \(userMessage(String(cString: strerror(errno))))")
+      }
+      return bytes
+    }
+    bytes += chunk[..<count]
+    if bytes.count > limit {
+      throw ImageError(.tooLarge, "the file is larger than any picture within the pixel limit")
+    }
+  }
 }
 
 private let pngSignature = ImageFormat.pngSignature
