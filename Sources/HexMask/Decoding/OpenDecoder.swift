@@ -44,20 +44,20 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
     break
   }
   // The containers' signatures need more than eight bytes; their decoders take whole files.
-  var head = prefix
+  var longer = prefix
   if count == pngSignature.count {
     var more = [UInt8](repeating: 0, count: ImageFormat.sniffLength - count)
     let extra = fread(&more, 1, more.count, file)
-    head += more[..<extra]
+    longer += more[..<extra]
   }
-  switch ImageFormat(sniffing: head) {
+  switch ImageFormat(sniffing: longer) {
   case .heif?, .avif?:
     return try openHEIF(
-      bytes: try readWhole(file, after: head, maxPixels: maxPixels), maxPixels: maxPixels,
+      bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
       targetSide: targetSide)
   case .webp?:
     return try openWebP(
-      bytes: try readWhole(file, after: head, maxPixels: maxPixels), maxPixels: maxPixels)
+      bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels)
   default:
     break
   }
@@ -75,7 +75,7 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   if prefix.starts(with: [0xFF, 0xD8]) {
     throw ImageError(.corrupt, "corrupt JPEG: no marker after the start of image")
   }
-  if let name = ImageFormat.otherFormatName(head) {
+  if let name = ImageFormat.otherFormatName(longer) {
     throw ImageError(.unsupported, "a \(name) file: \(readableFormats)")
   }
   throw ImageError(.unsupported, "not an image file: \(readableFormats)")
