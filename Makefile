@@ -30,8 +30,8 @@ DEMO_OUTPUT = out/demo.png
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 # The C libraries (pkg-config names) and the Debian packages that bring them; librsvg2-bin
 # gives the tests a standard SVG renderer to check --svg against.
-PKG_MODULES = libpng16 libjpeg libwebp libwebpmux zlib
-APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev zlib1g-dev librsvg2-bin pkg-config
+PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib
+APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev libheif-dev zlib1g-dev librsvg2-bin pkg-config
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
 DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # The man page and completions are printed by the binary being installed, from its option
@@ -55,7 +55,7 @@ deps:
 	else \
 	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install $(APT_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp zlib librsvg pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg pkg-config" >&2; \
 	  exit 1; \
 	fi
 

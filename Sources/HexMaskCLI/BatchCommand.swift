@@ -30,14 +30,18 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if let folder = excludedFolder(among: paths, rules: rules) {
     throw .inputIsOutputFolder(folder)
   }
+  var skipped: [String] = []
   let plan = BatchPlan(
-    inputs: findInputs(paths, rules: rules),
+    inputs: findInputs(paths, rules: rules, skipped: &skipped),
     template: settings.nameTemplate
       ?? .standard(extension: (job.options.format ?? .png).fileExtension),
     outputFolder: outputFolder)
   guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
 
   let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)
+  reporter.reportSkipped(skipped)
+  // Nothing to make is a failure a script must see, not a quiet success.
+  guard !plan.items.isEmpty else { throw .noPictures(skipped: skipped.count) }
   if settings.dryRun {
     let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)
     if failed > 0 { throw .someFilesFailed(count: failed) }

@@ -71,10 +71,6 @@ final class BatchReporter: Sendable {
       }
       clearProgress(&state)
       guard verbosity != .quiet else { return }
-      if total == 0 {
-        say([nothingFound])
-        return
-      }
       let seconds = elapsed
       var summary =
         "hexmask: \(state.written) written, \(state.skipped) skipped, \(state.failed) failed"
@@ -91,7 +87,6 @@ final class BatchReporter: Sendable {
   /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
   /// rendered.
   func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
-    if items.isEmpty && verbosity != .quiet { say([nothingFound]) }
     var failed = 0
     let recipe = Recipe(options: options)
     for item in items {
@@ -122,7 +117,20 @@ final class BatchReporter: Sendable {
     return failed
   }
 
-  private let nothingFound = "hexmask: no PNG or JPEG files found in the inputs"
+  /// Says how many files in the folders were passed over as not pictures hexmask reads, and
+  /// with `--verbose` which ones.
+  func reportSkipped(_ skipped: [String]) {
+    guard !skipped.isEmpty, verbosity != .quiet else { return }
+    if verbosity == .verbose {
+      say(skipped.map { "hexmask: skipped \(displayName($0)): not a picture hexmask reads" })
+    }
+    let count = skipped.count
+    say([
+      "hexmask: skipped \(count) file\(count == 1 ? "" : "s") in the folders that "
+        + "\(count == 1 ? "is not a picture" : "are not pictures") hexmask reads"
+        + (verbosity == .verbose ? "" : " (--verbose lists them)")
+    ])
+  }
 
   /// The lines for one finished file.
   private func report(_ result: BatchResult, _ state: inout State) {

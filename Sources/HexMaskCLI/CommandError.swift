@@ -56,6 +56,8 @@ enum CommandError: Error, Equatable, Sendable {
   /// Inputs that would write the same output, or an output that is an input; nothing was
   /// written.
   case outputConflicts([OutputConflict])
+  /// The inputs of a batch hold no picture hexmask reads; `skipped` files were not pictures.
+  case noPictures(skipped: Int)
   /// Some files of a batch failed (each already reported); the others were written.
   case someFilesFailed(count: Int)
   /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
@@ -68,7 +70,7 @@ enum CommandError: Error, Equatable, Sendable {
   var exitStatus: Int32 {
     switch self {
     case .renderFailed(let error): error.cause.isUsage ? 2 : 1
-    case .unreadableList, .someFilesFailed: 1
+    case .unreadableList, .someFilesFailed, .noPictures: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
     case .interrupted(let signal): 128 + signal
     // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
@@ -127,6 +129,10 @@ enum CommandError: Error, Equatable, Sendable {
     case .outputConflicts(let conflicts):
       "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
         + "replace an input; nothing was written"
+    case .noPictures(let skipped):
+      "no pictures found in the inputs"
+        + (skipped == 0
+          ? "" : " (\(skipped) file\(skipped == 1 ? "" : "s") skipped; \(readableFormats))")
     case .someFilesFailed(let count):
       "\(count) file\(count == 1 ? "" : "s") failed"
     case .interrupted(let signal):
@@ -147,7 +153,7 @@ enum CommandError: Error, Equatable, Sendable {
   /// The lines of `report`, without their line breaks.
   private var lines: [String] {
     switch self {
-    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput:
+    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []

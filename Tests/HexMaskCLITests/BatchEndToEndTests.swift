@@ -59,9 +59,12 @@ import Testing
         tree(dir.appendingPathComponent("out")) == [
           "a.png", "b.png", "sub/c.png", "sub/deeper/d.png",
         ])
+      // notes.txt is passed over, and said so; then the summary.
       #expect(
-        run.standardError == ""
-          || run.standardError.hasPrefix("hexmask: 4 written, 0 skipped, 0 failed in "))
+        run.standardError.hasPrefix(
+          "hexmask: skipped 1 file in the folders that is not a picture hexmask reads "
+            + "(--verbose lists them)\nhexmask: 4 written, 0 skipped, 0 failed in "),
+        "\(run.standardError)")
       #expect(!run.standardError.contains("\r"), "no progress line when stderr is not a terminal")
       let decoded = try decodeImage(at: dir.appendingPathComponent("out/sub/deeper/d.png").path)
       #expect(decoded.width == 32 && decoded.height == 32)

@@ -11,7 +11,8 @@ extension HostileUserTests {
       title: "a file name with a line break and a fake 'hexmask:' line is printed escaped",
       setup: "printf 'not a picture' > \"\(forgedName)\"",
       command: "hexmask \"\(forgedName)\" out.png", status: 1,
-      firstError: #"hexmask: $'bad\nhexmask: 1 written, 0 failed.jpg': not a PNG or JPEG file"#,
+      firstError:
+        #"hexmask: $'bad\nhexmask: 1 written, 0 failed.jpg': not an image file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP"#,
       check: "[ ! -e out.png ]"),
     HostileCase(
       title: "a value with a line break is quoted in the usage error",

@@ -85,7 +85,9 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
     // Inputs that cannot be read.
     .file(["missing.jpg", "out.png"], "missing.jpg: cannot open: No such file or directory"),
     .file(["album", "out.png"], "album: is a folder, not an image"),
-    .file(["notes.txt", "out.png"], "notes.txt: not a PNG or JPEG file"),
+    .file(
+      ["notes.txt", "out.png"],
+      "notes.txt: not an image file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP"),
     .file(["12bit.jpg", "out.png"], "12bit.jpg: 12-bit JPEG is not supported"),
     // Outputs that cannot be written.
     .file(

@@ -19,7 +19,9 @@ import Testing
     let piped = try runHexMask(["-", "-"], standardInput: Data("not an image".utf8))
     #expect(piped.status == 1)
     #expect(piped.standardOutputData.isEmpty)
-    #expect(piped.standardError == "hexmask: <stdin>: not a PNG or JPEG file\n")
+    #expect(
+      piped.standardError
+        == "hexmask: <stdin>: not an image file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP\n")
   }
 
   @Test func truncatedJPEGIsWrittenWithAWarning() throws {

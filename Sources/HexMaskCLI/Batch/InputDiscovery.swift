@@ -58,6 +58,13 @@ struct InputRules: Equatable, Sendable {
 ///
 /// - Complexity: one `lstat` and one eight-byte read per file in the searched folders.
 func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
+  var skipped: [String] = []
+  return findInputs(paths, rules: rules, skipped: &skipped)
+}
+
+/// The same, also listing in `skipped` the files found in folders that are not pictures
+/// hexmask reads (a GIF, notes.txt), so a run can say how many it passed over.
+func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
     let identity = FileIdentity(path: path, following: true)
@@ -69,6 +76,7 @@ func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
         BatchInput(path: path, folder: rules.recursive ? mirrored(path) : ""), identity: identity)
     }
   }
+  skipped += search.skipped
   return search.found
 }
 
@@ -129,6 +137,8 @@ private struct FolderSearch {
   /// Folders on the way down, so a followed link cannot loop.
   var visited: [FileIdentity] = []
   var found: [BatchInput] = []
+  /// Files in the folders that are no picture hexmask reads.
+  var skipped: [String] = []
   /// The files found so far, so the same file is taken once.
   private var taken: Set<FileIdentity.Key> = []
 
@@ -160,6 +170,8 @@ private struct FolderSearch {
         visited.removeLast()
       } else if ImageFormat(sniffingFileAt: path) != nil {
         add(BatchInput(path: path, folder: relative), identity: target)
+      } else {
+        skipped.append(path)
       }
     }
   }
