@@ -90,7 +90,8 @@ package let readableFormats = "hexmask reads PNG, JPEG, HEIC, AVIF and WebP"
 private func readWhole(_ file: CFile, after head: [UInt8], maxPixels: Int) throws(ImageError)
   -> [UInt8]
 {
-  let limit = maxPixels.multipliedReportingOverflow(by: 4).overflow
+  let limit =
+    maxPixels.multipliedReportingOverflow(by: 4).overflow
     ? Int.max : maxPixels * 4 + (64 << 20)
   var bytes = head
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -98,7 +99,8 @@ private func readWhole(_ file: CFile, after head: [UInt8], maxPixels: Int) throw
     let count = fread(&chunk, 1, chunk.count, file)
     if count == 0 {
       if ferror(file) != 0 {
-        throw ImageError(.unreadable, "read error: \(userMessage(String(cString: strerror(errno))))")
+        throw ImageError(
+          .unreadable, "read error: \(userMessage(String(cString: strerror(errno))))")
       }
       return bytes
     }
