@@ -297,4 +297,24 @@ extension HostileUserTests {
       check: "hexmask photos --out-dir fresh --size 48 --sides 3 -q && cmp out/a.png fresh/a.png "
         + "&& cmp out/b.png fresh/b.png"),
   ]
+
+  /// Phone and web formats in, other formats named (issue 13).
+  static let formatRows: [HostileCase] = [
+    HostileCase(
+      title: "a GIF is named, not called broken",
+      setup: "printf 'GIF89a\\001\\000\\001\\000' > a.gif", command: "hexmask a.gif o.png",
+      status: 1,
+      firstError: "hexmask: a.gif: a GIF file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP",
+      check: "[ ! -e o.png ]"),
+    HostileCase(
+      title: "a folder with nothing usable exits 1 and says what was skipped",
+      setup: "mkdir album && echo hi > album/notes.txt && printf 'GIF89a' > album/a.gif",
+      command: "hexmask album --out-dir out", status: 1,
+      firstError: "hexmask: skipped 2 files in the folders that are not pictures hexmask reads "
+        + "(--verbose lists them)"),
+    HostileCase(
+      title: "hexmask reads back the WebP it writes",
+      command: "hexmask in.jpg a.webp --size 48 && hexmask a.webp b.png", status: 0,
+      firstError: nil, check: "is_png b.png"),
+  ]
 }

@@ -36,7 +36,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
     + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
-    + smallThingRows
+    + smallThingRows + formatRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {
