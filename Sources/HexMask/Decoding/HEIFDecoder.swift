@@ -180,7 +180,7 @@ private func decodePixels(of handle: OpaquePointer, metadata: ImageMetadata, war
             let at = (x * channels + c) * 2
             // Little-endian 16-bit containers holding `bits`-bit values.
             let value = min(Int(row[at]) | Int(row[at + 1]) << 8, maxValue)
-            out[target + c] = UInt8((value * 255 + maxValue / 2) / maxValue)
+            out[target + c] = eightBits(value, maxValue: maxValue)
           } else {
             out[target + c] = row[x * channels + c]
           }
@@ -199,6 +199,12 @@ private func decodePixels(of handle: OpaquePointer, metadata: ImageMetadata, war
   return WholePicture(
     width: width, height: height, rgba: rgba, metadata: metadata, warnings: warnings,
     isOpaque: opaque)
+}
+
+/// `value` (0...`maxValue`, e.g. 1023 for 10 bits) rounded to the nearest 8-bit value.
+/// `maxValue` is odd, so there are no ties.
+func eightBits(_ value: Int, maxValue: Int) -> UInt8 {
+  UInt8((value * 255 + maxValue / 2) / maxValue)
 }
 
 /// Turns premultiplied RGBA8 into straight alpha, rounding to nearest.
