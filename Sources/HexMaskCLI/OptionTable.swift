@@ -251,7 +251,7 @@ let helpExamples: [(command: String, purpose: String)] = [
   ),
   (
     "hexmask -r photos --out-dir avatars",
-    "Every PNG and JPEG under photos/, mirrored under avatars/; run it again to finish "
+    "Every picture under photos/, mirrored under avatars/; run it again to finish "
       + "after an interruption."
   ),
   (
@@ -267,7 +267,7 @@ let commandSummary =
 
 /// What INPUT and OUTPUT may be, after the summary in `--help` and the manual page.
 let filesSummary =
-  "INPUT is a PNG or JPEG file, recognised by its content; OUTPUT's extension (.png, .jpg, "
+  "INPUT is a PNG, JPEG, HEIC/HEIF, AVIF or WebP file, recognised by its content; OUTPUT's extension (.png, .jpg, "
   + ".webp) or --format decides what is written. Either may be '-' for standard input or "
   + "output. With --out-dir, each INPUT is a file or a folder and the outputs go into DIR."
 
