@@ -135,13 +135,14 @@ demo: build
 # whichever of vips/pyvips and ImageMagick are installed, and writes bench/results.md.
 # Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5'.
 BENCH_ARGS ?=
-BENCH_APT = libvips-tools imagemagick hyperfine libjpeg-turbo-progs time python3-pip
+BENCH_APT = libvips-tools imagemagick hyperfine libjpeg-turbo-progs time python3-pip libheif-examples
 
 bench: build
 	python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" $(BENCH_ARGS)
 
 bench-deps:
 	@if command -v vips >/dev/null && command -v convert >/dev/null && [ -x /usr/bin/time ] && \
+	  command -v heif-enc >/dev/null && \
 	  python3 -c 'import pyvips' 2>/dev/null; then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

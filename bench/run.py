@@ -402,6 +402,51 @@ def job_b(tools, phone_dir, work, hexmask_bin, floor_bin):
     return jobs
 
 
+def heic_inputs(phone_dir, work):
+    """The phone JPEGs as HEIC (heif-enc, quality 50, with a 320 px thumbnail as iPhones
+    write one), made once; None when heif-enc is not installed (make bench-deps)."""
+    if not shutil.which("heif-enc"):
+        return None
+    folder = os.path.join(work, "heic")
+    if not os.path.isdir(folder):
+        os.makedirs(folder + ".part", exist_ok=True)
+        for name in sorted(os.listdir(phone_dir)):
+            source = os.path.join(phone_dir, name)
+            target = os.path.join(folder + ".part", os.path.splitext(name)[0] + ".heic")
+            subprocess.run(["heif-enc", "-q", "50", "-t", "320", "-o", target, source],
+                           check=True, stdout=subprocess.DEVNULL)
+        os.rename(folder + ".part", folder)
+    return folder
+
+
+def job_d(tools, heic_dir, work, hexmask_bin, floor_bin):
+    side = 256
+    files = sorted(os.path.join(heic_dir, n) for n in os.listdir(heic_dir))
+    mask, border = shape_svgs(hexmask_bin, side, work)
+    out = lambda name: os.path.join(work, "out-d", name)
+    os.makedirs(os.path.join(work, "out-d"), exist_ok=True)
+    jobs = [(Result("hexmask -j 2", [hexmask_bin, "-q", heic_dir, "--out-dir", out("hexmask"),
+                                     "--size", str(side), "-j", "2"]), out("hexmask"))]
+    if tools["vipsthumbnail"]:
+        jobs.append((Result(
+            f"vipsthumbnail {tools['vips_version']} (no mask)",
+            ["__mkdir__", "vipsthumbnail", "--size", f"{side}x{side}", "--smartcrop", "centre",
+             "-o", out("vipsthumbnail") + "/%s.png"] + files,
+            "HEIF thumbnail when large enough + centre crop only; no mask, no border"),
+            out("vipsthumbnail")))
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips, 2 threads)",
+            [sys.executable, VIPS_JOBS, "avatars", str(side), out("pyvips"), mask, border, "2"]
+            + files,
+            "thumbnail centre crop + SVG mask dest-in + border over, compression=6"),
+            out("pyvips")))
+    jobs.append((Result(FLOOR + " -j 2",
+                        [floor_bin, "--size", str(side), "-j", "2", "--pixels", out("hexmask"),
+                         "--out-dir", out("floor")] + files, FLOOR_NOTE), out("floor")))
+    return jobs
+
+
 def job_c(tools, c, work, hexmask_bin, floor_bin):
     side = 20000
     limit = "400000000"
@@ -540,6 +585,20 @@ def targets_a(jobs):
     return out
 
 
+def targets_d(jobs):
+    """No target for HEIC yet: the ratios, for the record (HEVC decoding dominates)."""
+    hexmask, floor = jobs[0][0], jobs[-1][0]
+    vips = find(jobs, "vips ")
+    out = []
+    if hexmask.error:
+        return out
+    if vips and vips.median:
+        out.append(f"× vips ({vips.tool}): {hexmask.median / vips.median:.2f}")
+    if floor.median:
+        out.append(f"× the floor: {hexmask.median / floor.median:.2f}")
+    return out
+
+
 def targets_b(jobs):
     hexmask, floor = jobs[0][0], jobs[-1][0]
     vips = find(jobs, "vips ") or find(jobs, "vipsthumbnail")
@@ -587,7 +646,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c", help="which jobs: a, b, c")
+    parser.add_argument("--jobs", default="a,b,c,d", help="which jobs: a, b, c, d")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per run")
@@ -629,6 +688,13 @@ def main():
         ("c", "(c) 20000×20000 JPEG → 20000² hexagon PNG (memory)",
          lambda: job_c(tools, c, work, hexmask_bin, floor_bin), 20000, 0, targets_c),
     ]
+    heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
+    if heic_dir:
+        plans.append(
+            ("d", f"(d) {PHONE_COUNT} phone photos as HEIC (4032×3024) → 256² avatars, 2 at a time",
+             lambda: job_d(tools, heic_dir, work, hexmask_bin, floor_bin), 256, 1, targets_d))
+    elif "d" in selected:
+        log("bench: (d) needs heif-enc (libheif-examples; make bench-deps): not run")
     commands = []
     for key, title, make_jobs, side, warmup, targets in plans:
         if key not in selected:
