@@ -313,6 +313,13 @@ extension HostileUserTests {
       firstError: "hexmask: skipped 2 files in the folders that are not pictures hexmask reads "
         + "(--verbose lists them)"),
     HostileCase(
+      title: "a phone's folder of HEIC, AVIF and WebP is read, not skipped",
+      setup:
+        "mkdir phone && cp \"$FIXTURES/heif/rocket.heic\" \"$FIXTURES/heif/rocket-alpha.avif\" "
+        + "\"$FIXTURES/webp/lossy-photo.webp\" phone/",
+      command: "hexmask phone --out-dir av -q", status: 0, firstError: nil,
+      check: "is_png av/rocket.png && is_png av/rocket-alpha.png && is_png av/lossy-photo.png"),
+    HostileCase(
       title: "hexmask reads back the WebP it writes",
       command: "hexmask in.jpg a.webp --size 48 && hexmask a.webp b.png", status: 0,
       firstError: nil, check: "is_png b.png"),

@@ -4,7 +4,8 @@ import Testing
 /// One thing a careless or hostile user does with the built binary, and what must be true
 /// afterwards. Each row runs in a fresh folder holding `in.jpg` (the bundled rocket,
 /// 640 × 427) and `small.png` (a 32 × 32 PNG), through `/bin/sh`, so rows can redirect to
-/// `/dev/full`, close pipes, send signals and make links and FIFOs.
+/// `/dev/full`, close pipes, send signals and make links and FIFOs; `$FIXTURES` is the
+/// package's `Fixtures/` folder.
 ///
 /// The harness checks for every row: the exit status; the first line of standard error
 /// (exactly, or as a prefix when the expectation ends in `…`; nil: standard error is empty);
@@ -123,6 +124,7 @@ func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws 
     process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["HEXMASK"] = try hexmaskExecutable().path
+    environment["FIXTURES"] = fixture("")
     process.environment = environment
     let output = try FileHandle(forWritingTo: outputURL)
     let error = try FileHandle(forWritingTo: errorURL)
