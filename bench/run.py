@@ -366,12 +366,13 @@ def job_a(tools, a, work, hexmask_bin, floor_bin):
     return jobs
 
 
-def job_b(tools, phone_dir, work, hexmask_bin, floor_bin):
+def job_b(tools, phone_dir, work, hexmask_bin, floor_bin, outputs="out-b", magick=True):
+    """Avatars of a folder of phone photos; job (d) runs it on HEIC, without ImageMagick."""
     side = 256
     files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
     mask, border = shape_svgs(hexmask_bin, side, work)
-    out = lambda name: os.path.join(work, "out-b", name)
-    os.makedirs(os.path.join(work, "out-b"), exist_ok=True)
+    out = lambda name: os.path.join(work, outputs, name)
+    os.makedirs(os.path.join(work, outputs), exist_ok=True)
     jobs = [(Result("hexmask -j 2", [hexmask_bin, "-q", phone_dir, "--out-dir", out("hexmask"),
                                      "--size", str(side), "-j", "2"]), out("hexmask"))]
     if tools["vipsthumbnail"]:
@@ -387,7 +388,7 @@ def job_b(tools, phone_dir, work, hexmask_bin, floor_bin):
             + files,
             "thumbnail centre crop + SVG mask dest-in + border over, compression=6"),
             out("pyvips")))
-    if tools["mogrify"]:
+    if tools["mogrify"] and magick:
         per_process = (len(files) + 1) // 2
         jobs.append((Result(
             "ImageMagick 6 mogrify, xargs -P 2 (no mask)",
@@ -420,31 +421,7 @@ def heic_inputs(phone_dir, work):
 
 
 def job_d(tools, heic_dir, work, hexmask_bin, floor_bin):
-    side = 256
-    files = sorted(os.path.join(heic_dir, n) for n in os.listdir(heic_dir))
-    mask, border = shape_svgs(hexmask_bin, side, work)
-    out = lambda name: os.path.join(work, "out-d", name)
-    os.makedirs(os.path.join(work, "out-d"), exist_ok=True)
-    jobs = [(Result("hexmask -j 2", [hexmask_bin, "-q", heic_dir, "--out-dir", out("hexmask"),
-                                     "--size", str(side), "-j", "2"]), out("hexmask"))]
-    if tools["vipsthumbnail"]:
-        jobs.append((Result(
-            f"vipsthumbnail {tools['vips_version']} (no mask)",
-            ["__mkdir__", "vipsthumbnail", "--size", f"{side}x{side}", "--smartcrop", "centre",
-             "-o", out("vipsthumbnail") + "/%s.png"] + files,
-            "HEIF thumbnail when large enough + centre crop only; no mask, no border"),
-            out("vipsthumbnail")))
-    if tools["pyvips"]:
-        jobs.append((Result(
-            f"vips {tools['vips_version']} (pyvips, 2 threads)",
-            [sys.executable, VIPS_JOBS, "avatars", str(side), out("pyvips"), mask, border, "2"]
-            + files,
-            "thumbnail centre crop + SVG mask dest-in + border over, compression=6"),
-            out("pyvips")))
-    jobs.append((Result(FLOOR + " -j 2",
-                        [floor_bin, "--size", str(side), "-j", "2", "--pixels", out("hexmask"),
-                         "--out-dir", out("floor")] + files, FLOOR_NOTE), out("floor")))
-    return jobs
+    return job_b(tools, heic_dir, work, hexmask_bin, floor_bin, outputs="out-d", magick=False)
 
 
 def job_c(tools, c, work, hexmask_bin, floor_bin):
