@@ -31,17 +31,25 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     throw .inputIsOutputFolder(folder)
   }
   var skipped: [String] = []
-  let plan = BatchPlan(
+  var plan = BatchPlan(
     inputs: findInputs(paths, rules: rules, skipped: &skipped),
     template: settings.nameTemplate
       ?? .standard(extension: (job.options.format ?? .png).fileExtension),
     outputFolder: outputFolder)
   guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
+  // Conflicts are checked on the whole plan, so every shard of a command agrees on them.
+  let foundAny = !plan.items.isEmpty
+  if let shard = settings.shard {
+    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
+    plan.items = plan.items.filter { item in
+      shard.contains(item.output.isEmpty ? item.input : String(item.output.dropFirst(prefix.count)))
+    }
+  }
 
   let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)
   reporter.reportSkipped(skipped)
   // Nothing to make is a failure a script must see, not a quiet success.
-  guard !plan.items.isEmpty else { throw .noPictures(skipped: skipped.count) }
+  guard foundAny else { throw .noPictures(skipped: skipped.count) }
   if settings.dryRun {
     let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)
     if failed > 0 { throw .someFilesFailed(count: failed) }

@@ -182,6 +182,7 @@ extension ValueKind {
       "a whole number from \(range.lowerBound) to \(range.upperBound)"
     case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
     case .point: "two fractions from 0 to 1 such as 0.5,0.3"
+    case .shard: "I/N with 0 ≤ I < N, such as 0/4"
     case .compression: "fast, default, small or a level from 0 to 9"
     case .degrees: "a number of degrees"
     case .color: "#rgb, #rrggbb, #rrggbbaa or a CSS colour name"

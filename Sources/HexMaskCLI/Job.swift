@@ -73,6 +73,24 @@ struct BatchSettings: Equatable, Sendable {
   var verbosity = Verbosity.normal
   /// One JSON object per file on standard output.
   var json = false
+  /// Render only this shard of the inputs; nil: all of them.
+  var shard: Shard?
+}
+
+/// Shard `index` of `count`: the inputs whose output name hashes to `index`. Which shard a
+/// file belongs to depends on its output path inside DIR alone (FNV-1a of it, modulo
+/// `count`), so it does not change with listing order, the machine, or other files, and the
+/// shards of one command are disjoint and together complete.
+struct Shard: Equatable, Sendable {
+  var index: Int
+  var count: Int
+
+  /// True when the output at `relativePath` (inside DIR) belongs to this shard.
+  func contains(_ relativePath: String) -> Bool {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in relativePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash % UInt64(count) == UInt64(index)
+  }
 }
 
 /// How much a batch says on standard error.

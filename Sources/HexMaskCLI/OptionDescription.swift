@@ -80,6 +80,8 @@ enum ValueKind: Equatable, Sendable {
   case compression
   /// An output name template as `NameTemplate(parsing:)` reads it.
   case nameTemplate
+  /// `I/N`: shard I of N, 0 ≤ I < N.
+  case shard
 }
 
 /// Whether an option takes a value, and how that value is checked and stored in a `Job`.
@@ -177,6 +179,21 @@ struct OptionValue: Sendable {
         throw .invalidValue(text, option: option, kind: .point)
       }
       set(&job, x, y)
+    }
+  }
+
+  /// `I/N` with 0 ≤ I < N, both whole numbers.
+  static func shard(named name: String, _ set: @escaping @Sendable (inout Job, Shard) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .shard, name: name) { job, text, option throws(CommandError) in
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+        count >= 1, (0..<count).contains(index)
+      else {
+        throw .invalidValue(text, option: option, kind: .shard)
+      }
+      set(&job, Shard(index: index, count: count))
     }
   }
 

@@ -181,6 +181,13 @@ let optionTable: [OptionDescription] = [
       + "at once. The output bytes are the same whatever N.",
     group: .general, defaultValue: "the number of available cores"),
   OptionDescription(
+    long: "shard",
+    value: .shard(named: "I/N") { $0.batch.shard = $1 },
+    help: "Render only shard I of N (0 ≤ I < N): the inputs whose output name inside DIR "
+      + "hashes to I. Stable across machines and listing orders; N runs with 0/N … N-1/N "
+      + "make every output once, without talking to each other.",
+    group: .batch),
+  OptionDescription(
     long: "force",
     value: .flag { $0.batch.overwrite = true },
     help: "Rebuild outputs that are up to date instead of skipping them.",

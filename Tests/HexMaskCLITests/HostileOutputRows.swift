@@ -320,6 +320,25 @@ extension HostileUserTests {
       command: "hexmask phone --out-dir av -q", status: 0, firstError: nil,
       check: "is_png av/rocket.png && is_png av/rocket-alpha.png && is_png av/lossy-photo.png"),
     HostileCase(
+      title: "four --shard runs at once into one folder equal one plain run, byte for byte",
+      setup: "mkdir p && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do cp small.png p/f$i.png; done",
+      command: "for i in 0 1 2 3; do hexmask p --out-dir out -q --shard $i/4 & done; wait; "
+        + "hexmask p --out-dir plain -q", status: 0, firstError: nil,
+      check: "[ $(ls out/*.png | wc -l) = 12 ] && for f in plain/*.png; do "
+        + "cmp \"$f\" \"out/${f#plain/}\" || exit 1; done"),
+    HostileCase(
+      title: "--dry-run --shard lists disjoint shards that together list every input",
+      setup: "mkdir p && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do cp small.png p/f$i.png; done",
+      command: "for i in 0 1 2; do hexmask p --out-dir x --dry-run --shard $i/3; done > lists",
+      status: 0, firstError: nil,
+      check: "[ $(sort lists | uniq | wc -l) = 12 ] && [ $(wc -l < lists) = 12 ] "
+        + "&& [ ! -e x ]"),
+    HostileCase(
+      title: "a shard outside 0..<N is a usage error",
+      command: "hexmask in.jpg --out-dir o --shard 4/4", status: 2,
+      firstError: "hexmask: invalid value '4/4' for '--shard': expected I/N with 0 ≤ I < N, "
+        + "such as 0/4"),
+    HostileCase(
       title: "hexmask reads back the WebP it writes",
       command: "hexmask in.jpg a.webp --size 48 && hexmask a.webp b.png", status: 0,
       firstError: nil, check: "is_png b.png"),
