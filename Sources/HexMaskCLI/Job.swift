@@ -87,9 +87,7 @@ struct Shard: Equatable, Sendable {
 
   /// True when the output at `relativePath` (inside DIR) belongs to this shard.
   func contains(_ relativePath: String) -> Bool {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in relativePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    return hash % UInt64(count) == UInt64(index)
+    fnv1a(relativePath) % UInt64(count) == UInt64(index)
   }
 }
 

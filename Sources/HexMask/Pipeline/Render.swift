@@ -274,4 +274,4 @@ extension HexMask {
 }
 
 /// The text of the current `errno`, e.g. "No space left on device".
-func systemError() -> String { String(cString: strerror(errno)) }
+package func systemError() -> String { String(cString: strerror(errno)) }

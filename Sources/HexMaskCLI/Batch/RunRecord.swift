@@ -107,7 +107,7 @@ struct Recipe: Sendable {
   init(options: RenderSettings, version: Int = outputVersion) {
     var options = options
     options.output.threads = 1
-    optionsHash = fnv1a("version \(version)\noptions \(options)\n", from: 0xcbf2_9ce4_8422_2325)
+    optionsHash = fnv1a("version \(version)\noptions \(options)\n")
   }
 
   /// The digest for an output made from an input with this stamp.
@@ -116,8 +116,9 @@ struct Recipe: Sendable {
   }
 }
 
-/// FNV-1a over the UTF-8 of `text`, continuing from `hash`.
-private func fnv1a(_ text: String, from hash: UInt64) -> UInt64 {
+/// FNV-1a over the UTF-8 of `text`, continuing from `hash`: stable across runs and
+/// machines, unlike Swift's seeded `Hasher`.
+func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
   var hash = hash
   for byte in text.utf8 {
     hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

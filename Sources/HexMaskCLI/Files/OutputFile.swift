@@ -212,20 +212,9 @@ func baseName(of path: String) -> String {
   path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
 }
 
-/// The text of the current `errno`, e.g. "No such file or directory".
-func systemError() -> String { String(cString: strerror(errno)) }
-
 /// The process's umask, read once (reading it means setting it, so do it only here).
 let creationMask: mode_t = {
   let mask = umask(0o022)
   umask(mask)
   return mask
 }()
-
-/// True when both paths name the same existing file, however they are spelled or linked.
-func sameFile(_ a: String, _ b: String) -> Bool {
-  var first = stat()
-  var second = stat()
-  guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-  return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-}

@@ -42,7 +42,9 @@ struct RenderedFile: Equatable, Sendable {
 func renderFile(input: String, output: String, settings: RenderSettings) throws(FileFailure)
   -> RenderedFile
 {
-  if input != "-" && output != "-" && sameFile(input, output) {
+  if input != "-" && output != "-", let key = FileKey(existing: input),
+    key == FileKey(existing: output)
+  {
     throw FileFailure(file: output, reason: "output is the input file; refusing to overwrite it")
   }
   let outputSettings = try settings.output(for: output)
