@@ -65,6 +65,102 @@ extension HexMask {
     return report
   }
 
+  /// Several sizes of one picture from one decode: the picture read from `source` is
+  /// decoded once (shrunk on load only as far as the largest size allows) and each size
+  /// is resampled from that, then written to its descriptor. `output.size` is not used.
+  /// Length options in pixels are pixels of each output; `.percent` scales with each.
+  ///
+  /// ```swift
+  /// let reports = try HexMask.render(from: 0, to: [(64, small), (256, large)])
+  /// ```
+  ///
+  /// - Returns: one report per destination, in order.
+  @discardableResult
+  public static func render(
+    from source: Int32, to destinations: [(size: Int, descriptor: Int32)],
+    shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
+  ) throws(Error) -> [Report] {
+    do throws(TargetedError) {
+      return try render(
+        from: source, toEach: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
+        output: output, input: input)
+    } catch {
+      throw error.error
+    }
+  }
+
+  /// ``render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)`` that
+  /// also says which output a failure is about; a nil size is the square's own.
+  package static func render(
+    from source: Int32, toEach destinations: [(size: Int?, descriptor: Int32)], shape: Shape,
+    output: Output, input: Input
+  ) throws(TargetedError) -> [Report] {
+    let reading: CFile
+    do throws(Error) {
+      reading = try stream(source, mode: "rb", failure: Error.decoding)
+    } catch {
+      throw TargetedError(error: error, target: nil)
+    }
+    defer { fclose(reading) }
+    var targets: [Target] = []
+    defer { for target in targets { fclose(target.file) } }
+    for (index, destination) in destinations.enumerated() {
+      do throws(Error) {
+        targets.append(
+          Target(
+            size: destination.size,
+            file: try stream(destination.descriptor, mode: "wb", failure: Error.encoding)))
+      } catch {
+        throw TargetedError(error: error, target: index)
+      }
+    }
+    let reports = try render(
+      from: reading, to: targets, shape: shape, output: output, input: input)
+    for (index, target) in targets.enumerated() where fflush(target.file) != 0 {
+      throw TargetedError(
+        error: .encoding(ImageError(.writeFailed, "cannot write: \(systemError())")),
+        target: index)
+    }
+    return reports
+  }
+
+  /// Several sizes of the picture in `bytes` from one decode, as
+  /// ``render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)`` makes
+  /// them: one output file's bytes per size, in order.
+  ///
+  /// ```swift
+  /// let avatars = try HexMask.render(upload, sizes: [64, 128, 256])
+  /// ```
+  public static func render(
+    _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
+    input: Input = Input()
+  ) throws(Error) -> [[UInt8]] {
+    guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }
+    var result: Result<[[UInt8]], Error> = .failure(.decoding(ImageError(.unreadable, "no data")))
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress,
+        let source = fmemopen(UnsafeMutableRawPointer(mutating: base), buffer.count, "rb")
+      else {
+        result = .failure(.decoding(ImageError(.unreadable, "cannot read: \(systemError())")))
+        return
+      }
+      defer { fclose(source) }
+      result = Result(catching: { () throws(Error) -> [[UInt8]] in
+        try collectingBytes(count: sizes.count) { destinations throws(Error) in
+          do throws(TargetedError) {
+            _ = try render(
+              from: source,
+              to: zip(sizes, destinations).map { Target(size: $0, file: $1) },
+              shape: shape, output: output, input: input)
+          } catch {
+            throw error.error
+          }
+        }
+      })
+    }
+    return try result.get()
+  }
+
   /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
   /// to `destination`, without any picture.
   @discardableResult
@@ -96,14 +192,55 @@ extension HexMask {
 }
 
 extension HexMask {
-  /// The pipeline over C streams: decode (shrunk on load when a JPEG is much larger than
-  /// needed) → orient → crop and resize → coverage → composite → encode.
+  /// One output of a render: its size (nil: the square's own) and the C stream it is
+  /// written to.
+  struct Target {
+    var size: Int?
+    var file: CFile
+  }
+
+  /// A failure of a render with several outputs, and which of them it is about (nil: the
+  /// input, or all of them).
+  package struct TargetedError: Swift.Error, Sendable {
+    package var error: Error
+    package var target: Int?
+  }
+
+  /// The pipeline over C streams, for one output.
   static func render(
     from source: CFile, to destination: CFile, shape: Shape, output: Output, input: Input
   ) throws(Error) -> Report {
-    try checkMaskFormat(output)
-    let stored = try decoding { () throws(ImageError) in
-      try openDecoder(file: source, maxPixels: input.maxPixels, targetSide: output.size)
+    do {
+      let reports = try render(
+        from: source, to: [Target(size: output.size, file: destination)], shape: shape,
+        output: output, input: input)
+      return reports[0]
+    } catch {
+      throw error.error
+    }
+  }
+
+  /// The pipeline over C streams: decode once (shrunk on load when a JPEG is much larger
+  /// than the largest output needs) → orient → crop → for each target: resize → coverage
+  /// → composite → encode. The targets' rows are made in turns, each target's next row
+  /// when it is the furthest behind (relative to its size), so they read the decoded rows
+  /// at the same pace and only a few filter heights of rows are kept (``SharedRows``).
+  /// `output.size` is not used: each target has its own.
+  static func render(
+    from source: CFile, to targets: [Target], shape: Shape, output: Output, input: Input
+  ) throws(TargetedError) -> [Report] {
+    func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
+    do throws(Error) { try checkMaskFormat(output) } catch { throw forInput(error) }
+    let sizes = targets.map(\.size)
+    let stored: any ImageDecoder
+    do throws(Error) {
+      stored = try decoding { () throws(ImageError) in
+        // Shrink only as far as the largest output allows; nil (own size) forbids any.
+        let largest = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.max()
+        return try openDecoder(file: source, maxPixels: input.maxPixels, targetSide: largest)
+      }
+    } catch {
+      throw forInput(error)
     }
     let metadata = stored.metadata
     let orientation = input.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
@@ -113,36 +250,103 @@ extension HexMask {
       shape.layout == .seed
       ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
       : output.crop.square(width: upright.width, height: upright.height)
-    var side = output.size ?? crop.side
-    if !output.upscale { side = min(side, crop.side) }
-    try checkOutputSize(side: side, output: output, input: input)
-    let picture = ResizedDecoder(upright, crop: crop, side: side)
-    let mask = try maskShape(shape, side: side)
+    let shared = SharedRows(upright)
+    var outputs: [TargetRender] = []
+    for (index, target) in targets.enumerated() {
+      var side = target.size ?? crop.side
+      if !output.upscale { side = min(side, crop.side) }
+      do throws(Error) {
+        try checkOutputSize(side: side, output: output, input: input)
+        let mask = try maskShape(shape, side: side)
+        let branch = shared.branch()
+        let picture = ResizedDecoder(branch, crop: crop, side: side)
+        outputs.append(
+          TargetRender(
+            side: side, branch: branch, picture: picture,
+            rows: RowPipeline(
+              shape: mask, border: shape.borderColor, output: output,
+              imageIsOpaque: picture.isOpaque)))
+      } catch {
+        throw TargetedError(error: error, target: index)
+      }
+    }
 
     // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
     let profile = output.keepColorProfile && !output.maskOnly ? metadata.iccProfile : nil
-    let writer = try encoding { () throws(ImageError) in
-      try makeWriter(file: destination, side: side, output: output, profile: profile)
-    }
-    var rows = RowPipeline(
-      shape: mask, border: shape.borderColor, output: output, imageIsOpaque: picture.isOpaque)
-    for _ in 0..<side {
-      if !output.maskOnly {
-        try decoding { () throws(ImageError) in try rows.read(from: picture) }
+    var writers: [any ImageWriter] = []
+    for (index, target) in targets.enumerated() {
+      do throws(Error) {
+        writers.append(
+          try encoding { () throws(ImageError) in
+            try makeWriter(
+              file: target.file, side: outputs[index].side, output: output, profile: profile)
+          })
+      } catch {
+        throw TargetedError(error: error, target: index)
       }
-      rows.draw()
-      try encoding { () throws(ImageError) in try rows.write(to: writer) }
     }
+
+    var unfinished = Array(outputs.indices)
+    var lastToFinish = 0
+    while let index = unfinished.min(by: { outputs[$0].progress < outputs[$1].progress }) {
+      do throws(Error) {
+        if !output.maskOnly {
+          try decoding { () throws(ImageError) in
+            try outputs[index].rows.read(from: outputs[index].picture)
+          }
+        }
+        outputs[index].rows.draw()
+        try encoding { () throws(ImageError) in try outputs[index].rows.write(to: writers[index]) }
+      } catch {
+        if case .decoding = error { throw forInput(error) }
+        throw TargetedError(error: error, target: index)
+      }
+      outputs[index].rowsDone += 1
+      if outputs[index].rowsDone == outputs[index].side {
+        unfinished.removeAll { $0 == index }
+        lastToFinish = index
+        // The last one stays open: strict mode reads on through it.
+        if !unfinished.isEmpty { outputs[index].branch.close() }
+      }
+    }
+    guard !outputs.isEmpty else { return [] }
+    let picture = outputs[lastToFinish].picture
     if input.strict && !output.maskOnly {
       // Rows below the crop are normally never decoded (like vips' sequential access);
       // strict mode reads them too, so damage anywhere in the file is found.
-      try decoding { () throws(ImageError) in try picture.readRemainingSourceRows() }
+      do throws(Error) {
+        try decoding { () throws(ImageError) in try picture.readRemainingSourceRows() }
+      } catch {
+        throw forInput(error)
+      }
     }
-    let warnings =
-      (output.keepColorProfile ? metadata.warnings : []) + picture.warnings + writer.warnings
-    if input.strict, let first = warnings.first { throw .warningInStrictMode(first) }
-    try encoding { () throws(ImageError) in try writer.finish() }
-    return Report(side: side, warnings: warnings)
+    let readWarnings = (output.keepColorProfile ? metadata.warnings : []) + picture.warnings
+    let reports = writers.indices.map { index in
+      Report(side: outputs[index].side, warnings: readWarnings + writers[index].warnings)
+    }
+    if input.strict, let first = reports.lazy.flatMap(\.warnings).first {
+      throw forInput(.warningInStrictMode(first))
+    }
+    for (index, writer) in writers.enumerated() {
+      do throws(Error) {
+        try encoding { () throws(ImageError) in try writer.finish() }
+      } catch {
+        throw TargetedError(error: error, target: index)
+      }
+    }
+    return reports
+  }
+
+  /// One target's part of a render: its resized picture, its row buffers, how far it is.
+  private struct TargetRender {
+    var side: Int
+    var branch: SharedRows.Branch
+    var picture: ResizedDecoder
+    var rows: RowPipeline
+    var rowsDone = 0
+
+    /// How far down the output is, from 0 to 1: the next row's middle.
+    var progress: Double { (Double(rowsDone) + 0.5) / Double(side) }
   }
 
   /// The mask of a `side` canvas, written to `destination`.
@@ -252,24 +456,48 @@ extension HexMask {
   private static func collectingBytes(_ body: (CFile) throws(Error) -> Void) throws(Error)
     -> [UInt8]
   {
-    var buffer: UnsafeMutablePointer<CChar>?
-    var size = 0
-    guard let memory = open_memstream(&buffer, &size) else {
-      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    try collectingBytes(count: 1) { streams throws(Error) in try body(streams[0]) }[0]
+  }
+
+  /// Runs `body` with `count` C streams that collect what is written into memory.
+  private static func collectingBytes(
+    count: Int, _ body: ([CFile]) throws(Error) -> Void
+  ) throws(Error) -> [[UInt8]] {
+    let buffers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: count)
+    let sizes = UnsafeMutablePointer<Int>.allocate(capacity: count)
+    buffers.initialize(repeating: nil, count: count)
+    sizes.initialize(repeating: 0, count: count)
+    var streams: [CFile] = []
+    defer {
+      for index in 0..<count { free(buffers[index]) }
+      buffers.deallocate()
+      sizes.deallocate()
     }
     var failure: Error?
-    do throws(Error) {
-      try body(memory)
-    } catch {
-      failure = error
+    for index in 0..<count {
+      guard let memory = open_memstream(buffers + index, sizes + index) else {
+        failure = .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+        break
+      }
+      streams.append(memory)
     }
-    let closed = fclose(memory) == 0
-    defer { free(buffer) }
+    if failure == nil {
+      do throws(Error) {
+        try body(streams)
+      } catch {
+        failure = error
+      }
+    }
+    var closed = true
+    for stream in streams where fclose(stream) != 0 { closed = false }
     if let failure { throw failure }
-    guard closed, let buffer else {
+    guard closed else {
       throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
     }
-    return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    return (0..<count).map { index in
+      guard let buffer = buffers[index] else { return [] }
+      return Array(UnsafeRawBufferPointer(start: buffer, count: sizes[index]))
+    }
   }
 }
 
