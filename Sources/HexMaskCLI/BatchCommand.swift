@@ -34,16 +34,14 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   var plan = BatchPlan(
     inputs: findInputs(paths, rules: rules, skipped: &skipped),
     template: settings.nameTemplate
-      ?? .standard(extension: (job.options.format ?? .png).fileExtension),
-    outputFolder: outputFolder)
+      ?? .standard(
+        extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
+    outputFolder: outputFolder, sizes: job.options.outputSizes)
   guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
   // Conflicts are checked on the whole plan, so every shard of a command agrees on them.
   let foundAny = !plan.items.isEmpty
   if let shard = settings.shard {
-    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
-    plan.items = plan.items.filter { item in
-      shard.contains(item.output.isEmpty ? item.input : String(item.output.dropFirst(prefix.count)))
-    }
+    plan.items = plan.items.filter { shard.contains($0.shardKey) }
   }
 
   let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)

@@ -34,6 +34,10 @@ final class BatchReporter: Sendable {
     var waiting: [Int: BatchResult] = [:]
     var progressShown = false
     var lastDrawn: ContinuousClock.Instant?
+    /// The input whose sizes were reported last, and what was said about it: the sizes of
+    /// one input share its decode, so one failure or warning is said once, not per size.
+    var lastInput = ""
+    var saidForLastInput: Set<String> = []
 
     var done: Int { written + skipped + failed }
   }
@@ -88,8 +92,15 @@ final class BatchReporter: Sendable {
   /// rendered.
   func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
     var failed = 0
-    let recipe = Recipe(options: options)
+    var recipes: [Int?: Recipe] = [:]
     for item in items {
+      let recipe =
+        recipes[item.size]
+        ?? {
+          let made = Recipe(options: options.forOutput(size: item.size))
+          recipes[item.size] = made
+          return made
+        }()
       var result = BatchResult(item: item, status: .written, error: item.problem)
       if item.problem != nil {
         failed += 1
@@ -139,9 +150,14 @@ final class BatchReporter: Sendable {
       console.standardOutput(jsonLine(result, status: result.status.rawValue))
     }
     var lines: [String] = []
+    if result.item.input != state.lastInput {
+      state.lastInput = result.item.input
+      state.saidForLastInput = []
+    }
     switch result.status {
     case .failed:
-      lines.append("hexmask: \(result.error?.displayed ?? displayName(result.item.input))")
+      let line = "hexmask: \(result.error?.displayed ?? displayName(result.item.input))"
+      if state.saidForLastInput.insert(line).inserted { lines.append(line) }
     case .skipped where verbosity == .verbose:
       lines.append("hexmask: skipped \(displayName(result.item.output)) (up to date)")
     case .written where verbosity == .verbose:
@@ -154,7 +170,8 @@ final class BatchReporter: Sendable {
     }
     if verbosity != .quiet {
       for warning in result.report?.report.warnings ?? [] {
-        lines.append("hexmask: \(displayName(result.item.input)): warning: \(warning)")
+        let line = "hexmask: \(displayName(result.item.input)): warning: \(warning)"
+        if state.saidForLastInput.insert(line).inserted { lines.append(line) }
       }
     }
     guard !lines.isEmpty else { return }

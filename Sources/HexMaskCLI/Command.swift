@@ -19,7 +19,7 @@ import HexMask
 public func runHexMask(_ arguments: [String]) -> Int32 {
   let console = Console.system
   let status = run(
-    arguments, render: renderFile(input:output:settings:),
+    arguments, render: renderFile(input:outputs:settings:),
     renderBatch: { job throws(CommandError) in try runBatch(job, console: console) },
     standardOutput: console.standardOutput,
     standardError: console.standardError)
@@ -44,10 +44,13 @@ func finalStatus(
   return status == 0 || failure.code == EPIPE ? error.exitStatus : status
 }
 
-/// Writes the shape of a `side` canvas as SVG for `--svg`.
-private func writeShape(side: Int, job: Job, to path: String) throws(CommandError) {
+/// Writes the shape as SVG for `--svg`, once per size: each of `sides` (the sizes made,
+/// in order) for the file of that size.
+private func writeShapes(sides: [Int], job: Job) throws(CommandError) {
   do throws(FileFailure) {
-    try writeSVGFile(side: side, shape: job.options.shape, to: path)
+    for (side, file) in zip(sides, job.svgFiles) {
+      try writeSVGFile(side: side, shape: job.options.shape, to: file.path)
+    }
   } catch {
     throw .renderFailed(error)
   }
@@ -58,7 +61,7 @@ private func writeShape(side: Int, job: Job, to path: String) throws(CommandErro
 /// in it (a file name's, a library reason's) are escaped.
 func run(
   _ arguments: [String],
-  render: (String, String, RenderSettings) throws(FileFailure) -> RenderedFile,
+  render: (String, [SizedFile], RenderSettings) throws(FileFailure) -> [RenderedFile],
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
   standardOutput: (String) -> Void,
   standardError writeError: (String) -> Void
@@ -84,32 +87,31 @@ func run(
     case .showManPage:
       standardOutput(manPage())
     case .render:
-      let rendered: RenderedFile
+      let rendered: [RenderedFile]
       do throws(FileFailure) {
-        rendered = try render(job.input, job.output, job.options)
+        rendered = try render(job.input, job.outputFiles, job.options)
       } catch {
         throw .renderFailed(error)
       }
       let name = job.input == "-" ? "<stdin>" : displayName(job.input)
-      for warning in rendered.report.warnings {
+      // The sizes share one decode, so they share its warnings: each is said once.
+      var said: Set<String> = []
+      for warning in rendered.flatMap(\.report.warnings) where said.insert(warning).inserted {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }
-      if let svg = job.svgOutput {
-        try writeShape(side: rendered.report.side, job: job, to: svg)
-      }
+      try writeShapes(sides: rendered.map(\.report.side), job: job)
     case .renderMask:
-      let rendered: RenderedFile
+      var sides: [Int] = []
       do throws(FileFailure) {
-        rendered = try renderMaskFile(output: job.output, settings: job.options)
+        for file in job.outputFiles {
+          sides.append(try renderMaskFile(output: file, settings: job.options).report.side)
+        }
       } catch {
         throw .renderFailed(error)
       }
-      if let svg = job.svgOutput {
-        try writeShape(side: rendered.report.side, job: job, to: svg)
-      }
+      try writeShapes(sides: sides, job: job)
     case .writeShape:
-      guard let svg = job.svgOutput, let side = job.options.output.size else { break }
-      try writeShape(side: side, job: job, to: svg)
+      try writeShapes(sides: job.options.sizes, job: job)
     case .renderBatch:
       try renderBatch(job)
     }

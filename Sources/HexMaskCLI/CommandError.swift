@@ -45,6 +45,11 @@ enum CommandError: Error, Equatable, Sendable {
   case needsOutputFolder(option: String)
   /// `--out-dir` with neither an INPUT nor `--files-from`.
   case missingInputs
+  /// Several `--size`s, and an output name (`role`: OUTPUT, --svg, --name) without `{size}`
+  /// to tell their files apart.
+  case sizeNotInName(name: String, role: String)
+  /// `{size}` in an output name (`role`) without `--size` to fill it in.
+  case sizeWithoutSizes(name: String, role: String)
   /// `--size` asks for a picture of more pixels than `--max-pixels` allows.
   case tooManyOutputPixels(side: Int, maxPixels: Int)
   /// `-` among the inputs of a batch.
@@ -118,6 +123,12 @@ enum CommandError: Error, Equatable, Sendable {
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
+    case .sizeNotInName(let name, let role):
+      "\(role) \(quotedName(name)) names one file, but --size lists several; put {size} in it "
+        + "(e.g. 'avatar-{size}.png')"
+    case .sizeWithoutSizes(let name, let role):
+      "\(role) \(quotedName(name)) has {size}, which needs --size N (or a list such as "
+        + "64,128,256)"
     case .tooManyOutputPixels(let side, let maxPixels):
       "--size \(side) asks for \(side)×\(side) = \(side * side) pixels, more than --max-pixels "
         + "\(maxPixels)"
@@ -183,6 +194,9 @@ extension ValueKind {
     case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
     case .point: "two fractions from 0 to 1 such as 0.5,0.3"
     case .shard: "I/N with 0 ≤ I < N, such as 0/4"
+    case .sizes(let range):
+      "a whole number from \(range.lowerBound) to \(range.upperBound), or several such as "
+        + "64,128,256"
     case .compression: "fast, default, small or a level from 0 to 9"
     case .degrees: "a number of degrees"
     case .color: "#rgb, #rrggbb, #rrggbbaa or a CSS colour name"

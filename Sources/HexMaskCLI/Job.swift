@@ -1,3 +1,4 @@
+import Foundation
 import HexMask
 
 /// What one command line asks for: the files and look of one render, or help, or the version.
@@ -49,6 +50,35 @@ struct Job: Equatable, Sendable {
   var givenOptions: Set<String> = []
 }
 
+extension Job {
+  /// The pictures a single-file command writes: OUTPUT once per size, `{size}` filled in.
+  var outputFiles: [SizedFile] { SizedFile.each(output, sizes: options.outputSizes) }
+
+  /// The SVG files `--svg` writes, once per size; none without `--svg`.
+  var svgFiles: [SizedFile] {
+    svgOutput.map { SizedFile.each($0, sizes: options.outputSizes) } ?? []
+  }
+}
+
+/// One output of a command and the size it is made at (nil: the square's own size).
+struct SizedFile: Equatable, Sendable {
+  var path: String
+  var size: Int?
+
+  /// `name` for each of `sizes`, with `{size}` replaced by the size.
+  static func each(_ name: String, sizes: [Int?]) -> [SizedFile] {
+    sizes.map { size in
+      SizedFile(
+        path: size.map { name.replacingOccurrences(of: sizePlaceholder, with: String($0)) }
+          ?? name,
+        size: size)
+    }
+  }
+}
+
+/// The placeholder an output name holds where each size goes.
+let sizePlaceholder = "{size}"
+
 /// The settings of batch mode, which `--out-dir` turns on.
 struct BatchSettings: Equatable, Sendable {
   /// The folder outputs are written to; nil outside batch mode.
@@ -77,17 +107,18 @@ struct BatchSettings: Equatable, Sendable {
   var shard: Shard?
 }
 
-/// Shard `index` of `count`: the inputs whose output name hashes to `index`. Which shard a
-/// file belongs to depends on its output path inside DIR alone (FNV-1a of it, modulo
-/// `count`), so it does not change with listing order, the machine, or other files, and the
-/// shards of one command are disjoint and together complete.
+/// Shard `index` of `count`: the inputs whose path hashes to `index`. Which shard a file
+/// belongs to depends on its path as the output name sees it (``BatchItem/shardKey``; FNV-1a
+/// of it, modulo `count`) alone, so it does not change with listing order, the machine,
+/// other files or the options, and the shards of one command are disjoint and together
+/// complete.
 struct Shard: Equatable, Sendable {
   var index: Int
   var count: Int
 
-  /// True when the output at `relativePath` (inside DIR) belongs to this shard.
-  func contains(_ relativePath: String) -> Bool {
-    fnv1a(relativePath) % UInt64(count) == UInt64(index)
+  /// True when the input with this ``BatchItem/shardKey`` belongs to this shard.
+  func contains(_ shardKey: String) -> Bool {
+    fnv1a(shardKey) % UInt64(count) == UInt64(index)
   }
 }
 

@@ -62,17 +62,22 @@ extension Job {
       guard svgOutput == nil else { throw .notInBatch(option: "--svg") }
       inputs = files
       action = .renderBatch
+      if let template = batch.nameTemplate {
+        try checkSizePlaceholder(in: template.text, role: "--name")
+      }
       try checkOutputPixels()
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
     // One file: the threads deflate bands of its PNG (batch mode spends them on files).
     options.output.threads = batch.jobs ?? availableCores
-    if options.output.size != nil && files.count < 2 {
+    if let svgOutput { try checkSizePlaceholder(in: svgOutput, role: "--svg") }
+    if !options.sizes.isEmpty && files.count < 2 {
       // A canvas of a given size needs no picture for its mask or its SVG.
       if options.output.maskOnly && files.count == 1 {
         output = files[0]
         action = .renderMask
+        try checkSizePlaceholder(in: output, role: "OUTPUT")
         try checkOutputPixels()
         return
       }
@@ -86,7 +91,19 @@ extension Job {
     input = files[0]
     output = files[1]
     if output == "-" && svgOutput == "-" { throw .twoStandardOutputs }
+    try checkSizePlaceholder(in: output, role: "OUTPUT")
     try checkOutputPixels()
+  }
+
+  /// Refuses an output name (`role`: OUTPUT, `--svg` or `--name`) that cannot tell the
+  /// sizes' files apart (several sizes, no `{size}`), or has `{size}` and no size to put
+  /// there.
+  private func checkSizePlaceholder(in name: String, role: String) throws(CommandError) {
+    let hasPlaceholder = name.contains(sizePlaceholder)
+    if options.sizes.count > 1 && !hasPlaceholder {
+      throw .sizeNotInName(name: name, role: role)
+    }
+    if options.sizes.isEmpty && hasPlaceholder { throw .sizeWithoutSizes(name: name, role: role) }
   }
 
   /// Refuses a `--size` whose picture would have more pixels than `--max-pixels`, the limit
@@ -94,7 +111,7 @@ extension Job {
   /// SVG alone (`.writeShape`) draws no pixels.
   private func checkOutputPixels() throws(CommandError) {
     // `--size` is at most 65 500, so its square fits an Int.
-    guard let side = options.output.size, side * side > options.input.maxPixels else { return }
+    guard let side = options.sizes.max(), side * side > options.input.maxPixels else { return }
     throw .tooManyOutputPixels(side: side, maxPixels: options.input.maxPixels)
   }
 

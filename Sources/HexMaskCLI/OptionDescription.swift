@@ -82,6 +82,8 @@ enum ValueKind: Equatable, Sendable {
   case nameTemplate
   /// `I/N`: shard I of N, 0 ≤ I < N.
   case shard
+  /// One whole number in `range`, or several separated by commas.
+  case sizes(ClosedRange<Int>)
 }
 
 /// Whether an option takes a value, and how that value is checked and stored in a `Job`.
@@ -179,6 +181,25 @@ struct OptionValue: Sendable {
         throw .invalidValue(text, option: option, kind: .point)
       }
       set(&job, x, y)
+    }
+  }
+
+  /// Whole numbers in `range` separated by commas (`64,128,256`), at least one; a number
+  /// listed twice counts once, the order is kept.
+  static func sizes(
+    named name: String, in range: ClosedRange<Int>,
+    _ set: @escaping @Sendable (inout Job, [Int]) -> Void
+  ) -> OptionValue {
+    let kind = ValueKind.sizes(range)
+    return OptionValue(kind: kind, name: name) { job, text, option throws(CommandError) in
+      var sizes: [Int] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let size = Int(part), range.contains(size) else {
+          throw .invalidValue(text, option: option, kind: kind)
+        }
+        if !sizes.contains(size) { sizes.append(size) }
+      }
+      set(&job, sizes)
     }
   }
 

@@ -41,10 +41,12 @@ let optionTable: [OptionDescription] = [
     group: .shape, defaultValue: HexMask.Shape().layout.rawValue),
   OptionDescription(
     long: "size",
-    value: .wholeNumber(named: "N", in: HexMask.Output.sizeRange) { $0.options.output.size = $1 },
+    value: .sizes(named: "N[,N...]", in: HexMask.Output.sizeRange) { $0.options.sizes = $1 },
     help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
       + "decoding when much larger). Geometry options stay in output pixels. N × N may not "
-      + "exceed --max-pixels.",
+      + "exceed --max-pixels. A list (64,128,256) makes every size from one decode; the "
+      + "output names then need {size} (in a batch the default is {dir}/{name}-{size}.png), "
+      + "and % lengths keep the sizes alike.",
     group: .canvas, defaultValue: "the square's own size"),
   OptionDescription(
     long: "no-upscale",
@@ -105,13 +107,15 @@ let optionTable: [OptionDescription] = [
     long: "mask-only",
     value: .flag { $0.options.output.maskOnly = true },
     help: "Write the shape's coverage (fill and border) as an 8-bit gray PNG instead of the "
-      + "picture. With --size, INPUT may be left out: hexmask --mask-only --size 256 mask.png.",
+      + "picture. With --size, INPUT may be left out: hexmask --mask-only --size 256 mask.png (or "
+      + "--size 64,256 mask-{size}.png).",
     group: .output),
   OptionDescription(
     long: "svg",
     value: .path(named: "FILE") { $0.svgOutput = $1 },
     help: "Also write the shape as an SVG document (path, fill, border) to FILE, '-' for "
-      + "standard output. With --size, INPUT and OUTPUT may be left out.",
+      + "standard output. With --size, INPUT and OUTPUT may be left out. With several sizes, "
+      + "one SVG each: FILE needs {size}.",
     group: .output),
   OptionDescription(
     long: "strip",
@@ -172,8 +176,11 @@ let optionTable: [OptionDescription] = [
     long: "name",
     value: .nameTemplate(named: "TEMPLATE") { $0.batch.nameTemplate = $1 },
     help: "Output path inside DIR: {name} is the input's name without its extension, {ext} "
-      + "its extension, {dir} its subfolder (with -r).",
-    group: .batch, defaultValue: NameTemplate.standard.text + " (.jpg, .webp with --format)"),
+      + "its extension, {dir} its subfolder (with -r), {size} the --size of the output "
+      + "(needed with several sizes).",
+    group: .batch,
+    defaultValue: NameTemplate.standard.text + " (.jpg, .webp with --format; "
+      + "{dir}/{name}-{size}.png with several sizes)"),
   OptionDescription(
     long: "jobs", short: "j",
     value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },
@@ -183,9 +190,10 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "shard",
     value: .shard(named: "I/N") { $0.batch.shard = $1 },
-    help: "Render only shard I of N (0 ≤ I < N): the inputs whose output name inside DIR "
-      + "hashes to I. Stable across machines and listing orders; N runs with 0/N … N-1/N "
-      + "make every output once, without talking to each other.",
+    help: "Render only shard I of N (0 ≤ I < N): the inputs whose path inside their folder "
+      + "(or as listed) hashes to I, with all their sizes. Stable across machines, listing "
+      + "orders and options; N runs with 0/N … N-1/N make every output once, without "
+      + "talking to each other.",
     group: .batch),
   OptionDescription(
     long: "force",

@@ -53,7 +53,7 @@ import Testing
       ["a", "--out-dir", "o", "--name", "{x}.png"],
       .invalidTemplate(
         "{x}.png", option: "--name",
-        reason: "unknown placeholder '{x}' (use {name}, {ext} or {dir})")
+        reason: "unknown placeholder '{x}' (use {name}, {ext}, {dir} or {size})")
     ),
   ]
 

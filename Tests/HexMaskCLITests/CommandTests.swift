@@ -20,7 +20,10 @@ import Testing
   ) -> Outcome {
     var outcome = Outcome(status: -1)
     outcome.status = HexMaskCLI.run(
-      arguments, render: render,
+      arguments,
+      render: { input, outputs, settings throws(FileFailure) in
+        try outputs.map { output throws(FileFailure) in try render(input, output.path, settings) }
+      },
       standardOutput: { outcome.standardOutput += $0 },
       standardError: { outcome.standardError += $0 })
     return outcome

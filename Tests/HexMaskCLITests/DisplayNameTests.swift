@@ -71,7 +71,7 @@ import Testing
     var standardError = ""
     let status = HexMaskCLI.run(
       ["in\u{1B}[2J.jpg", "out.png"],
-      render: { _, _, _ in fakeRendered(side: 1, warnings: ["profile \u{7}dropped"]) },
+      render: { _, _, _ in [fakeRendered(side: 1, warnings: ["profile \u{7}dropped"])] },
       standardOutput: { _ in }, standardError: { standardError += $0 })
     #expect(status == 0)
     #expect(standardError == #"hexmask: $'in\033[2J.jpg': warning: profile \adropped"# + "\n")

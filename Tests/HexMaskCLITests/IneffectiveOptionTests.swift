@@ -46,7 +46,7 @@ import Testing
   func standardError(of arguments: [String]) -> String {
     var standardError = ""
     _ = HexMaskCLI.run(
-      arguments, render: { _, _, _ in fakeRendered(side: 1, warnings: []) },
+      arguments, render: { _, _, _ in [fakeRendered(side: 1, warnings: [])] },
       renderBatch: { _ in }, standardOutput: { _ in }, standardError: { standardError += $0 })
     return standardError
   }

@@ -37,9 +37,10 @@ extension RenderSettings {
     get { shape.layout }
     set { shape.layout = newValue }
   }
+  /// The one `--size`; nil when none or several were given.
   var size: Int? {
-    get { output.size }
-    set { output.size = newValue }
+    get { sizes.count == 1 ? sizes[0] : nil }
+    set { sizes = newValue.map { [$0] } ?? [] }
   }
   var upscale: Bool {
     get { output.upscale }

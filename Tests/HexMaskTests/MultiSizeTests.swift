@@ -88,7 +88,7 @@ import Testing
       let source = open(inPath, O_RDONLY)
       let small = open(directory + "/40.png", O_WRONLY | O_CREAT, 0o644)
       let large = open(directory + "/80.png", O_WRONLY | O_CREAT, 0o644)
-      defer { [source, small, large].forEach { close($0) } }
+      defer { for descriptor in [source, small, large] { close(descriptor) } }
       let reports = try HexMask.render(
         from: source, to: [(40, small), (80, large)], shape: Self.shape)
       #expect(reports.map(\.side) == [40, 80])
@@ -154,7 +154,7 @@ import Testing
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)
       let sink = open("/dev/null", O_WRONLY)
-      defer { [source, sink].forEach { close($0) } }
+      defer { for descriptor in [source, sink] { close(descriptor) } }
       do throws(HexMask.TargetedError) {
         _ = try HexMask.render(
           from: source, toEach: [(256, sink), (32, sink)], shape: shape,

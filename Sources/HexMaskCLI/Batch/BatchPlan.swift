@@ -1,30 +1,48 @@
 import HexMask
 
-/// What a batch will do: each input with the output it writes, and the conflicts that must
-/// be resolved before anything is written.
+/// What a batch will do: each input with the outputs it writes (one per size, next to each
+/// other), and the conflicts that must be resolved before anything is written.
 ///
 /// ```swift
 /// let plan = BatchPlan(inputs: inputs, template: .standard, outputFolder: "out")
 /// guard plan.conflicts.isEmpty else { … }
 /// ```
 struct BatchPlan: Equatable, Sendable {
-  /// One entry per input, in input order.
+  /// One entry per input and size, in input order, the sizes of an input together.
   var items: [BatchItem]
   /// Outputs that two inputs would write, or that would overwrite an input; a batch with
   /// conflicts must not start.
   var conflicts: [OutputConflict]
 
-  /// Names every input's output with `template` under `outputFolder` and checks that no two
-  /// share an output and no output is one of the inputs.
+  /// Names every input's output at each of `sizes` (nil: the square's own size) with
+  /// `template` under `outputFolder` and checks that no two share an output and no output
+  /// is one of the inputs.
   ///
   /// - Complexity: O(n) expected, with one `stat` per input and per existing output.
-  init(inputs: [BatchInput], template: NameTemplate, outputFolder: String) {
+  init(
+    inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil]
+  ) {
+    items = inputs.flatMap { input in
+      sizes.map { size in
+        Self.item(for: input, size: size, template: template, outputFolder: outputFolder)
+      }
+    }
+    conflicts = Self.conflicts(among: items)
+  }
+
+  /// The item of `input` at `size`, or why it has none.
+  private static func item(
+    for input: BatchInput, size: Int?, template: NameTemplate, outputFolder: String
+  ) -> BatchItem {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
-    items = inputs.map { input in
+    // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
+    let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
+    let shardKey = input.folder.map { $0.isEmpty ? fileName : $0 + "/" + fileName } ?? input.path
+    var item: BatchItem {
       if let problem = input.problem {
         return BatchItem(input: input.path, output: "", problem: problem)
       }
-      guard let relative = template.outputPath(for: input) else {
+      guard let relative = template.outputPath(for: input, size: size) else {
         let reason =
           input.folder == nil
           ? "cannot mirror a path that climbs with '..' under the output folder"
@@ -45,7 +63,14 @@ struct BatchPlan: Equatable, Sendable {
         input: input.path, output: prefix + relative,
         record: prefix + recordFolderName + "/" + relative + ".rec")
     }
+    var sized = item
+    sized.size = size
+    sized.shardKey = shardKey
+    return sized
+  }
 
+  /// Outputs two items would write, and outputs that are inputs.
+  private static func conflicts(among items: [BatchItem]) -> [OutputConflict] {
     var conflicts: [OutputConflict] = []
     var firstWriter: [String: Int] = [:]
     var conflictIndex: [String: Int] = [:]
@@ -60,15 +85,15 @@ struct BatchPlan: Equatable, Sendable {
         firstWriter[item.output] = index
       }
     }
-    self.conflicts = conflicts
     let inputKeys = Set(items.compactMap { FileIdentity(path: $0.input, following: true)?.key })
     for item in items where item.problem == nil {
       guard let output = FileIdentity(path: item.output, following: true),
         inputKeys.contains(output.key)
       else { continue }
-      self.conflicts.append(
+      conflicts.append(
         OutputConflict(output: item.output, inputs: [item.input], overwritesInput: true))
     }
+    return conflicts
   }
 }
 
@@ -87,6 +112,11 @@ struct BatchItem: Equatable, Sendable {
   /// Where the ``RunRecord`` of the output is kept; nil: keep none, and an existing output
   /// counts as up to date.
   var record: String?
+  /// The output's `--size`; nil: the square's own size.
+  var size: Int?
+  /// What `--shard` hashes: the input's path as the output name sees it (inside its folder
+  /// argument, or as named), the same for all its sizes, so one process makes them all.
+  var shardKey = ""
 
   init(
     input: String, output: String, problem: FileFailure? = nil, record: String? = nil

@@ -3,41 +3,51 @@ import HexMask
 import Synchronization
 
 /// Renders every item of a batch with `jobs` threads in total (the calling thread and
-/// `jobs - 1` more), each taking the next unstarted item, and returns the results in input
+/// `jobs - 1` more), each taking the next unstarted input, and returns the results in item
 /// order.
 ///
-/// Each file is rendered on its own with its own copy of `options`, so the outputs are the
-/// same bytes whatever `jobs` is. An output that is up to date (see ``rerunReason(for:options:force:)``)
-/// is skipped unless `overwrite`; each one written gets its ``RunRecord``. A failure
-/// never stops the other files. `shouldStop` is asked before each file is started: once it
-/// says true no new file starts, the running ones finish, and the unstarted items have no
-/// result (nil). `onResult` is called on the worker thread as each file finishes.
+/// The items of one input (its sizes, next to each other in `items`) are rendered together,
+/// from one decode. Each input is rendered on its own with its own copy of `options`, so the
+/// outputs are the same bytes whatever `jobs` is. An output that is up to date (see
+/// ``rerunReason(for:recipe:force:)``) is skipped unless `overwrite`, and only the others of
+/// its input are made; each one written gets its ``RunRecord``. A failure never stops the
+/// other files. `shouldStop` is asked before each input is started: once it says true no new
+/// input starts, the running ones finish, and the unstarted items have no result (nil).
+/// `onResult` is called on the worker thread as each item finishes.
 ///
 /// ```swift
 /// let results = renderBatch(plan.items, options: RenderSettings(), jobs: 4)
 /// let failed = results.filter { $0?.status == .failed }.count
 /// ```
 ///
-/// - Complexity: one render per item; memory for `jobs` renders at a time.
+/// - Complexity: one render per input; memory for `jobs` renders at a time.
 func renderBatch(
   _ items: [BatchItem], options: RenderSettings, jobs: Int, overwrite: Bool = false,
   shouldStop: @escaping @Sendable () -> Bool = { false },
-  renderer: @escaping BatchRenderer = { input, output, settings throws(FileFailure) in
-    try renderFile(input: input, output: output, settings: settings)
+  renderer: @escaping BatchRenderer = { input, outputs, settings throws(FileFailure) in
+    try renderFile(input: input, outputs: outputs, settings: settings)
   },
   onResult: @escaping @Sendable (_ index: Int, _ result: BatchResult) -> Void = { _, _ in }
 ) -> [BatchResult?] {
-  let queue = WorkQueue(count: items.count)
-  let recipe = Recipe(options: options)
+  let inputs = inputRanges(items)
+  let queue = WorkQueue(inputs: inputs.count, items: items.count)
+  var recipes: [Int?: Recipe] = [:]
+  for size in Set(items.map(\.size)) {
+    recipes[size] = Recipe(options: options.forOutput(size: size))
+  }
+  let recipeFor = recipes
   let work: @Sendable () -> Void = {
-    while !shouldStop(), let index = queue.claim() {
-      let result = renderOne(
-        items[index], options: options, recipe: recipe, overwrite: overwrite, renderer)
-      queue.store(result, at: index)
-      onResult(index, result)
+    while !shouldStop(), let input = queue.claim() {
+      let range = inputs[input]
+      let results = renderInput(
+        items[range], options: options, recipes: recipeFor, overwrite: overwrite, renderer)
+      for (index, result) in zip(range, results) {
+        queue.store(result, at: index)
+        onResult(index, result)
+      }
     }
   }
-  let helpers = max(0, min(jobs, items.count) - 1)
+  let helpers = max(0, min(jobs, inputs.count) - 1)
   let finished = DispatchSemaphore(value: 0)
   for _ in 0..<helpers {
     let thread = Thread {
@@ -53,10 +63,23 @@ func renderBatch(
   return queue.results
 }
 
-/// A function that renders one file, as ``render(input:output:options:)`` does.
+/// The ranges of `items` that belong to one input: runs of the same input path.
+private func inputRanges(_ items: [BatchItem]) -> [Range<Int>] {
+  var ranges: [Range<Int>] = []
+  var start = 0
+  for index in items.indices
+  where index + 1 == items.count || items[index + 1].input != items[index].input {
+    ranges.append(start..<index + 1)
+    start = index + 1
+  }
+  return ranges
+}
+
+/// A function that renders one input into several outputs, as
+/// ``renderFile(input:outputs:settings:)`` does.
 typealias BatchRenderer =
-  @Sendable (_ input: String, _ output: String, _ options: RenderSettings) throws(FileFailure) ->
-  RenderedFile
+  @Sendable (_ input: String, _ outputs: [SizedFile], _ options: RenderSettings)
+  throws(FileFailure) -> [RenderedFile]
 
 /// What happened to one item of a batch.
 struct BatchResult: Equatable, Sendable {
@@ -70,7 +93,7 @@ struct BatchResult: Equatable, Sendable {
   var report: RenderedFile?
   /// Why it was written (new, changed, forced); nil when skipped or failed.
   var reason: WriteReason?
-  /// Wall-clock time spent on the item, in milliseconds.
+  /// Wall-clock time spent on the item's input (all its sizes), in milliseconds.
   var milliseconds: Int
 
   init(
@@ -90,45 +113,66 @@ enum BatchStatus: String, Sendable, CaseIterable {
   case written, skipped, failed
 }
 
-/// Renders one item, or skips it when its output exists, timing it.
-private func renderOne(
-  _ item: BatchItem, options: RenderSettings, recipe: Recipe, overwrite: Bool,
-  _ renderer: BatchRenderer
-) -> BatchResult {
-  if let problem = item.problem {
-    return BatchResult(item: item, status: .failed, error: problem)
+/// Renders the items of one input that are not up to date, from one decode, timing it; the
+/// results are in the items' order.
+private func renderInput(
+  _ items: ArraySlice<BatchItem>, options: RenderSettings, recipes: [Int?: Recipe],
+  overwrite: Bool, _ renderer: BatchRenderer
+) -> [BatchResult] {
+  var results: [BatchResult] = []
+  var stale: [Int] = []
+  for item in items {
+    if let problem = item.problem {
+      results.append(BatchResult(item: item, status: .failed, error: problem))
+    } else if let recipe = recipes[item.size],
+      let reason = rerunReason(for: item, recipe: recipe, force: overwrite)
+    {
+      var result = BatchResult(item: item, status: .written)
+      result.reason = reason
+      stale.append(results.count)
+      results.append(result)
+    } else {
+      results.append(BatchResult(item: item, status: .skipped))
+    }
   }
-  guard let reason = rerunReason(for: item, recipe: recipe, force: overwrite) else {
-    return BatchResult(item: item, status: .skipped)
-  }
+  guard let first = stale.first else { return results }
   let start = ContinuousClock.now
   // Read before rendering: if the input changes meanwhile, the record no longer matches it
   // and the next run rebuilds.
-  let input = FileStamp(path: item.input)
-  var result = BatchResult(item: item, status: .written)
-  result.reason = reason
+  let input = FileStamp(path: results[first].item.input)
   do {
-    var rendered = try renderer(item.input, item.output, options)
-    if let recordPath = item.record, let input, let output = rendered.stamp {
-      let record = RunRecord(recipe: recipe.digest(input: input), output: output)
-      do throws(FileFailure) {
-        try record.write(to: recordPath)
-      } catch {
-        rendered.report.warnings.append(
-          "the next run will rebuild this output: \(error.description)")
-      }
+    let outputs = stale.map {
+      SizedFile(path: results[$0].item.output, size: results[$0].item.size)
     }
-    result.report = rendered
+    let rendered = try renderer(results[first].item.input, outputs, options)
+    for (index, var made) in zip(stale, rendered) {
+      let item = results[index].item
+      if let recordPath = item.record, let input, let output = made.stamp,
+        let recipe = recipes[item.size]
+      {
+        let record = RunRecord(recipe: recipe.digest(input: input), output: output)
+        do throws(FileFailure) {
+          try record.write(to: recordPath)
+        } catch {
+          made.report.warnings.append(
+            "the next run will rebuild this output: \(error.description)")
+        }
+      }
+      results[index].report = made
+    }
   } catch {
-    result.status = .failed
-    result.error = error
-    result.reason = nil
+    for index in stale {
+      results[index].status = .failed
+      results[index].error = error
+      results[index].reason = nil
+    }
   }
   let elapsed = ContinuousClock.now - start
-  result.milliseconds =
+  let milliseconds =
     Int(elapsed.components.seconds * 1000)
     + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-  return result
+  for index in stale { results[index].milliseconds = milliseconds }
+  return results
 }
 
 /// The next unstarted item and the results so far, shared by the worker threads.
@@ -137,12 +181,12 @@ private final class WorkQueue: Sendable {
   private let count: Int
   private let finished: Mutex<[BatchResult?]>
 
-  init(count: Int) {
-    self.count = count
-    finished = Mutex(Array(repeating: nil, count: count))
+  init(inputs: Int, items: Int) {
+    count = inputs
+    finished = Mutex(Array(repeating: nil, count: items))
   }
 
-  /// The index of an item no other thread has taken, or nil when all are taken.
+  /// The index of an input no other thread has taken, or nil when all are taken.
   func claim() -> Int? {
     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
     return index < count ? index : nil

@@ -1,8 +1,8 @@
 import HexMask
 
 /// How an output file is named from its input: text with the placeholders `{name}` (the
-/// input's file name without its extension), `{ext}` (the extension, without the dot) and
-/// `{dir}` (the input's subfolder, mirrored with `-r`).
+/// input's file name without its extension), `{ext}` (the extension, without the dot),
+/// `{dir}` (the input's subfolder, mirrored with `-r`) and `{size}` (the output's `--size`).
 ///
 /// ```swift
 /// let template = try NameTemplate(parsing: "{dir}/{name}-hex.png")
@@ -16,16 +16,21 @@ struct NameTemplate: Equatable, Sendable {
 
   private enum Part: Equatable, Sendable {
     case literal(String)
-    case name, ext, dir
+    case name, ext, dir, size
   }
 
   /// The default: `{dir}/{name}.png`, where `{dir}` is empty unless inputs are mirrored.
   static let standard = standard(extension: "png")
 
-  /// The default for another output format: `{dir}/{name}.jpg`, `{dir}/{name}.webp`.
-  static func standard(extension ext: String) -> NameTemplate {
-    NameTemplate(
-      text: "{dir}/{name}.\(ext)", parts: [.dir, .literal("/"), .name, .literal(".\(ext)")])
+  /// The default for another output format: `{dir}/{name}.jpg`, `{dir}/{name}.webp`; with
+  /// `sized`, for several sizes: `{dir}/{name}-{size}.png`.
+  static func standard(extension ext: String, sized: Bool = false) -> NameTemplate {
+    sized
+      ? NameTemplate(
+        text: "{dir}/{name}-{size}.\(ext)",
+        parts: [.dir, .literal("/"), .name, .literal("-"), .size, .literal(".\(ext)")])
+      : NameTemplate(
+        text: "{dir}/{name}.\(ext)", parts: [.dir, .literal("/"), .name, .literal(".\(ext)")])
   }
 
   private init(text: String, parts: [Part]) {
@@ -49,9 +54,10 @@ struct NameTemplate: Equatable, Sendable {
       case "name": parts.append(.name)
       case "ext": parts.append(.ext)
       case "dir": parts.append(.dir)
+      case "size": parts.append(.size)
       case let other:
         throw NameTemplateError(
-          reason: "unknown placeholder '{\(other)}' (use {name}, {ext} or {dir})")
+          reason: "unknown placeholder '{\(other)}' (use {name}, {ext}, {dir} or {size})")
       }
       rest = rest[rest.index(after: close)...]
     }
@@ -68,10 +74,11 @@ struct NameTemplate: Equatable, Sendable {
     self.init(text: text, parts: parts)
   }
 
-  /// The output path for `input`, relative to the output folder, with empty and `.`
-  /// components removed; nil when it cannot be made (`{dir}` of an input that climbs with
-  /// `..`, or a file name that is empty or `..`).
-  func outputPath(for input: BatchInput) -> String? {
+  /// The output path for `input` at `size` (which `{size}` shows; nil leaves it empty),
+  /// relative to the output folder, with empty and `.` components removed; nil when it
+  /// cannot be made (`{dir}` of an input that climbs with `..`, or a file name that is
+  /// empty or `..`).
+  func outputPath(for input: BatchInput, size: Int? = nil) -> String? {
     let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
     let dot = fileName.lastIndex(of: ".").flatMap { $0 > fileName.startIndex ? $0 : nil }
     let stem = dot.map { String(fileName[..<$0]) } ?? fileName
@@ -82,6 +89,7 @@ struct NameTemplate: Equatable, Sendable {
       case .literal(let text): path += text
       case .name: path += stem
       case .ext: path += ext
+      case .size: path += size.map(String.init) ?? ""
       case .dir:
         guard let folder = input.folder else { return nil }
         path += folder

@@ -7,13 +7,31 @@ import HexMask
 #endif
 
 /// Everything one render needs, as the command line gathered it: the library's three values,
-/// and the format asked for (nil: each output's extension decides).
+/// the sizes, and the format asked for (nil: each output's extension decides).
 struct RenderSettings: Equatable, Sendable {
   var shape = HexMask.Shape()
+  /// Everything about the outputs but their size (`output.size` is set for each one from
+  /// `sizes`).
   var output = HexMask.Output()
   var input = HexMask.Input()
   /// `--format`; nil lets the output's name decide.
   var format: OutputFormat?
+  /// `--size`: the side of each output, all made from one decode; empty makes one output
+  /// at the square's own size.
+  var sizes: [Int] = []
+
+  /// The size of each output: `sizes`, or one nil (the square's own size).
+  var outputSizes: [Int?] { sizes.isEmpty ? [nil] : sizes }
+
+  /// The settings that make the one output of `size`, as a rerun record describes it: the
+  /// size in `output.size`, and no list, so adding a size to the list leaves the records
+  /// of the others valid.
+  func forOutput(size: Int?) -> RenderSettings {
+    var settings = self
+    settings.sizes = []
+    settings.output.size = size
+    return settings
+  }
 
   /// The output settings for the file `path`: its format from `--format` or its extension.
   func output(for path: String) throws(FileFailure) -> HexMask.Output {
@@ -33,8 +51,8 @@ struct RenderedFile: Equatable, Sendable {
   var stamp: FileStamp?
 }
 
-/// Reads `input` and writes `output` (`-` for standard input or output) through the library.
-/// The output appears only when complete (see ``OutputFile``); the input is never touched.
+/// Reads `input` and writes `output` (`-` for standard input or output) through the library,
+/// at the first of `settings.sizes` (or the square's own size).
 ///
 /// ```swift
 /// let rendered = try renderFile(input: "in.jpg", output: "out.png", settings: settings)
@@ -42,34 +60,58 @@ struct RenderedFile: Equatable, Sendable {
 func renderFile(input: String, output: String, settings: RenderSettings) throws(FileFailure)
   -> RenderedFile
 {
-  if input != "-" && output != "-", let key = FileKey(existing: input),
-    key == FileKey(existing: output)
-  {
-    throw FileFailure(file: output, reason: "output is the input file; refusing to overwrite it")
+  let outputs = [SizedFile(path: output, size: settings.sizes.first)]
+  return try renderFile(input: input, outputs: outputs, settings: settings)[0]
+}
+
+/// Reads `input` once and writes each of `outputs` at its size (see
+/// ``HexMask/render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)``).
+/// Each output appears only when complete (see ``OutputFile``), and none appears when any
+/// fails; the input is never touched. Every output takes the format of the first one's name
+/// (they come from one name, differing only in `{size}`).
+func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
+  throws(FileFailure) -> [RenderedFile]
+{
+  guard let first = outputs.first else { return [] }
+  let inputKey = input == "-" ? nil : FileKey(existing: input)
+  for output in outputs where output.path != "-" && inputKey != nil {
+    if inputKey == FileKey(existing: output.path) {
+      throw FileFailure(
+        file: output.path, reason: "output is the input file; refusing to overwrite it")
+    }
   }
-  let outputSettings = try settings.output(for: output)
+  let outputSettings = try settings.output(for: first.path)
   let source = try InputFile(path: input)
-  let destination = try OutputFile(path: output)
-  let report: HexMask.Report
-  do throws(HexMask.Error) {
-    report = try HexMask.render(
-      from: fileno(source.stream), to: fileno(destination.stream), shape: settings.shape,
-      output: outputSettings, input: settings.input)
+  var destinations: [OutputFile] = []
+  for output in outputs { destinations.append(try OutputFile(path: output.path)) }
+  let reports: [HexMask.Report]
+  do throws(HexMask.TargetedError) {
+    reports = try HexMask.render(
+      from: fileno(source.stream),
+      toEach: zip(outputs, destinations).map { ($0.size, fileno($1.stream)) },
+      shape: settings.shape, output: outputSettings, input: settings.input)
   } catch {
+    let output = destinations[error.target ?? 0].name
     throw FileFailure(
-      file: blamed(error, input: source.name, output: destination.name), .image(error))
+      file: blamed(error.error, input: source.name, output: output), .image(error.error))
   }
-  return RenderedFile(report: report, stamp: try destination.commit())
+  var rendered: [RenderedFile] = []
+  for (report, destination) in zip(reports, destinations) {
+    rendered.append(RenderedFile(report: report, stamp: try destination.commit()))
+  }
+  return rendered
 }
 
 /// Writes the mask of a `--size` canvas to `output`, without a picture.
-func renderMaskFile(output: String, settings: RenderSettings) throws(FileFailure) -> RenderedFile {
-  guard let side = settings.output.size else {
-    throw FileFailure(file: output, reason: "a mask without an input needs --size")
+func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFailure)
+  -> RenderedFile
+{
+  guard let side = output.size else {
+    throw FileFailure(file: output.path, reason: "a mask without an input needs --size")
   }
-  var outputSettings = try settings.output(for: output)
+  var outputSettings = try settings.output(for: output.path)
   outputSettings.maskOnly = true
-  let destination = try OutputFile(path: output)
+  let destination = try OutputFile(path: output.path)
   let report: HexMask.Report
   do throws(HexMask.Error) {
     report = try HexMask.renderMask(

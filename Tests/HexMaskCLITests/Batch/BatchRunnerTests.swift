@@ -12,10 +12,10 @@ import Testing
   func resultsComeInInputOrder(jobs: Int) {
     let results = renderBatch(
       items, options: RenderSettings(), jobs: jobs,
-      renderer: { input, _, _ throws(FileFailure) in
+      renderer: { input, outputs, _ throws(FileFailure) in
         usleep(UInt32.random(in: 0..<500))
         if input == "in7.jpg" { throw FileFailure(file: input, reason: "broken") }
-        return fakeRendered(side: 3)
+        return outputs.map { _ in fakeRendered(side: 3) }
       })
     #expect(results.map { $0?.item } == items)
     #expect(results.filter { $0?.status == .failed }.map { $0?.item.input } == ["in7.jpg"])
@@ -27,14 +27,14 @@ import Testing
     let running = Mutex((now: 0, most: 0))
     _ = renderBatch(
       items, options: RenderSettings(), jobs: jobs,
-      renderer: { _, _, _ throws(FileFailure) in
+      renderer: { _, outputs, _ throws(FileFailure) in
         running.withLock {
           $0.now += 1
           $0.most = max($0.most, $0.now)
         }
         usleep(1_000)
         running.withLock { $0.now -= 1 }
-        return fakeRendered(side: 1)
+        return outputs.map { _ in fakeRendered(side: 1) }
       })
     #expect(running.withLock { $0.most } <= jobs)
   }
@@ -44,9 +44,9 @@ import Testing
     let results = renderBatch(
       items, options: RenderSettings(), jobs: 2,
       shouldStop: { started.load(ordering: .relaxed) >= 5 },
-      renderer: { _, _, _ throws(FileFailure) in
+      renderer: { _, outputs, _ throws(FileFailure) in
         started.wrappingAdd(1, ordering: .relaxed)
-        return fakeRendered(side: 1)
+        return outputs.map { _ in fakeRendered(side: 1) }
       })
     let finished = results.compactMap { $0 }
     #expect(finished.count >= 5 && finished.count <= 6)
@@ -57,8 +57,8 @@ import Testing
     try withTemporaryFolder { dir in
       try makeTree(dir, texts: ["o.png": "old"])
       let item = [BatchItem(input: "in.jpg", output: dir + "/o.png")]
-      let fake: BatchRenderer = { _, _, _ throws(FileFailure) in
-        fakeRendered(side: 1)
+      let fake: BatchRenderer = { _, outputs, _ throws(FileFailure) in
+        outputs.map { _ in fakeRendered(side: 1) }
       }
       let skipped = renderBatch(item, options: RenderSettings(), jobs: 1, renderer: fake)
       #expect(skipped.first??.status == .skipped)

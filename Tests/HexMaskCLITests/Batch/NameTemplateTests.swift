@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("{nam}.png", "unknown placeholder '{nam}' (use {name}, {ext} or {dir})"),
+    ("{nam}.png", "unknown placeholder '{nam}' (use {name}, {ext}, {dir} or {size})"),
     ("{name.png", "unbalanced '{' or '}'"),
     ("name}.png", "unbalanced '{' or '}'"),
     ("/tmp/{name}.png", "must be a path inside the output folder, not absolute"),
