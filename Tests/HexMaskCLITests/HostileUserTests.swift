@@ -37,7 +37,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
     + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
-    + smallThingRows + formatRows
+    + smallThingRows + formatRows + sizeListRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {
@@ -101,6 +101,8 @@ private let shellPrelude = """
   hexmask() { "$HEXMASK" "$@"; }
   # True when FILE starts with the PNG signature.
   is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \\n')" = 89504e470d0a1a0a ]; }
+  # The width of the PNG FILE, from its IHDR chunk.
+  side() { set -- $(od -An -tu1 -j 16 -N 4 "$1"); echo $(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )); }
   # The octal permission bits of FILE.
   mode() { stat -c %a "$1"; }
 

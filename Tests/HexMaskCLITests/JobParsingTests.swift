@@ -191,6 +191,29 @@ import Testing
     )
   }
 
+  @Test func sizeListsKeepTheirOrderAndCountEachSizeOnce() throws {
+    let job = try Job(parsing: ["in.jpg", "a-{size}.png", "--size", "256,64,256,128"])
+    #expect(job.options.sizes == [256, 64, 128])
+    #expect(job.outputFiles.map(\.path) == ["a-256.png", "a-64.png", "a-128.png"])
+    #expect(job.outputFiles.map(\.size) == [256, 64, 128])
+    // One size may still name its file with {size}.
+    #expect(
+      try Job(parsing: ["in.jpg", "a-{size}.png", "--size", "9"]).outputFiles.map(\.path) == [
+        "a-9.png"
+      ])
+    // The largest size is the one --max-pixels bounds.
+    #expect(throws: CommandError.tooManyOutputPixels(side: 100, maxPixels: 5000)) {
+      try Job(parsing: ["in.jpg", "a-{size}.png", "--size", "10,100", "--max-pixels", "5000"])
+    }
+  }
+
+  @Test(arguments: ["64,", ",64", "64,,128", "64;128", "64,0", "64,65501", "64, 128", ""])
+  func malformedSizeListsAreRefused(text: String) {
+    #expect(throws: CommandError.invalidValue(text, option: "--size", kind: .sizes(1...65500))) {
+      try Job(parsing: ["in.jpg", "a-{size}.png", "--size", text])
+    }
+  }
+
   @Test func sizeWithinMaxPixelsOrForTheSVGAloneIsAccepted() throws {
     #expect(try Job(parsing: ["in.jpg", "out.png", "--size", "16383"]).options.size == 16383)
     #expect(

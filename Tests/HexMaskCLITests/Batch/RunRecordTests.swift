@@ -88,6 +88,23 @@ import Testing
       RunRecord.recipe(input: Self.input, options: base, version: outputVersion + 1) != recipe)
   }
 
+  /// Each output of a size list is recorded as if made alone: adding a size or reordering
+  /// the list leaves the other outputs' records valid; changing its own size does not.
+  @Test func aSizeListOutputIsRecordedAtItsOwnSize() {
+    var list = RenderSettings()
+    list.sizes = [64, 256]
+    var longer = list
+    longer.sizes = [256, 32, 64]
+    var alone = RenderSettings()
+    alone.output.size = 64
+    let recipe = { (settings: RenderSettings, size: Int?) in
+      RunRecord.recipe(input: Self.input, options: settings.forOutput(size: size))
+    }
+    #expect(recipe(list, 64) == recipe(longer, 64))
+    #expect(recipe(list, 64) == RunRecord.recipe(input: Self.input, options: alone))
+    #expect(recipe(list, 64) != recipe(list, 256))
+  }
+
   @Test func aRecordIsWrittenAtomicallyIntoFoldersItMakes() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("hexmask-records-\(UUID().uuidString)").path
