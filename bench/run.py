@@ -18,6 +18,9 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
      (a) a.jpg → the centred 4000² square, hexagon-masked, 5 px white border, PNG
      (b) phone/ → 256² avatars, 2 files at a time
      (c) c.jpg → the whole 20000² square, masked, PNG
+     (d) (b) on the phone photos as HEIC (needs heif-enc)
+     (e) phone/ → 64², 128² and 256² avatars of each photo, 2 files at a time
+     (f) planning 100 000 listed paths (--dry-run), with and without --shard
 3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
    RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
    output bytes.
@@ -207,6 +210,8 @@ def output_names(folder):
 
 
 def output_bytes(path):
+    if not os.path.exists(path):  # --dry-run writes nothing
+        return None
     if os.path.isdir(path):
         return sum(os.path.getsize(os.path.join(path, n)) for n in output_names(path))
     return os.path.getsize(path)
@@ -424,6 +429,105 @@ def job_d(tools, heic_dir, work, hexmask_bin, floor_bin):
     return job_b(tools, heic_dir, work, hexmask_bin, floor_bin, outputs="out-d", magick=False)
 
 
+SIZES = [64, 128, 256]
+
+
+def job_e(tools, phone_dir, work, hexmask_bin):
+    """Three avatar sizes of each phone photo: hexmask's list from one decode, against the
+    256 px job alone, three separate hexmask runs and pyvips both ways."""
+    files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
+    svgs = [shape_svgs(hexmask_bin, side, work) for side in SIZES]
+    out = lambda name: os.path.join(work, "out-e", name)
+    os.makedirs(os.path.join(work, "out-e"), exist_ok=True)
+    sizes = ",".join(map(str, SIZES))
+    hexmask = [hexmask_bin, "-q", phone_dir, "-j", "2"]
+    jobs = [
+        (Result(f"hexmask -j 2 --size {sizes}", hexmask + ["--out-dir", out("hexmask"),
+                                                            "--size", sizes]), out("hexmask")),
+        (Result("hexmask -j 2 --size 256 (the largest size alone)",
+                hexmask + ["--out-dir", out("alone"), "--size", "256"]), out("alone")),
+        (Result("hexmask -j 2, one run per size",
+                ["sh", "-c", " && ".join(
+                    f"'{hexmask_bin}' -q '{phone_dir}' -j 2 --out-dir '{out('runs')}' "
+                    f"--size {side} --name '{{name}}-{side}.png'" for side in SIZES)],
+                "a decode per size"), out("runs")),
+    ]
+    if tools["pyvips"]:
+        masks = ",".join(m for m, _ in svgs)
+        borders = ",".join(b for _, b in svgs)
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips, 2 threads), a thumbnail per size",
+            [sys.executable, VIPS_JOBS, "sizes", sizes, out("pyvips"), masks, borders, "2"]
+            + files, "thumbnail centre crop per size + SVG mask + border, compression=6"),
+            out("pyvips")))
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips, 2 threads), one decode",
+            [sys.executable, VIPS_JOBS, "sizes-once", sizes, out("pyvips-once"), masks,
+             borders, "2"] + files,
+            "thumbnail at 256, thumbnail_image to 128 and 64 + SVG mask + border"),
+            out("pyvips-once")))
+    return jobs
+
+
+def targets_e(jobs):
+    listed, alone = jobs[0][0], jobs[1][0]
+    vips = find(jobs, "a thumbnail per size")
+    out = []
+    if listed.error or alone.error:
+        return out
+    ratio = listed.median / alone.median
+    out.append(f"target ≤ 1.3× the 256 px job alone: {ratio:.2f}× — {verdict(ratio <= 1.3)}")
+    if vips and vips.median:
+        ratio = listed.median / vips.median
+        out.append(f"target ≤ 0.4× pyvips ({vips.tool}): {ratio:.2f}× — "
+                   f"{verdict(ratio <= 0.4)}")
+    return out
+
+
+PLANNED = 100_000
+
+
+def listed_paths(work):
+    """PLANNED empty files in 100 folders and a NUL-separated list of them, made once:
+    planning needs the files to exist (each is stat'ed), not to be pictures."""
+    folder = os.path.join(work, "many")
+    listing = os.path.join(work, "many.list")
+    if not os.path.exists(listing):
+        names = []
+        for index in range(PLANNED):
+            sub = os.path.join(folder, f"{index % 100:02d}")
+            os.makedirs(sub, exist_ok=True)
+            name = os.path.join(sub, f"p{index:06d}.jpg")
+            open(name, "w").close()
+            names.append(name)
+        with open(listing + ".part", "w") as f:
+            f.write("\0".join(names))
+        os.rename(listing + ".part", listing)
+    return listing
+
+
+def job_f(tools, work, hexmask_bin):
+    """What --shard adds to planning: --dry-run of 100 000 listed paths, all of them and
+    one shard of 4 (its listing is a quarter as long)."""
+    listing = listed_paths(work)
+    out = os.path.join(work, "out-f")
+    base = [hexmask_bin, "-r", "--files-from", listing, "-0", "--out-dir", out, "--dry-run"]
+    return [
+        (Result("hexmask --dry-run, 100 000 listed paths", ["sh", "-c",
+                " ".join(f"'{p}'" for p in base) + " > /dev/null"]), out),
+        (Result("the same with --shard 0/4", ["sh", "-c",
+                " ".join(f"'{p}'" for p in base + ["--shard", "0/4"]) + " > /dev/null"]), out),
+    ]
+
+
+def targets_f(jobs):
+    whole, shard = jobs[0][0], jobs[1][0]
+    if whole.error or shard.error:
+        return []
+    return [f"target: planning with --shard under 0.5 s: {shard.median:.2f} s — "
+            f"{verdict(shard.median < 0.5)} (without --shard: {whole.median:.2f} s)"]
+
+
 def job_c(tools, c, work, hexmask_bin, floor_bin):
     side = 20000
     limit = "400000000"
@@ -457,9 +561,10 @@ def job_c(tools, c, work, hexmask_bin, floor_bin):
 
 
 def check_outputs(jobs, side):
-    """Every output must be side² PNGs; a tool that wrote something else is an error."""
+    """Every output must be side² PNGs (side: one size or a list of them; None: nothing is
+    written); a tool that wrote something else is an error."""
     for result, output in jobs:
-        if result.error:
+        if result.error or side is None or not os.path.exists(output):
             continue
         files = ([os.path.join(output, n) for n in output_names(output)]
                  if os.path.isdir(output) else [output])
@@ -469,7 +574,7 @@ def check_outputs(jobs, side):
             except (OSError, ValueError) as error:
                 result.error = str(error)
                 break
-            if size != (side, side):
+            if size[0] != size[1] or size[0] not in (side if isinstance(side, list) else [side]):
                 result.error = f"{os.path.basename(path)} is {size[0]}×{size[1]}, not {side}²"
                 break
 
@@ -478,7 +583,7 @@ def encoder_check(jobs):
     """The floor must encode hexmask's pixels with hexmask's writer and settings, or its
     time means nothing: then its output is the same bytes as hexmask's."""
     (hexmask, ours), (floor, theirs) = jobs[0], jobs[-1]
-    if hexmask.error or floor.error:
+    if hexmask.error or floor.error or not floor.tool.startswith(FLOOR):
         return None
     pairs = [(ours, theirs)]
     if os.path.isdir(ours):
@@ -524,10 +629,11 @@ def table(title, jobs, targets):
         ratio = f"{result.median / base:.2f}" if base else "–"
         lines.append(
             f"| {name} | {result.median:.2f} s | {ratio} | {statistics.median(result.cpu):.2f} s "
-            f"| {mib(result.rss_kib)} | {result.bytes:,} |")
+            f"| {mib(result.rss_kib)} | "
+            f"{'–' if result.bytes is None else format(result.bytes, ',')} |")
     hexmask, floor = jobs[0][0], jobs[-1][0]
     lines.append("")
-    if hexmask.median and floor.median:
+    if hexmask.median and floor.median and floor.tool.startswith(FLOOR):
         lines.append(f"hexmask / floor: **{hexmask.median / floor.median:.2f}×** "
                      f"(hexmask {hexmask.median:.2f} s, floor {floor.median:.2f} s)")
     for target in targets(jobs):
@@ -623,7 +729,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d", help="which jobs: a, b, c, d")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f", help="which jobs: a, b, c, d, e, f")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per run")
@@ -665,6 +771,12 @@ def main():
         ("c", "(c) 20000×20000 JPEG → 20000² hexagon PNG (memory)",
          lambda: job_c(tools, c, work, hexmask_bin, floor_bin), 20000, 0, targets_c),
     ]
+    plans.append(
+        ("e", f"(e) {PHONE_COUNT} phone JPEGs (4032×3024) → 64², 128² and 256² avatars, "
+         "2 at a time", lambda: job_e(tools, phone_dir, work, hexmask_bin), SIZES, 1, targets_e))
+    plans.append(
+        ("f", f"(f) planning {PLANNED:,} listed paths (--dry-run)".replace(",", " "),
+         lambda: job_f(tools, work, hexmask_bin), None, 1, targets_f))
     heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
     if heic_dir:
         plans.append(

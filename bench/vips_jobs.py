@@ -7,6 +7,12 @@
     vips_jobs.py avatars SIZE OUT_DIR MASK.svg BORDER.svg JOBS INPUT...
         thumbnail (shrink-on-load, centre crop) to SIZE², the same mask and border, one
         PNG per input; JOBS files at a time.
+    vips_jobs.py sizes SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
+        Several sizes per input (SIZES, MASKS and BORDERS comma-separated, one per size),
+        each made as `avatars` makes one: a thumbnail of the file for each size.
+    vips_jobs.py sizes-once SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
+        The same from one decode: a thumbnail of the file at the largest size, the others
+        thumbnail_image'd from it (the libvips issue #656 way).
 
 MASK.svg is `hexmask --svg - --size N` as written (only its alpha matters: the shape and
 its border); BORDER.svg is the same document without the filled shape, so both tools draw
@@ -47,11 +53,38 @@ def avatars_job(size, out_dir, mask_svg, border_svg, jobs, sources):
         list(pool.map(one, sources))
 
 
+def sizes_job(sizes, out_dir, masks, borders, jobs, sources, once):
+    os.makedirs(out_dir, exist_ok=True)
+    shapes = [(pyvips.Image.svgload(m).copy_memory(), pyvips.Image.svgload(b).copy_memory())
+              for m, b in zip(masks, borders)]
+    largest = max(sizes)
+
+    def one(source):
+        stem = os.path.splitext(os.path.basename(source))[0]
+        first = pyvips.Image.thumbnail(source, largest, height=largest, crop="centre") \
+            if once else None
+        if first is not None:
+            first = first.copy_memory()
+        for size, (mask, border) in zip(sizes, shapes):
+            if once:
+                image = first if size == largest else first.thumbnail_image(size, height=size)
+            else:
+                image = pyvips.Image.thumbnail(source, size, height=size, crop="centre")
+            cut(image, mask, border).pngsave(
+                os.path.join(out_dir, f"{stem}-{size}.png"), compression=6)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, sources))
+
+
 def main(argv):
     if len(argv) == 5 and argv[0] == "mask":
         mask_job(*argv[1:])
     elif len(argv) >= 7 and argv[0] == "avatars":
         avatars_job(int(argv[1]), argv[2], argv[3], argv[4], int(argv[5]), argv[6:])
+    elif len(argv) >= 7 and argv[0] in ("sizes", "sizes-once"):
+        sizes_job([int(n) for n in argv[1].split(",")], argv[2], argv[3].split(","),
+                  argv[4].split(","), int(argv[5]), argv[6:], argv[0] == "sizes-once")
     else:
         sys.exit(__doc__)
 

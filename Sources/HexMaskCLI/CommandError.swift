@@ -123,6 +123,9 @@ enum CommandError: Error, Equatable, Sendable {
       "option '\(option)' works only in batch mode, with --out-dir DIR"
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
+    case .sizeNotInName("-", _):
+      "standard output takes one picture, but --size lists several; name files with {size} "
+        + "(e.g. 'avatar-{size}.png')"
     case .sizeNotInName(let name, let role):
       "\(role) \(quotedName(name)) names one file, but --size lists several; put {size} in it "
         + "(e.g. 'avatar-{size}.png')"

@@ -17,8 +17,8 @@ extension HostileUserTests {
     HostileCase(
       title: "several sizes to standard output are refused",
       command: "hexmask in.jpg - --size 64,128 > out", status: 2,
-      firstError: "hexmask: OUTPUT '-' names one file, but --size lists several; put {size} in "
-        + "it (e.g. 'avatar-{size}.png')",
+      firstError: "hexmask: standard output takes one picture, but --size lists several; name "
+        + "files with {size} (e.g. 'avatar-{size}.png')",
       check: "[ ! -s out ]"),
     HostileCase(
       title: "{size} without --size is refused",

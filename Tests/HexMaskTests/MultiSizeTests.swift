@@ -90,7 +90,7 @@ import Testing
       let large = open(directory + "/80.png", O_WRONLY | O_CREAT, 0o644)
       defer { for descriptor in [source, small, large] { close(descriptor) } }
       let reports = try HexMask.render(
-        from: source, to: [(40, small), (80, large)], shape: Self.shape)
+        from: source, toEach: [(40, small), (80, large)], shape: Self.shape)
       #expect(reports.map(\.side) == [40, 80])
       let written = try [40, 80].map { size in
         try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/\(size).png")))
@@ -156,8 +156,8 @@ import Testing
       let sink = open("/dev/null", O_WRONLY)
       defer { for descriptor in [source, sink] { close(descriptor) } }
       do throws(HexMask.TargetedError) {
-        _ = try HexMask.render(
-          from: source, toEach: [(256, sink), (32, sink)], shape: shape,
+        _ = try HexMask.renderTargets(
+          from: source, to: [(256, sink), (32, sink)], shape: shape,
           output: HexMask.Output(), input: HexMask.Input())
         Issue.record("a 32 px hexagon cannot have 30 px corners")
       } catch {

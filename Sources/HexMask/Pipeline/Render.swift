@@ -71,28 +71,28 @@ extension HexMask {
   /// Length options in pixels are pixels of each output; `.percent` scales with each.
   ///
   /// ```swift
-  /// let reports = try HexMask.render(from: 0, to: [(64, small), (256, large)])
+  /// let reports = try HexMask.render(from: 0, toEach: [(64, small), (256, large)])
   /// ```
   ///
   /// - Returns: one report per destination, in order.
   @discardableResult
   public static func render(
-    from source: Int32, to destinations: [(size: Int, descriptor: Int32)],
+    from source: Int32, toEach destinations: [(size: Int, descriptor: Int32)],
     shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
   ) throws(Error) -> [Report] {
     do throws(TargetedError) {
-      return try render(
-        from: source, toEach: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
+      return try renderTargets(
+        from: source, to: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
         output: output, input: input)
     } catch {
       throw error.error
     }
   }
 
-  /// ``render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)`` that
-  /// also says which output a failure is about; a nil size is the square's own.
-  package static func render(
-    from source: Int32, toEach destinations: [(size: Int?, descriptor: Int32)], shape: Shape,
+  /// ``render(from:toEach:shape:output:input:)`` that also says which output a failure is
+  /// about; a nil size is the square's own.
+  package static func renderTargets(
+    from source: Int32, to destinations: [(size: Int?, descriptor: Int32)], shape: Shape,
     output: Output, input: Input
   ) throws(TargetedError) -> [Report] {
     let reading: CFile
@@ -125,7 +125,7 @@ extension HexMask {
   }
 
   /// Several sizes of the picture in `bytes` from one decode, as
-  /// ``render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)`` makes
+  /// ``render(from:toEach:shape:output:input:)`` makes
   /// them: one output file's bytes per size, in order.
   ///
   /// ```swift

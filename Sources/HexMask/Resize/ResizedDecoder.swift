@@ -167,35 +167,79 @@ private final class Filter {
 
   /// Premultiplies source row `index` (straight RGBA8) and filters it across into its ring row.
   func filterAcross(_ bytes: UnsafeBufferPointer<UInt8>, intoRingFor index: Int) {
-    let offset = span.lowerBound * 4
-    for i in 0..<span.count {
-      let alpha = bytes[offset + i * 4 + 3]
-      let factor = Float(alpha) / 255
-      for channel in 0..<3 {
-        let value = Float(bytes[offset + i * 4 + channel])
-        premultiplied[i * 4 + channel] = alpha == 255 ? value : value * factor
-      }
-      premultiplied[i * 4 + 3] = Float(alpha)
-    }
     let target = (index % ringRows) * side * 4
-    guard let pixels = UnsafeRawPointer(premultiplied.baseAddress),
-      let out = UnsafeMutableRawPointer(ring.baseAddress)
+    guard let pixels = UnsafeMutableRawPointer(premultiplied.baseAddress),
+      let out = UnsafeMutableRawPointer(ring.baseAddress),
+      let source = UnsafeRawPointer(bytes.baseAddress)
     else { return }
     let stride = MemoryLayout<SIMD4<Float>>.stride
+    // One pixel at a time as four lanes, without a branch: an opaque pixel's factor is
+    // exactly 1, so its colour is unchanged.
+    let offset = span.lowerBound * 4
+    for i in 0..<span.count {
+      let pixel = SIMD4<Float>(
+        source.loadUnaligned(fromByteOffset: offset + i * 4, as: SIMD4<UInt8>.self))
+      let factor = pixel.w / 255
+      pixels.storeBytes(
+        of: pixel * SIMD4(factor, factor, factor, 1), toByteOffset: i * stride,
+        as: SIMD4<Float>.self)
+    }
     columns.weights.withUnsafeBufferPointer { weights in
       columns.first.withUnsafeBufferPointer { firsts in
         columns.count.withUnsafeBufferPointer { counts in
-          for x in 0..<side {
-            // One pixel is four adjacent Floats: sum whole pixels at once.
-            let start = firsts[x] - span.lowerBound
-            let base = x * columns.stride
-            var sum = SIMD4<Float>(repeating: 0)
-            for k in 0..<counts[x] {
+          guard let weights = weights.baseAddress else { return }
+          /// The sum of source pixels `start..<start + count` weighted by
+          /// `weights[base...]`, continuing `sum` from tap `from`: in tap order, so the
+          /// result does not depend on how pixels are grouped below.
+          func taps(
+            _ sum: inout SIMD4<Float>, base: Int, start: Int, from: Int, count: Int
+          ) {
+            var k = from
+            while k < count {
               sum +=
-                weights[base + k]
-                * pixels.loadUnaligned(fromByteOffset: (start + k) * stride, as: SIMD4<Float>.self)
+                weights[base &+ k]
+                * pixels.loadUnaligned(
+                  fromByteOffset: (start &+ k) &* stride, as: SIMD4<Float>.self)
+              k &+= 1
             }
-            out.storeBytes(of: sum, toByteOffset: (target / 4 + x) * stride, as: SIMD4<Float>.self)
+          }
+          // Two output pixels at a time: two independent chains of additions keep the
+          // processor busy while each addition waits for the one before it. One pixel is
+          // four adjacent Floats: whole pixels are summed at once.
+          var x = 0
+          while x &+ 1 < side {
+            let base = x &* columns.stride
+            let (start0, start1) = (firsts[x] &- span.lowerBound, firsts[x &+ 1] &- span.lowerBound)
+            let (count0, count1) = (counts[x], counts[x &+ 1])
+            var sum0 = SIMD4<Float>(repeating: 0)
+            var sum1 = SIMD4<Float>(repeating: 0)
+            var k = 0
+            while k < min(count0, count1) {
+              sum0 +=
+                weights[base &+ k]
+                * pixels.loadUnaligned(
+                  fromByteOffset: (start0 &+ k) &* stride, as: SIMD4<Float>.self)
+              sum1 +=
+                weights[base &+ columns.stride &+ k]
+                * pixels.loadUnaligned(
+                  fromByteOffset: (start1 &+ k) &* stride, as: SIMD4<Float>.self)
+              k &+= 1
+            }
+            taps(&sum0, base: base, start: start0, from: k, count: count0)
+            taps(&sum1, base: base &+ columns.stride, start: start1, from: k, count: count1)
+            out.storeBytes(
+              of: sum0, toByteOffset: (target / 4 &+ x) &* stride, as: SIMD4<Float>.self)
+            out.storeBytes(
+              of: sum1, toByteOffset: (target / 4 &+ x &+ 1) &* stride, as: SIMD4<Float>.self)
+            x &+= 2
+          }
+          if x < side {
+            var sum = SIMD4<Float>(repeating: 0)
+            taps(
+              &sum, base: x &* columns.stride, start: firsts[x] &- span.lowerBound, from: 0,
+              count: counts[x])
+            out.storeBytes(
+              of: sum, toByteOffset: (target / 4 &+ x) &* stride, as: SIMD4<Float>.self)
           }
         }
       }

@@ -65,7 +65,7 @@ func renderFile(input: String, output: String, settings: RenderSettings) throws(
 }
 
 /// Reads `input` once and writes each of `outputs` at its size (see
-/// ``HexMask/render(from:to:shape:output:input:)-(_,[(size:Int,descriptor:Int32)],_,_,_)``).
+/// ``HexMask/render(from:toEach:shape:output:input:)``).
 /// Each output appears only when complete (see ``OutputFile``), and none appears when any
 /// fails; the input is never touched. Every output takes the format of the first one's name
 /// (they come from one name, differing only in `{size}`).
@@ -86,9 +86,9 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
   for output in outputs { destinations.append(try OutputFile(path: output.path)) }
   let reports: [HexMask.Report]
   do throws(HexMask.TargetedError) {
-    reports = try HexMask.render(
+    reports = try HexMask.renderTargets(
       from: fileno(source.stream),
-      toEach: zip(outputs, destinations).map { ($0.size, fileno($1.stream)) },
+      to: zip(outputs, destinations).map { ($0.size, fileno($1.stream)) },
       shape: settings.shape, output: outputSettings, input: settings.input)
   } catch {
     let output = destinations[error.target ?? 0].name
