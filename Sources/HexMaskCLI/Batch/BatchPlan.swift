@@ -27,7 +27,7 @@ struct BatchPlan: Equatable, Sendable {
         Self.item(for: input, size: size, template: template, outputFolder: outputFolder)
       }
     }
-    conflicts = Self.conflicts(among: items)
+    conflicts = Self.conflicts(among: items, inputs: Set(inputs.compactMap(\.identity)))
   }
 
   /// The item of `input` at `size`, or why it has none.
@@ -36,8 +36,9 @@ struct BatchPlan: Equatable, Sendable {
   ) -> BatchItem {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
-    let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
-    let shardKey = input.folder.map { $0.isEmpty ? fileName : $0 + "/" + fileName } ?? input.path
+    let fileName = lastComponent(of: input.path)
+    let shardKey =
+      input.folder.map { $0.isEmpty ? String(fileName) : $0 + "/" + fileName } ?? input.path
     var item: BatchItem {
       if let problem = input.problem {
         return BatchItem(input: input.path, output: "", problem: problem)
@@ -51,7 +52,7 @@ struct BatchPlan: Equatable, Sendable {
           input: input.path, output: "",
           problem: FileFailure(file: input.path, .unnamable(reason)))
       }
-      if relative.split(separator: "/").first.map(String.init) == recordFolderName {
+      if relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
         let reason =
           "the output '\(relative)' would be among hexmask's rerun records in "
           + "'\(recordFolderName)'"
@@ -69,8 +70,11 @@ struct BatchPlan: Equatable, Sendable {
     return sized
   }
 
-  /// Outputs two items would write, and outputs that are inputs.
-  private static func conflicts(among items: [BatchItem]) -> [OutputConflict] {
+  /// Outputs two items would write, and outputs that are inputs (`inputs`: their files'
+  /// identities).
+  private static func conflicts(among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>)
+    -> [OutputConflict]
+  {
     var conflicts: [OutputConflict] = []
     var firstWriter: [String: Int] = [:]
     var conflictIndex: [String: Int] = [:]
@@ -85,9 +89,15 @@ struct BatchPlan: Equatable, Sendable {
         firstWriter[item.output] = index
       }
     }
-    let inputKeys = Set(items.compactMap { FileIdentity(path: $0.input, following: true)?.key })
+    // Only an output that exists can be an input: read each output folder once, and look
+    // closer only at the names found there (none at all in a new folder).
+    var existing: [Substring: Set<Substring>] = [:]
     for item in items where item.problem == nil {
-      guard let output = FileIdentity(path: item.output, following: true),
+      let name = lastComponent(of: item.output)
+      let folder = item.output[..<name.startIndex]
+      if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
+      guard existing[folder]?.contains(name) == true,
+        let output = FileIdentity(path: item.output, following: true),
         inputKeys.contains(output.key)
       else { continue }
       conflicts.append(

@@ -20,6 +20,9 @@ struct BatchInput: Equatable, Sendable {
   var folder: String?
   /// Why the input cannot be used (an unreadable folder); such an input is reported as failed.
   var problem: FileFailure?
+  /// The file's device and inode, as the search found it; nil when it does not exist (or
+  /// was not looked at).
+  var identity: FileIdentity.Key?
 
   init(path: String, folder: String?, problem: FileFailure? = nil) {
     self.path = path
@@ -100,9 +103,35 @@ func excludedFolder(among paths: [String], rules: InputRules) -> String? {
 /// The folder part of a path named directly, as `{dir}`: `/a/./b/c.jpg` → `a/b`; nil when it
 /// climbs with `..`.
 func mirrored(_ path: String) -> String? {
-  let parts = path.split(separator: "/").dropLast().filter { $0 != "." }
-  guard !parts.contains("..") else { return nil }
-  return parts.joined(separator: "/")
+  // Most paths are clean already (`photos/2024/a.jpg`, `/data/a.jpg`): their folder part
+  // is a slice.
+  let relative = path.drop { $0 == "/" }
+  if isPlainRelativePath(relative) {
+    guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    return String(relative[..<slash])
+  }
+  let parts = path.split(separator: "/").dropLast()
+  if parts.contains("..") { return nil }
+  return parts.filter { $0 != "." }.joined(separator: "/")
+}
+
+/// True when `path` is relative and every component is a plain name: no empty component
+/// (`a//b`, `a/`), no `.` and no `..`. One pass over the bytes: batches check this for
+/// every file.
+func isPlainRelativePath(_ path: some StringProtocol) -> Bool {
+  var componentLength = 0
+  var dots = 0
+  for byte in path.utf8 {
+    if byte == UInt8(ascii: "/") {
+      if componentLength == 0 || componentLength == dots && dots <= 2 { return false }
+      componentLength = 0
+      dots = 0
+    } else {
+      componentLength += 1
+      if byte == UInt8(ascii: ".") { dots += 1 }
+    }
+  }
+  return componentLength > 0 && !(componentLength == dots && dots <= 2)
 }
 
 /// The device and inode of a file: the same file however it is spelled or linked.
@@ -179,11 +208,28 @@ private struct FolderSearch {
   /// Takes `input` unless its file was taken already; a path that does not exist is always
   /// taken, so that its error is reported.
   mutating func add(_ input: BatchInput, identity: FileIdentity?) {
+    var input = input
     if let identity {
       guard taken.insert(identity.key).inserted else { return }
+      input.identity = identity.key
     }
     found.append(input)
   }
+}
+
+/// The names in `folder` except `.` and `..`, in no particular order; none when it cannot
+/// be read (it does not exist yet).
+func namesInFolder(_ folder: String) -> [Substring] {
+  guard let stream = opendir(folder.isEmpty ? "." : folder) else { return [] }
+  defer { closedir(stream) }
+  var names: [Substring] = []
+  while let entry = readdir(stream) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    if name != "." && name != ".." { names.append(name[...]) }
+  }
+  return names
 }
 
 /// The names in `folder` except `.` and `..`, in byte order.

@@ -79,10 +79,12 @@ struct NameTemplate: Equatable, Sendable {
   /// cannot be made (`{dir}` of an input that climbs with `..`, or a file name that is
   /// empty or `..`).
   func outputPath(for input: BatchInput, size: Int? = nil) -> String? {
-    let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
-    let dot = fileName.lastIndex(of: ".").flatMap { $0 > fileName.startIndex ? $0 : nil }
-    let stem = dot.map { String(fileName[..<$0]) } ?? fileName
-    let ext = dot.map { String(fileName[fileName.index(after: $0)...]) } ?? ""
+    let fileName = lastComponent(of: input.path)
+    let dot = fileName.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap {
+      $0 > fileName.startIndex ? $0 : nil
+    }
+    let stem = dot.map { fileName[..<$0] } ?? fileName
+    let ext = dot.map { fileName[fileName.index(after: $0)...] } ?? ""
     var path = ""
     for part in parts {
       switch part {
@@ -95,12 +97,22 @@ struct NameTemplate: Equatable, Sendable {
         path += folder
       }
     }
-    let components = path.split(separator: "/").filter { $0 != "." }
+    // Most paths are clean already; only the others are put together again.
+    if isPlainRelativePath(path) { return path }
+    let components = path.split(separator: "/")
     guard !components.isEmpty, !components.contains(".."), !path.hasSuffix("/") else {
       return nil
     }
-    return components.joined(separator: "/")
+    let kept = components.filter { $0 != "." }
+    return kept.isEmpty ? nil : kept.joined(separator: "/")
   }
+}
+
+/// The last component of `path` (`photos/a.jpg` → `a.jpg`); the whole path when it has no
+/// `/`, an empty one when it ends with `/`.
+func lastComponent(of path: String) -> Substring {
+  guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...] }
+  return path[path.index(after: slash)...]
 }
 
 /// Why a `--name` template was refused.

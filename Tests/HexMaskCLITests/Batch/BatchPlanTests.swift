@@ -32,10 +32,8 @@ import Testing
   @Test func anOutputThatIsAnInputIsAConflict() throws {
     try withTemporaryFolder { dir in
       try makeTree(dir, copies: ["a.png": pngFixture, "sub/a.jpg": photoFixture])
-      let inputs = [
-        BatchInput(path: dir + "/sub/a.jpg", folder: ""),
-        BatchInput(path: dir + "/a.png", folder: ""),
-      ]
+      // As the search finds them: with their files' identities.
+      let inputs = findInputs([dir + "/sub/a.jpg", dir + "/a.png"], rules: InputRules())
       let plan = BatchPlan(
         inputs: inputs, template: try NameTemplate(parsing: "{name}.png"), outputFolder: dir)
       #expect(plan.conflicts.contains { $0.overwritesInput && $0.output == dir + "/a.png" })
