@@ -471,7 +471,8 @@ def job_e(tools, phone_dir, work, hexmask_bin):
 
 def targets_e(jobs):
     listed, alone = jobs[0][0], jobs[1][0]
-    vips = find(jobs, "a thumbnail per size")
+    vips = next((r for r, _ in jobs if r.tool.endswith("a thumbnail per size")
+                 and not r.error and r.median), None)
     out = []
     if listed.error or alone.error:
         return out
@@ -511,6 +512,7 @@ def job_f(tools, work, hexmask_bin):
     README's recipes list them), all of them and one shard of 4 (a quarter of the listing
     is printed)."""
     listing = listed_paths(work)
+    hexmask_bin = os.path.abspath(hexmask_bin)
     out = os.path.join(work, "out-f")
     plan = (f"cd '{work}' && '{hexmask_bin}' -r --files-from '{listing}' -0 --out-dir out-f "
             f"--dry-run")

@@ -150,5 +150,3 @@ extension Job {
   }
 }
 
-/// The cores this process may use: the default for `--jobs`.
-let availableCores = ProcessInfo.processInfo.activeProcessorCount

@@ -186,7 +186,7 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },
     help: "Use N threads: N files at once in batch mode, else N bands of one PNG deflated "
       + "at once. The output bytes are the same whatever N.",
-    group: .general, defaultValue: "the number of available cores"),
+    group: .general, defaultValue: "the cores hexmask may use"),
   OptionDescription(
     long: "shard",
     value: .shard(named: "I/N") { $0.batch.shard = $1 },

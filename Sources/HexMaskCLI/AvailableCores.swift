@@ -1,0 +1,66 @@
+import CFileShims
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The cores this process may use: the default for `--jobs`.
+///
+/// Not the machine's count, which is what a Slurm task, a `taskset` or a container with a
+/// CPU limit would otherwise get: the CPUs the process may run on (`sched_getaffinity`),
+/// and no more than a cgroup v2 CPU quota allows (`cpu.max` of the process's cgroup or
+/// any above it, rounded up), at least 1.
+let availableCores = coresAllowed(
+  affinity: affinityCount(), quota: cgroupQuota(),
+  machine: ProcessInfo.processInfo.activeProcessorCount)
+
+/// The smallest of what the affinity mask, the quota and the machine allow, at least 1;
+/// nil means "no limit from there".
+func coresAllowed(affinity: Int?, quota: Double?, machine: Int) -> Int {
+  var cores = max(1, machine)
+  if let affinity, affinity > 0 { cores = min(cores, affinity) }
+  // A quota of 2.5 CPUs keeps 3 threads busy part of the time: round up, as Go and the
+  // JVM do.
+  if let quota, quota > 0, quota < Double(cores) { cores = max(1, Int(quota.rounded(.up))) }
+  return cores
+}
+
+/// The CPUs in this thread's affinity mask (the process's, unless a thread changed its
+/// own); nil when it cannot be read.
+func affinityCount() -> Int? {
+  let count = hm_cpus_allowed()
+  return count > 0 ? Int(count) : nil
+}
+
+/// The smallest CPU quota of this process's cgroup v2 (`0::/a/b` in /proc/self/cgroup)
+/// and the cgroups above it; nil when none is set or there is no cgroup v2.
+private func cgroupQuota() -> Double? {
+  guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+    let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+  else { return nil }
+  var folder = "/sys/fs/cgroup" + line.dropFirst(3)
+  var smallest: Double?
+  while folder.hasPrefix("/sys/fs/cgroup") {
+    if let text = try? String(contentsOfFile: folder + "/cpu.max", encoding: .utf8),
+      let quota = cgroupQuota(text)
+    {
+      smallest = min(smallest ?? quota, quota)
+    }
+    guard let slash = folder.lastIndex(of: "/"), folder != "/sys/fs/cgroup" else { break }
+    folder = String(folder[..<slash])
+  }
+  return smallest
+}
+
+/// The CPUs the text of a cgroup v2 `cpu.max` file allows ("200000 100000" → 2.0); nil
+/// for "max 100000" (no limit) or anything else.
+func cgroupQuota(_ text: String) -> Double? {
+  let fields = text.split(whereSeparator: \.isWhitespace)
+  guard fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]),
+    quota > 0, period > 0, quota.isFinite, period.isFinite
+  else { return nil }
+  return quota / period
+}
