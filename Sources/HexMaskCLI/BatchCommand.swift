@@ -27,7 +27,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   let rules = InputRules(
     recursive: settings.recursive, followSymlinks: settings.followSymlinks,
     excludedFolder: outputFolder)
-  if let folder = excludedFolder(among: paths, rules: rules) {
+  // A folder argument that is DIR itself is a mistake to report. (The entries of a list are
+  // not checked one by one: a `find` listing may well name DIR, which is never searched.)
+  if let folder = excludedFolder(among: job.inputs, rules: rules) {
     throw .inputIsOutputFolder(folder)
   }
   var skipped: [String] = []

@@ -92,6 +92,16 @@ final class BatchReporter: Sendable {
   /// rendered.
   func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
     var failed = 0
+    // Lines are written in blocks: one write per line is most of a large plan's time.
+    var pending = ""
+    func emit(_ line: String) {
+      pending += line
+      if pending.utf8.count >= 1 << 16 {
+        console.standardOutput(pending)
+        pending = ""
+      }
+    }
+    defer { if !pending.isEmpty { console.standardOutput(pending) } }
     var recipes: [Int?: Recipe] = [:]
     for item in items {
       let recipe =
@@ -112,7 +122,7 @@ final class BatchReporter: Sendable {
       if json {
         let status =
           result.status == .failed ? "failed" : result.reason == nil ? "skipped" : "planned"
-        console.standardOutput(jsonLine(result, status: status))
+        emit(jsonLine(result, status: status))
       } else if item.problem == nil {
         let note =
           switch result.reason {
@@ -122,7 +132,7 @@ final class BatchReporter: Sendable {
           case .new?: ""
           }
         let line = "\(displayName(item.input)) -> \(displayName(item.output))\(note)"
-        console.standardOutput(escapingControlCharacters(line) + "\n")
+        emit(escapingControlCharacters(line) + "\n")
       }
     }
     return failed

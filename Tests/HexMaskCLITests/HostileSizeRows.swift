@@ -1,5 +1,5 @@
-/// Hostile-user rows about `--size` lists (issue 14): every size from one command, names that
-/// cannot tell the sizes apart, and reruns that add a size.
+/// Hostile-user rows of issue 14: `--size` lists (every size from one command, names that
+/// cannot tell the sizes apart, reruns that add a size) and what lists may name.
 extension HostileUserTests {
   static let sizeListRows: [HostileCase] = [
     HostileCase(
@@ -79,5 +79,15 @@ extension HostileUserTests {
       command: "hexmask cut.jpg --out-dir o --size 32,16 --json > rows 2> errors", status: 1,
       firstError: nil,
       check: "[ $(grep -c '\"failed\"' rows) = 2 ] && [ $(grep -c 'cut.jpg' errors) = 1 ]"),
+    HostileCase(
+      title: "one size on a full device: none of the sizes appears",
+      setup: "ln -s /dev/full z-128.png",
+      command: "hexmask in.jpg 'z-{size}.png' --size 64,128", status: 1,
+      firstError: "hexmask: z-128.png: cannot write: No space left on device",
+      check: "[ ! -e z-64.png ] && [ -L z-128.png ]"),
+    HostileCase(
+      title: "a list that names the output folder (as find lists it) passes over it",
+      setup: "mkdir o", command: "printf 'o\\nin.jpg\\n' | hexmask --files-from - --out-dir o -q",
+      status: 0, firstError: nil, check: "is_png o/in.png && [ $(ls o | wc -l) = 1 ]"),
   ]
 }

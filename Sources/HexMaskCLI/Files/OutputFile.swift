@@ -68,6 +68,12 @@ final class OutputFile {
     destination = .file(path: target, temporary: temporary)
   }
 
+  /// True when ``commit()`` copies a spool out (standard output, a FIFO, a device), which
+  /// can fail as a full device does; putting a file in place is a rename that hardly can.
+  var isSpooled: Bool {
+    if case .spooled = destination { true } else { false }
+  }
+
   /// Makes the finished output visible: puts the file in place, or writes out the spool.
   ///
   /// - Returns: the size and modification time of the file put in place (nil for a spool),

@@ -95,11 +95,15 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
     throw FileFailure(
       file: blamed(error.error, input: source.name, output: output), .image(error.error))
   }
-  var rendered: [RenderedFile] = []
-  for (report, destination) in zip(reports, destinations) {
-    rendered.append(RenderedFile(report: report, stamp: try destination.commit()))
+  // Spools first: a full device then fails before any file is put in place, so the sizes
+  // appear all together or not at all.
+  var stamps: [FileStamp?] = Array(repeating: nil, count: destinations.count)
+  for index in destinations.indices.sorted(by: {
+    destinations[$0].isSpooled && !destinations[$1].isSpooled
+  }) {
+    stamps[index] = try destinations[index].commit()
   }
-  return rendered
+  return zip(reports, stamps).map { RenderedFile(report: $0, stamp: $1) }
 }
 
 /// Writes the mask of a `--size` canvas to `output`, without a picture.
