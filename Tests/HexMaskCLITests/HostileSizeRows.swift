@@ -89,5 +89,24 @@ extension HostileUserTests {
       title: "a list that names the output folder (as find lists it) passes over it",
       setup: "mkdir o", command: "printf 'o\\nin.jpg\\n' | hexmask --files-from - --out-dir o -q",
       status: 0, firstError: nil, check: "is_png o/in.png && [ $(ls o | wc -l) = 1 ]"),
+    HostileCase(
+      title: "--files-from shards are disjoint and together list every input, in any order",
+      setup: "mkdir p && for i in 1 2 3 4 5 6 7 8 9 10; do cp small.png p/f$i.png; done "
+        + "&& ls p/*.png > list && sort -r list > reversed",
+      command: "for i in 0 1 2; do hexmask --files-from list --out-dir x --dry-run "
+        + "--shard $i/3 > a$i; hexmask --files-from reversed --out-dir x --dry-run "
+        + "--shard $i/3 | sort -r > b$i; done",
+      status: 0, firstError: nil,
+      check: "[ $(cat a0 a1 a2 | sort -u | wc -l) = 10 ] && [ $(cat a0 a1 a2 | wc -l) = 10 ] "
+        + "&& for i in 0 1 2; do [ \"$(sort a$i)\" = \"$(sort b$i)\" ] || exit 1; done"),
+    HostileCase(
+      title: "adding files moves no file to another shard",
+      setup: "mkdir p && for i in 1 2 3 4 5 6 7 8; do cp small.png p/f$i.png; done "
+        + "&& for i in 0 1 2 3; do hexmask p --out-dir x --dry-run --shard $i/4 > before$i; done",
+      command: "for i in 9 10 11 12 13 14; do cp small.png p/f$i.png; done; "
+        + "for i in 0 1 2 3; do hexmask p --out-dir x --dry-run --shard $i/4 > after$i; done",
+      status: 0, firstError: nil,
+      check: "for i in 0 1 2 3; do sort before$i > b; sort after$i > a; "
+        + "[ -s b ] && [ -z \"$(comm -23 b a)\" ] || exit 1; done"),
   ]
 }
