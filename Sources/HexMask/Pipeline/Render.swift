@@ -20,23 +20,11 @@ extension HexMask {
   public static func render(
     _ bytes: [UInt8], shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
   ) throws(Error) -> [UInt8] {
-    guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }
-    var result: Result<[UInt8], Error> = .failure(.decoding(ImageError(.unreadable, "no data")))
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress,
-        let source = fmemopen(UnsafeMutableRawPointer(mutating: base), buffer.count, "rb")
-      else {
-        result = .failure(.decoding(ImageError(.unreadable, "cannot read: \(systemError())")))
-        return
+    try readingBytes(bytes) { source throws(Error) in
+      try collectingBytes { destination throws(Error) in
+        _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
       }
-      defer { fclose(source) }
-      result = Result(catching: { () throws(Error) -> [UInt8] in
-        try collectingBytes { destination throws(Error) in
-          _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
-        }
-      })
     }
-    return try result.get()
   }
 
   /// Reads a picture from the file descriptor `source` until its end and writes the output
@@ -135,30 +123,17 @@ extension HexMask {
     _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> [[UInt8]] {
-    guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }
-    var result: Result<[[UInt8]], Error> = .failure(.decoding(ImageError(.unreadable, "no data")))
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress,
-        let source = fmemopen(UnsafeMutableRawPointer(mutating: base), buffer.count, "rb")
-      else {
-        result = .failure(.decoding(ImageError(.unreadable, "cannot read: \(systemError())")))
-        return
-      }
-      defer { fclose(source) }
-      result = Result(catching: { () throws(Error) -> [[UInt8]] in
-        try collectingBytes(count: sizes.count) { destinations throws(Error) in
-          do throws(TargetedError) {
-            _ = try render(
-              from: source,
-              to: zip(sizes, destinations).map { Target(size: $0, file: $1) },
-              shape: shape, output: output, input: input)
-          } catch {
-            throw error.error
-          }
+    try readingBytes(bytes) { source throws(Error) in
+      try collectingBytes(count: sizes.count) { destinations throws(Error) in
+        do throws(TargetedError) {
+          _ = try render(
+            from: source, to: zip(sizes, destinations).map { Target(size: $0, file: $1) },
+            shape: shape, output: output, input: input)
+        } catch {
+          throw error.error
         }
-      })
+      }
     }
-    return try result.get()
   }
 
   /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
@@ -450,6 +425,26 @@ extension HexMask {
       throw failure(ImageError(.unreadable, "cannot use descriptor \(descriptor): \(reason)"))
     }
     return opened
+  }
+
+  /// Runs `body` with a C stream that reads `bytes` (fmemopen), so the file pipeline serves
+  /// bytes in memory too.
+  private static func readingBytes<T>(
+    _ bytes: [UInt8], _ body: (CFile) throws(Error) -> T
+  ) throws(Error) -> T {
+    guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }
+    var result: Result<T, Error> = .failure(.decoding(ImageError(.unreadable, "no data")))
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress,
+        let source = fmemopen(UnsafeMutableRawPointer(mutating: base), buffer.count, "rb")
+      else {
+        result = .failure(.decoding(ImageError(.unreadable, "cannot read: \(systemError())")))
+        return
+      }
+      defer { fclose(source) }
+      result = Result(catching: { () throws(Error) -> T in try body(source) })
+    }
+    return try result.get()
   }
 
   /// Runs `body` with a C stream that collects what is written into memory.
