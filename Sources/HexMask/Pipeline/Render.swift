@@ -225,19 +225,32 @@ extension HexMask {
       shape.layout == .seed
       ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
       : output.crop.square(width: upright.width, height: upright.height)
-    let shared = SharedRows(upright)
-    var outputs: [TargetRender] = []
+    // Every size must fit the shape before anything is written.
+    var shapes: [(side: Int, mask: MaskShape)] = []
     for (index, target) in targets.enumerated() {
       var side = target.size ?? crop.side
       if !output.upscale { side = min(side, crop.side) }
       do throws(Error) {
         try checkOutputSize(side: side, output: output, input: input)
-        let mask = try maskShape(shape, side: side)
-        let branch = shared.branch()
-        let picture = ResizedDecoder(branch, crop: crop, side: side)
+        shapes.append((side, try maskShape(shape, side: side)))
+      } catch {
+        throw TargetedError(error: error, target: index)
+      }
+    }
+    // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
+    let profile = output.keepColorProfile && !output.maskOnly ? metadata.iccProfile : nil
+    let shared = SharedRows(upright)
+    var outputs: [TargetRender] = []
+    for (index, (side, mask)) in shapes.enumerated() {
+      let branch = shared.branch()
+      let picture = ResizedDecoder(branch, crop: crop, side: side)
+      do throws(Error) {
+        let writer = try encoding { () throws(ImageError) in
+          try makeWriter(file: targets[index].file, side: side, output: output, profile: profile)
+        }
         outputs.append(
           TargetRender(
-            side: side, branch: branch, picture: picture,
+            branch: branch, picture: picture, writer: writer,
             rows: RowPipeline(
               shape: mask, border: shape.borderColor, output: output,
               imageIsOpaque: picture.isOpaque)))
@@ -245,47 +258,9 @@ extension HexMask {
         throw TargetedError(error: error, target: index)
       }
     }
-
-    // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
-    let profile = output.keepColorProfile && !output.maskOnly ? metadata.iccProfile : nil
-    var writers: [any ImageWriter] = []
-    for (index, target) in targets.enumerated() {
-      do throws(Error) {
-        writers.append(
-          try encoding { () throws(ImageError) in
-            try makeWriter(
-              file: target.file, side: outputs[index].side, output: output, profile: profile)
-          })
-      } catch {
-        throw TargetedError(error: error, target: index)
-      }
-    }
-
-    var unfinished = Array(outputs.indices)
-    var lastToFinish = 0
-    while let index = unfinished.min(by: { outputs[$0].progress < outputs[$1].progress }) {
-      do throws(Error) {
-        if !output.maskOnly {
-          try decoding { () throws(ImageError) in
-            try outputs[index].rows.read(from: outputs[index].picture)
-          }
-        }
-        outputs[index].rows.draw()
-        try encoding { () throws(ImageError) in try outputs[index].rows.write(to: writers[index]) }
-      } catch {
-        if case .decoding = error { throw forInput(error) }
-        throw TargetedError(error: error, target: index)
-      }
-      outputs[index].rowsDone += 1
-      if outputs[index].rowsDone == outputs[index].side {
-        unfinished.removeAll { $0 == index }
-        lastToFinish = index
-        // The last one stays open: strict mode reads on through it.
-        if !unfinished.isEmpty { outputs[index].branch.close() }
-      }
-    }
     guard !outputs.isEmpty else { return [] }
-    let picture = outputs[lastToFinish].picture
+
+    let picture = outputs[try drawInTurns(&outputs, readsPicture: !output.maskOnly)].picture
     if input.strict && !output.maskOnly {
       // Rows below the crop are normally never decoded (like vips' sequential access);
       // strict mode reads them too, so damage anywhere in the file is found.
@@ -296,32 +271,20 @@ extension HexMask {
       }
     }
     let readWarnings = (output.keepColorProfile ? metadata.warnings : []) + picture.warnings
-    let reports = writers.indices.map { index in
-      Report(side: outputs[index].side, warnings: readWarnings + writers[index].warnings)
+    let reports = outputs.map { target in
+      Report(side: target.side, warnings: readWarnings + target.writer.warnings)
     }
     if input.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw forInput(.warningInStrictMode(first))
     }
-    for (index, writer) in writers.enumerated() {
+    for (index, target) in outputs.enumerated() {
       do throws(Error) {
-        try encoding { () throws(ImageError) in try writer.finish() }
+        try encoding { () throws(ImageError) in try target.writer.finish() }
       } catch {
         throw TargetedError(error: error, target: index)
       }
     }
     return reports
-  }
-
-  /// One target's part of a render: its resized picture, its row buffers, how far it is.
-  private struct TargetRender {
-    var side: Int
-    var branch: SharedRows.Branch
-    var picture: ResizedDecoder
-    var rows: RowPipeline
-    var rowsDone = 0
-
-    /// How far down the output is, from 0 to 1: the next row's middle.
-    var progress: Double { (Double(rowsDone) + 0.5) / Double(side) }
   }
 
   /// The mask of a `side` canvas, written to `destination`.
@@ -397,7 +360,7 @@ extension HexMask {
   }
 
   /// Runs a decoding step; its failure is the input's.
-  private static func decoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
+  static func decoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
     do {
       return try step()
     } catch {
@@ -406,7 +369,7 @@ extension HexMask {
   }
 
   /// Runs an encoding step; its failure is the output's.
-  private static func encoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
+  static func encoding<T>(_ step: () throws(ImageError) -> T) throws(Error) -> T {
     do {
       return try step()
     } catch {
