@@ -74,6 +74,8 @@ enum CommandError: Error, Equatable, Sendable {
   /// 2 for a usage error (the command line is wrong), 1 when a file could not be processed.
   var exitStatus: Int32 {
     switch self {
+    // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
+    case .renderFailed(let error) where error.cause == .closedPipe: 128 + SIGPIPE
     case .renderFailed(let error): error.cause.isUsage ? 2 : 1
     case .unreadableList, .someFilesFailed, .noPictures: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
@@ -167,6 +169,8 @@ enum CommandError: Error, Equatable, Sendable {
   /// The lines of `report`, without their line breaks.
   private var lines: [String] {
     switch self {
+    // Whoever closed the pipe wanted no more, as for text below.
+    case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
@@ -268,6 +272,7 @@ extension FileFailure.Cause {
     switch self {
     case .system(let words), .unnamable(let words): words
     case .outputIsFolder: "is a folder; name a file, or use --out-dir to write into a folder"
+    case .closedPipe: "cannot write: \(String(cString: strerror(EPIPE)))"
     case .unknownFormat:
       "cannot tell the format from the name: use .png, .jpg or .webp, or --format"
     case .image(.decoding(let error)) where error.pixels != nil:
@@ -285,7 +290,7 @@ extension FileFailure.Cause {
   var isUsage: Bool {
     switch self {
     case .image(.shape), .outputIsFolder, .unknownFormat, .unnamable: true
-    case .image, .system: false
+    case .image, .system, .closedPipe: false
     }
   }
 }

@@ -58,6 +58,19 @@ extension HostileUserTests {
           + intoClosedPipe("hexmask small.png in.jpg --out-dir out --json --quiet"),
         status: 141, firstError: nil, check: "is_png out/small.png && is_png out/in.png"),
       HostileCase(
+        title: "a picture into a closed pipe with SIGPIPE ignored ends quietly with 141",
+        command: "trap '' PIPE; " + intoClosedPipe("hexmask in.jpg - --size 64"), status: 141,
+        firstError: nil),
+      HostileCase(
+        title: "an SVG into a closed pipe with SIGPIPE ignored ends quietly with 141",
+        command: "trap '' PIPE; " + intoClosedPipe("hexmask --svg - --size 64"), status: 141,
+        firstError: nil),
+      HostileCase(
+        title: "an SVG to standard output that cannot be drawn names <stdout>",
+        command: "hexmask --svg - --size 64 --corner 50", status: 2,
+        firstError: "hexmask: <stdout>: --corner 50 is too large: at most 16.85 fits a 64 px "
+          + "canvas with this line and number of sides"),
+      HostileCase(
         title: "a usage error into a closed pipe with SIGPIPE ignored ends quietly with 141",
         command: "trap '' PIPE; " + intoClosedPipe("hexmask --sides 2 small.png out.png 2>&1"),
         status: 141, firstError: nil, check: "[ ! -e out.png ]"),

@@ -23,6 +23,9 @@ struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat
     /// A batch input whose output cannot be named; the words say why.
     case unnamable(String)
+    /// Standard output is a pipe its reader closed (SIGPIPE ignored, so the write said
+    /// EPIPE): the reader wanted no more.
+    case closedPipe
   }
 
   init(file: String, _ cause: Cause) {

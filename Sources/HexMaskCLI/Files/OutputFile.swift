@@ -103,6 +103,7 @@ final class OutputFile {
       }
       defer { if into != nil { close(target) } }
       guard copy(stream, toDescriptor: target) else {
+        if into == nil && errno == EPIPE { throw FileFailure(file: name, .closedPipe) }
         throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
       return nil

@@ -134,7 +134,7 @@ func writeSVGFile(side: Int, shape: HexMask.Shape, to path: String) throws(FileF
   do throws(HexMask.Error) {
     text = try HexMask.svg(side: side, shape: shape)
   } catch {
-    throw FileFailure(file: path, .image(error))
+    throw FileFailure(file: path == "-" ? "<stdout>" : path, .image(error))
   }
   let destination = try OutputFile(path: path)
   guard fputs(text, destination.stream) >= 0 else {
