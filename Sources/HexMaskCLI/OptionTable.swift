@@ -261,6 +261,10 @@ let helpExamples: [(command: String, purpose: String)] = [
   ("hexmask in.jpg out.png --layout seed", "Exactly what the original iOS code draws."),
   ("hexmask photo.jpg avatar.webp --size 256", "A 256 × 256 WebP avatar for a web page."),
   (
+    "hexmask photo.jpg 'avatar-{size}.png' --size 64,128,256 --line 2%",
+    "Three avatar sizes from one decode: avatar-64.png, avatar-128.png, avatar-256.png."
+  ),
+  (
     "curl -s https://example.com/me.jpg | hexmask - - > me.png",
     "From standard input to standard output."
   ),
