@@ -78,6 +78,21 @@ import Testing
     #expect(try HexMask.render(input, sizes: [96], shape: Self.shape) == [alone])
   }
 
+  /// Where a separate run decodes the same pixels (no shrink-on-load for any size), each
+  /// size of a list is that run's exact bytes: here through an EXIF turn (orientation 6,
+  /// which holds the whole picture) and a PNG with alpha.
+  @Test(arguments: ["exif/Portrait_6.jpg", "pngsuite/basn6a08.png"])
+  func withoutShrinkingEachSizeIsTheSeparateRunsBytes(fixture: String) throws {
+    let input = try Self.bytes(fixture)
+    let sizes = [48, 128, 64, 256]
+    let together = try HexMask.render(input, sizes: sizes, shape: Self.shape)
+    for (size, png) in zip(sizes, together) {
+      var output = HexMask.Output()
+      output.size = size
+      #expect(try HexMask.render(input, shape: Self.shape, output: output) == png, "\(size)")
+    }
+  }
+
   /// The descriptor API writes the same bytes as the bytes API, one file per size.
   @Test func descriptorsGetTheSameBytes() throws {
     let input = try Self.bytes("exif/Landscape_5.jpg")
