@@ -57,6 +57,9 @@ extension HexMask {
   /// decoded once (shrunk on load only as far as the largest size allows) and each size
   /// is resampled from that, then written to its descriptor. `output.size` is not used.
   /// Length options in pixels are pixels of each output; `.percent` scales with each.
+  /// Memory follows the widths, as for one size: a decoded row is kept only until every
+  /// size has used it. Nothing is written before every size is known to fit the shape; a
+  /// failure later leaves partial outputs, so write to temporary files when that matters.
   ///
   /// ```swift
   /// let reports = try HexMask.render(from: 0, toEach: [(64, small), (256, large)])
