@@ -102,22 +102,17 @@ final class BatchReporter: Sendable {
       }
     }
     defer { if !pending.isEmpty { console.standardOutput(pending) } }
-    var recipes: [Int?: Recipe] = [:]
+    let recipes = Recipe.bySize(of: items, options: options)
     for item in items {
-      let recipe =
-        recipes[item.size]
-        ?? {
-          let made = Recipe(options: options.forOutput(size: item.size))
-          recipes[item.size] = made
-          return made
-        }()
       var result = BatchResult(item: item, status: .written, error: item.problem)
       if item.problem != nil {
         failed += 1
         result.status = .failed
         say(["hexmask: \(item.problem?.displayed ?? "")"])
       } else {
-        result.reason = rerunReason(for: item, recipe: recipe, force: force)
+        result.reason = recipes[item.size].flatMap {
+          rerunReason(for: item, recipe: $0, force: force)
+        }
       }
       if json {
         let status =

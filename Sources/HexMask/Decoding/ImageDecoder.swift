@@ -38,6 +38,16 @@ package protocol ImageDecoder: AnyObject {
 extension ImageDecoder {
   package var isOpaque: Bool { false }
 
+  /// Decodes the next row into the array `row` of exactly `width * 4` bytes: `readRow`
+  /// for callers that keep their row in an array.
+  func readRow(into row: inout [UInt8]) throws(ImageError) {
+    var failure: ImageError?
+    row.withUnsafeMutableBufferPointer { buffer in
+      do throws(ImageError) { try readRow(into: buffer) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
   /// What every `readRow` checks first, in the same words for every decoder: `row` holds
   /// exactly `width * 4` bytes (a programming error otherwise) and row `index` exists.
   func checkRead(of row: UnsafeMutableBufferPointer<UInt8>, index: Int) throws(ImageError) {

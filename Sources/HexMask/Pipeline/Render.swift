@@ -42,15 +42,13 @@ extension HexMask {
     from source: Int32, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> Report {
-    let reading = try stream(source, mode: "rb", failure: Error.decoding)
-    defer { fclose(reading) }
-    let writing = try stream(destination, mode: "wb", failure: Error.encoding)
-    defer { fclose(writing) }
-    let report = try render(from: reading, to: writing, shape: shape, output: output, input: input)
-    guard fflush(writing) == 0 else {
-      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+    do throws(TargetedError) {
+      return try renderTargets(
+        from: source, to: [(output.size, destination)], shape: shape, output: output,
+        input: input)[0]
+    } catch {
+      throw error.error
     }
-    return report
   }
 
   /// Several sizes of one picture from one decode: the picture read from `source` is
@@ -109,7 +107,7 @@ extension HexMask {
       from: reading, to: targets, shape: shape, output: output, input: input)
     for (index, target) in targets.enumerated() where fflush(target.file) != 0 {
       throw TargetedError(
-        error: .encoding(ImageError(.writeFailed, "cannot write: \(systemError())")),
+        error: .encoding(writeFailure()),
         target: index)
     }
     return reports
@@ -152,7 +150,7 @@ extension HexMask {
     output.maskOnly = true
     let report = try renderMask(side: side, to: writing, shape: shape, output: output, input: input)
     guard fflush(writing) == 0 else {
-      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+      throw .encoding(writeFailure())
     }
     return report
   }
@@ -437,7 +435,7 @@ extension HexMask {
     var failure: Error?
     for index in 0..<count {
       guard let memory = open_memstream(buffers + index, sizes + index) else {
-        failure = .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+        failure = .encoding(writeFailure())
         break
       }
       streams.append(memory)
@@ -453,13 +451,18 @@ extension HexMask {
     for stream in streams where fclose(stream) != 0 { closed = false }
     if let failure { throw failure }
     guard closed else {
-      throw .encoding(ImageError(.writeFailed, "cannot write: \(systemError())"))
+      throw .encoding(writeFailure())
     }
     return (0..<count).map { index in
       guard let buffer = buffers[index] else { return [] }
       return Array(UnsafeRawBufferPointer(start: buffer, count: sizes[index]))
     }
   }
+}
+
+/// The error of a failed write, from the current `errno`.
+private func writeFailure() -> ImageError {
+  ImageError(.writeFailed, "cannot write: \(systemError())")
 }
 
 /// The text of the current `errno`, e.g. "No space left on device".

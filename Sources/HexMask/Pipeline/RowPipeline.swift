@@ -36,11 +36,7 @@ struct RowPipeline {
 
   /// Decodes the next picture row.
   mutating func read(from picture: any ImageDecoder) throws(ImageError) {
-    var failure: ImageError?
-    source.withUnsafeMutableBufferPointer { row in
-      do throws(ImageError) { try picture.readRow(into: row) } catch { failure = error }
-    }
-    if let failure { throw failure }
+    try picture.readRow(into: &source)
   }
 
   /// Draws the next output row from the last picture row (or from nothing, for a mask).

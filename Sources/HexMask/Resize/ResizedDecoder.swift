@@ -94,11 +94,7 @@ package final class ResizedDecoder: WrappingDecoder {
   /// while it is in `stored`.
   private func readSourceRows(through last: Int, _ use: (Int) -> Void) throws(ImageError) {
     while sourceRowsRead <= last {
-      var failure: ImageError?
-      stored.withUnsafeMutableBufferPointer { bytes in
-        do throws(ImageError) { try source.readRow(into: bytes) } catch { failure = error }
-      }
-      if let failure { throw failure }
+      try source.readRow(into: &stored)
       sourceRowsRead += 1
       use(sourceRowsRead - 1)
     }

@@ -48,30 +48,33 @@ package final class SharedRows {
   {
     if let failure { throw failure }
     let index = positions[reader]
-    if positions.count == 1 {
-      try remembering { () throws(ImageError) in try source.readRow(into: row) }
-    } else {
-      while firstKept + kept.count <= index {
-        var buffer = spare.popLast() ?? [UInt8](repeating: 0, count: source.width * 4)
-        var failed: ImageError?
-        buffer.withUnsafeMutableBufferPointer { bytes in
-          do throws(ImageError) { try source.readRow(into: bytes) } catch { failed = error }
-        }
-        if let failed {
-          failure = failed
-          throw failed
-        }
-        kept.append(buffer)
-        mostRowsKept = max(mostRowsKept, kept.count)
-      }
-      kept[index - firstKept].withUnsafeBufferPointer { bytes in
-        if let target = row.baseAddress, let stored = bytes.baseAddress {
-          target.update(from: stored, count: row.count)
+    do throws(ImageError) {
+      if positions.count == 1 {
+        try source.readRow(into: row)
+      } else {
+        try keepRows(through: index)
+        kept[index - firstKept].withUnsafeBufferPointer { bytes in
+          if let target = row.baseAddress, let stored = bytes.baseAddress {
+            target.update(from: stored, count: row.count)
+          }
         }
       }
+    } catch {
+      failure = error
+      throw error
     }
     positions[reader] = index + 1
     forgetPassedRows()
+  }
+
+  /// Reads source rows into `kept` until row `last` is among them.
+  private func keepRows(through last: Int) throws(ImageError) {
+    while firstKept + kept.count <= last {
+      var buffer = spare.popLast() ?? [UInt8](repeating: 0, count: source.width * 4)
+      try source.readRow(into: &buffer)
+      kept.append(buffer)
+      mostRowsKept = max(mostRowsKept, kept.count)
+    }
   }
 
   /// Stops keeping rows for `reader`.
@@ -90,15 +93,6 @@ package final class SharedRows {
     firstKept += passed
     // Keep a few buffers for reuse, not every row a far-behind reader once held.
     if spare.count > 4 { spare.removeLast(spare.count - 4) }
-  }
-
-  private func remembering(_ body: () throws(ImageError) -> Void) throws(ImageError) {
-    do {
-      try body()
-    } catch {
-      failure = error
-      throw error
-    }
   }
 
   /// One reader of a ``SharedRows``: a decoder of the source's rows, top to bottom.

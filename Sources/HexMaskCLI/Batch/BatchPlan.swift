@@ -22,52 +22,47 @@ struct BatchPlan: Equatable, Sendable {
   init(
     inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil]
   ) {
+    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     items = inputs.flatMap { input in
-      sizes.map { size in
-        Self.item(for: input, size: size, template: template, outputFolder: outputFolder)
+      // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
+      let fileName = lastComponent(of: input.path)
+      let shardKey =
+        input.folder.map { $0.isEmpty ? String(fileName) : $0 + "/" + fileName } ?? input.path
+      return sizes.map { size in
+        var item = BatchItem(input: input.path, output: "", size: size, shardKey: shardKey)
+        Self.name(&item, from: input, template: template, prefix: prefix)
+        return item
       }
     }
     conflicts = Self.conflicts(among: items, inputs: Set(inputs.compactMap(\.identity)))
   }
 
-  /// The item of `input` at `size`, or why it has none.
-  private static func item(
-    for input: BatchInput, size: Int?, template: NameTemplate, outputFolder: String
-  ) -> BatchItem {
-    let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
-    // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
-    let fileName = lastComponent(of: input.path)
-    let shardKey =
-      input.folder.map { $0.isEmpty ? String(fileName) : $0 + "/" + fileName } ?? input.path
-    var item: BatchItem {
-      if let problem = input.problem {
-        return BatchItem(input: input.path, output: "", problem: problem)
-      }
-      guard let relative = template.outputPath(for: input, size: size) else {
-        let reason =
-          input.folder == nil
-          ? "cannot mirror a path that climbs with '..' under the output folder"
-          : "the name template '\(template.text)' gives no usable file name"
-        return BatchItem(
-          input: input.path, output: "",
-          problem: FileFailure(file: input.path, .unnamable(reason)))
-      }
-      if relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
-        let reason =
-          "the output '\(relative)' would be among hexmask's rerun records in "
-          + "'\(recordFolderName)'"
-        return BatchItem(
-          input: input.path, output: "",
-          problem: FileFailure(file: input.path, .unnamable(reason)))
-      }
-      return BatchItem(
-        input: input.path, output: prefix + relative,
-        record: prefix + recordFolderName + "/" + relative + ".rec")
+  /// Gives `item` its output and record under `prefix` (the output folder and a slash),
+  /// or the reason it has none.
+  private static func name(
+    _ item: inout BatchItem, from input: BatchInput, template: NameTemplate, prefix: String
+  ) {
+    if let problem = input.problem {
+      item.problem = problem
+      return
     }
-    var sized = item
-    sized.size = size
-    sized.shardKey = shardKey
-    return sized
+    guard let relative = template.outputPath(for: input, size: item.size) else {
+      let reason =
+        input.folder == nil
+        ? "cannot mirror a path that climbs with '..' under the output folder"
+        : "the name template '\(template.text)' gives no usable file name"
+      item.problem = FileFailure(file: input.path, .unnamable(reason))
+      return
+    }
+    if relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
+      let reason =
+        "the output '\(relative)' would be among hexmask's rerun records in "
+        + "'\(recordFolderName)'"
+      item.problem = FileFailure(file: input.path, .unnamable(reason))
+      return
+    }
+    item.output = prefix + relative
+    item.record = prefix + recordFolderName + "/" + relative + ".rec"
   }
 
   /// Outputs two items would write, and outputs that are inputs (`inputs`: their files'
@@ -129,10 +124,13 @@ struct BatchItem: Equatable, Sendable {
   var shardKey = ""
 
   init(
-    input: String, output: String, problem: FileFailure? = nil, record: String? = nil
+    input: String, output: String, problem: FileFailure? = nil, record: String? = nil,
+    size: Int? = nil, shardKey: String = ""
   ) {
     self.input = input
     self.output = output
+    self.size = size
+    self.shardKey = shardKey
     self.problem = problem
     self.record = record
   }

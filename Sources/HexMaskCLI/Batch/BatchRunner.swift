@@ -31,16 +31,12 @@ func renderBatch(
 ) -> [BatchResult?] {
   let inputs = inputRanges(items)
   let queue = WorkQueue(inputs: inputs.count, items: items.count)
-  var recipes: [Int?: Recipe] = [:]
-  for size in Set(items.map(\.size)) {
-    recipes[size] = Recipe(options: options.forOutput(size: size))
-  }
-  let recipeFor = recipes
+  let recipes = Recipe.bySize(of: items, options: options)
   let work: @Sendable () -> Void = {
     while !shouldStop(), let input = queue.claim() {
       let range = inputs[input]
       let results = renderInput(
-        items[range], options: options, recipes: recipeFor, overwrite: overwrite, renderer)
+        items[range], options: options, recipes: recipes, overwrite: overwrite, renderer)
       for (index, result) in zip(range, results) {
         queue.store(result, at: index)
         onResult(index, result)

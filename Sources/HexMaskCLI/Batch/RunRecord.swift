@@ -110,6 +110,16 @@ struct Recipe: Sendable {
     optionsHash = fnv1a("version \(version)\noptions \(options)\n")
   }
 
+  /// The recipe of each size among `items` (each output is recorded as if made alone at
+  /// its size), the options hashed once per size.
+  static func bySize(of items: [BatchItem], options: RenderSettings) -> [Int?: Recipe] {
+    var recipes: [Int?: Recipe] = [:]
+    for size in Set(items.map(\.size)) {
+      recipes[size] = Recipe(options: options.forOutput(size: size))
+    }
+    return recipes
+  }
+
   /// The digest for an output made from an input with this stamp.
   func digest(input: FileStamp) -> UInt64 {
     fnv1a("input \(input)", from: optionsHash)

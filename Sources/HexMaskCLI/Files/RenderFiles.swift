@@ -73,12 +73,11 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
   throws(FileFailure) -> [RenderedFile]
 {
   guard let first = outputs.first else { return [] }
-  let inputKey = input == "-" ? nil : FileKey(existing: input)
-  for output in outputs where output.path != "-" && inputKey != nil {
-    if inputKey == FileKey(existing: output.path) {
-      throw FileFailure(
-        file: output.path, reason: "output is the input file; refusing to overwrite it")
-    }
+  if input != "-", let inputKey = FileKey(existing: input),
+    let clash = outputs.first(where: { $0.path != "-" && FileKey(existing: $0.path) == inputKey })
+  {
+    throw FileFailure(
+      file: clash.path, reason: "output is the input file; refusing to overwrite it")
   }
   let outputSettings = try settings.output(for: first.path)
   let source = try InputFile(path: input)
