@@ -32,7 +32,7 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if let folder = excludedFolder(among: job.inputs, rules: rules) {
     throw .inputIsOutputFolder(folder)
   }
-  var skipped: [String] = []
+  var skipped: [SkippedFile] = []
   var plan = BatchPlan(
     inputs: findInputs(paths, rules: rules, skipped: &skipped),
     template: settings.nameTemplate
@@ -71,29 +71,45 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if failed > 0 { throw .someFilesFailed(count: failed) }
 }
 
+/// The longest `--files-from` list read: a million paths of 256 bytes.
+let maximumListBytes = 256 << 20
+
 /// The paths listed in `path` (`-` for standard input), one per line or NUL-separated; empty
 /// entries are skipped and an entry `-` means a file of that name, not standard input. A line
 /// ending in `\r\n` (a list saved on Windows) loses its `\r`; a NUL-separated entry is taken
 /// byte for byte, since `find -print0` lists names that may really end in `\r`.
 func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [String] {
-  let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY)
+  let descriptor = path == "-" ? dup(0) : path.withFileName { open($0, O_RDONLY) }
   let name = path == "-" ? "<stdin>" : path
   guard descriptor >= 0 else {
     let reason = String(cString: strerror(errno))
     throw .unreadableList(FileFailure(file: name, reason: "cannot open the list: \(reason)"))
   }
-  let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-  let data: Data
-  do {
-    data = try handle.readToEnd() ?? Data()
-  } catch {
-    throw .unreadableList(FileFailure(file: name, reason: "cannot read the list: \(error)"))
+  defer { close(descriptor) }
+  var data: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count >= 0 else {
+      let reason = systemError()
+      throw .unreadableList(FileFailure(file: name, reason: "cannot read the list: \(reason)"))
+    }
+    if count == 0 { break }
+    data += chunk[..<count]
+    // `--files-from /dev/zero` (or /dev/full) never ends; no real list comes near this.
+    guard data.count <= maximumListBytes else {
+      throw .unreadableList(
+        FileFailure(
+          file: name, reason: "the list is longer than \(maximumListBytes >> 20) MiB; is it a list?"
+        ))
+    }
   }
   let entries = data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
     nulSeparated || entry.last != UInt8(ascii: "\r") ? entry : entry.dropLast()
   }
   return entries.filter { !$0.isEmpty }.map { entry in
-    let path = String(decoding: entry, as: UTF8.self)
+    let path = String(fileNameBytes: entry)
     return path == "-" ? "./-" : path
   }
 }

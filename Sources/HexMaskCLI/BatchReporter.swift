@@ -135,10 +135,10 @@ final class BatchReporter: Sendable {
 
   /// Says how many files in the folders were passed over as not pictures hexmask reads, and
   /// with `--verbose` which ones.
-  func reportSkipped(_ skipped: [String]) {
+  func reportSkipped(_ skipped: [SkippedFile]) {
     guard !skipped.isEmpty, verbosity != .quiet else { return }
     if verbosity == .verbose {
-      say(skipped.map { "hexmask: skipped \(displayName($0)): not a picture hexmask reads" })
+      say(skipped.map { "hexmask: skipped \(displayName($0.path)): \($0.reason)" })
     }
     let count = skipped.count
     say([
@@ -250,7 +250,9 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }
 
-/// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+/// `text` as a JSON string literal: quotes, backslashes and control characters escaped. A
+/// byte of a file name that is not UTF-8 becomes a lone surrogate, `\udc80`…`\udcff`, as
+/// Python's `surrogateescape` writes it (`os.fsencode` turns it back into the byte).
 func jsonString(_ text: String) -> String {
   var escaped = "\""
   for scalar in text.unicodeScalars {
@@ -262,6 +264,8 @@ func jsonString(_ text: String) -> String {
     case "\t": escaped += "\\t"
     case let control where control.value < 0x20 || control.value == 0x7F:
       escaped += String(format: "\\u%04x", control.value)
+    case let raw where rawFileNameByte(raw) != nil:
+      escaped += String(format: "\\udc%02x", UInt32(rawFileNameByte(raw) ?? 0))
     default: escaped.unicodeScalars.append(scalar)
     }
   }

@@ -70,6 +70,7 @@ func run(
   do throws(CommandError) {
     let job = try Job(parsing: arguments)
     try job.checkOutputsAreDistinct()
+    try job.checkFilesBeforeRendering()
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     // Once per run, before any file: --quiet keeps standard error for errors only.
     if job.batch.verbosity != .quiet {

@@ -37,6 +37,11 @@ enum CommandError: Error, Equatable, Sendable {
   case outputIsInput(path: String, role: String)
   /// `--svg` names the same file as OUTPUT, however spelled.
   case svgIsOutput(path: String)
+  /// An output names an existing photo hexmask could not have made (`what` says why), and
+  /// `--force` was not given.
+  case outputIsPhoto(path: String, what: String)
+  /// A picture would be read from or written to a terminal (`reading` tells which).
+  case pictureOnTerminal(reading: Bool)
   /// The library could not turn the input into the output.
   case renderFailed(FileFailure)
   /// A `--name` template that cannot name files inside the output folder.
@@ -112,6 +117,13 @@ enum CommandError: Error, Equatable, Sendable {
       "\(displayName(path)): \(role) is the input file; refusing to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
+    case .outputIsPhoto(let path, let what):
+      "\(displayName(path)) exists and is a photo (\(what)), not a picture hexmask made; "
+        + "refusing to replace it (--force replaces it)"
+    case .pictureOnTerminal(reading: true):
+      "refusing to read a picture from a terminal (redirect it, or name an INPUT)"
+    case .pictureOnTerminal(reading: false):
+      "refusing to write a picture to a terminal (redirect it, or name an OUTPUT)"
     case .emptyFileName:
       "an empty argument names no file (is a shell variable unset?)"
     case .tooManyArguments(let extra):
@@ -171,7 +183,8 @@ enum CommandError: Error, Equatable, Sendable {
     switch self {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
-    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures:
+    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures,
+      .outputIsPhoto, .pictureOnTerminal:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []

@@ -32,10 +32,13 @@ func quotedName(_ name: String) -> String {
 /// escapingControlCharacters("a\nb")  // a\nb, four characters
 /// ```
 func escapingControlCharacters(_ line: String) -> String {
-  guard line.unicodeScalars.contains(where: isControl) else { return line }
+  func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    isControl(scalar) || rawFileNameByte(scalar) != nil
+  }
+  guard line.unicodeScalars.contains(where: needsEscape) else { return line }
   var escaped = ""
   for scalar in line.unicodeScalars {
-    if isControl(scalar) {
+    if needsEscape(scalar) {
       escaped += escapeSequence(for: scalar)
     } else {
       escaped.append(Character(scalar))
@@ -63,9 +66,10 @@ private func isControl(_ scalar: Unicode.Scalar) -> Bool {
   scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
 }
 
-/// True when `name` holds a character that must be escaped to be shown safely.
+/// True when `name` holds a character that must be escaped to be shown safely: a control
+/// character or a byte that is not UTF-8.
 private func needsShellEscapes(_ name: String) -> Bool {
-  name.unicodeScalars.contains(where: isControl)
+  name.unicodeScalars.contains { isControl($0) || rawFileNameByte($0) != nil }
 }
 
 /// `$'…'`, bash's ANSI-C quoting: the form GNU `ls` prints for such names. Inside it `\` and
@@ -76,7 +80,8 @@ private func shellEscaped(_ name: String) -> String {
     switch scalar {
     case "\\": quoted += "\\\\"
     case "'": quoted += "\\'"
-    case _ where isControl(scalar): quoted += escapeSequence(for: scalar)
+    case _ where isControl(scalar) || rawFileNameByte(scalar) != nil:
+      quoted += escapeSequence(for: scalar)
     default: quoted.unicodeScalars.append(scalar)
     }
   }
@@ -84,8 +89,10 @@ private func shellEscaped(_ name: String) -> String {
 }
 
 /// The backslash escape of one control character: a letter where C has one, else each of
-/// its UTF-8 bytes as three octal digits (as `ls` writes them, unambiguous before a digit).
+/// its UTF-8 bytes as three octal digits (as `ls` writes them, unambiguous before a digit);
+/// a byte of a file name that is not UTF-8 is that byte in octal.
 private func escapeSequence(for scalar: Unicode.Scalar) -> String {
+  if let byte = rawFileNameByte(scalar) { return "\\" + String(byte, radix: 8) }
   switch scalar {
   case "\u{07}": return "\\a"
   case "\u{08}": return "\\b"

@@ -49,7 +49,9 @@ extension Job {
         }
         try option.value.assign(&self, value, name)
         givenOptions.insert(option.long)
-        if option.group == .batch && option.long != "out-dir" { batchOnly.append(name) }
+        if option.group == .batch && !["out-dir", "force"].contains(option.long) {
+          batchOnly.append(name)
+        }
       }
     }
     guard action == .render else { return }

@@ -198,7 +198,8 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "force",
     value: .flag { $0.batch.overwrite = true },
-    help: "Rebuild outputs that are up to date instead of skipping them.",
+    help: "Rebuild outputs that are up to date instead of skipping them; replace an existing "
+      + "output that is a camera photo (HEIC, or EXIF/XMP metadata) or that you may not write.",
     group: .batch),
   OptionDescription(
     long: "dry-run",

@@ -1,22 +1,64 @@
 import HexMask
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Job {
   /// Refuses, before anything is read or written, a single-file command whose outputs
   /// (OUTPUT, `--svg`) name its input or each other, however spelled: `./`, `..`, a symbolic
-  /// link, a hard link. Standard input and output (`-`) are never files here.
+  /// link, a hard link, or standard input or output redirected from or to that file
+  /// (`hexmask - photo.jpg < photo.jpg`).
   func checkOutputsAreDistinct() throws(CommandError) {
-    let inputKey = action == .render && input != "-" ? FileKey(existing: input) : nil
-    let outputs =
-      action == .render || action == .renderMask ? outputFiles.filter { $0.path != "-" } : []
-    let outputKeys = outputs.map { FileKey(output: $0.path) }
+    let inputKey = action == .render ? FileKey(standardOr: input, reading: true) : nil
+    let outputs = action == .render || action == .renderMask ? outputFiles : []
+    let outputKeys = outputs.map { FileKey(standardOr: $0.path, reading: false) }
     for (output, key) in zip(outputs, outputKeys) where key != nil && key == inputKey {
       throw .outputIsInput(path: output.path, role: "output")
     }
-    for svg in svgFiles where svg.path != "-" {
-      let svgKey = FileKey(output: svg.path)
+    for svg in svgFiles {
+      guard let svgKey = FileKey(standardOr: svg.path, reading: false) else { continue }
       if svgKey == inputKey { throw .outputIsInput(path: svg.path, role: "the --svg output") }
       if outputKeys.contains(svgKey) { throw .svgIsOutput(path: svg.path) }
     }
   }
 
+  /// Refuses what a single-file command must not do before it reads or writes anything:
+  /// read a picture from a terminal or write one to it (as `gzip` refuses), replace an
+  /// existing photo hexmask could not have made (exit 2), or replace a file the user may
+  /// not write (a file failure, exit 1), the last two unless `--force`.
+  func checkFilesBeforeRendering() throws(CommandError) {
+    let pictures = action == .render || action == .renderMask ? outputFiles : []
+    if action == .render && isTerminal(input, reading: true) {
+      throw .pictureOnTerminal(reading: true)
+    }
+    if pictures.contains(where: { isTerminal($0.path, reading: false) }) {
+      throw .pictureOnTerminal(reading: false)
+    }
+    guard !batch.overwrite else { return }
+    for file in pictures + svgFiles {
+      switch ReplacementRefusal(replacing: file.path) {
+      case .photo(let what): throw .outputIsPhoto(path: file.path, what: what)
+      case let refusal?: throw .renderFailed(refusal.failure(file.path))
+      case nil: break
+      }
+    }
+  }
+}
+
+/// True when `path` (`-`: standard input or output) is a terminal.
+private func isTerminal(_ path: String, reading: Bool) -> Bool {
+  if path == "-" { return isatty(reading ? 0 : 1) == 1 }
+  if let descriptor = descriptorNamed(by: path) { return isatty(descriptor) == 1 }
+  var info = stat()
+  guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFCHR else {
+    return false
+  }
+  // A character device: open it without waiting to ask whether it is a terminal.
+  let descriptor = path.withFileName { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  return isatty(descriptor) == 1
 }

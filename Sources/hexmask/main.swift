@@ -6,4 +6,4 @@ import HexMaskCLI
   import Darwin
 #endif
 
-exit(runHexMask(Array(CommandLine.arguments.dropFirst())))
+exit(runHexMask(Array(commandLineArguments().dropFirst())))

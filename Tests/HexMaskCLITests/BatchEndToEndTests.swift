@@ -369,9 +369,9 @@ import Testing
     let stdin = try runHexMask(["-", "--out-dir", "o"])
     #expect(stdin.status == 2)
     #expect(stdin.standardError.hasPrefix("hexmask: '-' cannot be an input with --out-dir"))
-    let force = try runHexMask(["a.jpg", "b.png", "--force"])
-    #expect(force.status == 2)
-    #expect(force.standardError.hasPrefix("hexmask: option '--force' works only in batch mode"))
+    let dryRun = try runHexMask(["a.jpg", "b.png", "--dry-run"])
+    #expect(dryRun.status == 2)
+    #expect(dryRun.standardError.hasPrefix("hexmask: option '--dry-run' works only in batch mode"))
   }
 
   /// The JSON objects of `--json` output, one per line.

@@ -70,8 +70,8 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
       ["photo.jpg", "out.png", "extra.png"],
       "too many arguments: 'extra.png'; to write several inputs into a folder, use --out-dir DIR"),
     .usage(
-      ["--force", "photo.jpg", "out.png"],
-      "option '--force' works only in batch mode, with --out-dir DIR"),
+      ["--dry-run", "photo.jpg", "out.png"],
+      "option '--dry-run' works only in batch mode, with --out-dir DIR"),
     .usage(
       ["--compression", "max", "photo.jpg", "out.png"],
       "invalid value 'max' for '--compression': expected fast, default, small or a level from 0 "

@@ -8,7 +8,7 @@ extension HexMask {
   /// The image formats hexmask reads, as told by a file's first bytes.
   ///
   /// ```swift
-  /// if ImageFormat(sniffingFileAt: "photos/IMG_0001") == .jpeg { … }
+  /// if ImageFormat(sniffing: firstBytes) == .jpeg { … }
   /// ```
   public enum ImageFormat: String, Sendable, CaseIterable {
     case png
@@ -22,7 +22,7 @@ extension HexMask {
 
     /// How many leading bytes tell every format apart (a HEIF `ftyp` box lists its brands
     /// within them).
-    static let sniffLength = 64
+    package static let sniffLength = 64
 
     /// The eight bytes every PNG file starts with.
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -37,21 +37,6 @@ extension HexMask {
     /// warning ("extraneous bytes before marker"); a file with other bytes there is damaged,
     /// not a JPEG of another kind.
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
-
-    /// The format of the file at `path` from its first bytes, or nil when it is none hexmask
-    /// reads (or cannot be read). Used to pick images out of folders; `openDecoder`
-    /// makes the same decision, and the decoders still check the whole file.
-    ///
-    /// - Complexity: one `open` and one read of 64 bytes.
-    package init?(sniffingFileAt path: String) {
-      let descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else { return nil }
-      defer { close(descriptor) }
-      var head = [UInt8](repeating: 0, count: Self.sniffLength)
-      let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { return nil }
-      self.init(sniffing: head[..<count])
-    }
 
     /// The format whose signature `head` starts with: the whole PNG signature, or the JPEG
     /// start-of-image marker followed by another marker (`FF D8 FF`). The one place that

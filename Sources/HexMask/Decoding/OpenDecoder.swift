@@ -33,7 +33,7 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   if count == 0 { throw ImageError(.unreadable, "empty file") }
   let prefix = Array(head[..<count])
 
-  // The same decision as folder discovery's (`ImageFormat(sniffingFileAt:)`).
+  // The same decision as folder discovery's (`ImageFormat(sniffing:)`).
   switch ImageFormat(sniffing: prefix) {
   case .png:
     return try PNGDecoder(file: file, signatureBytes: count, maxPixels: maxPixels)

@@ -123,6 +123,12 @@ private func renderInput(
     } else if let recipe = recipes[item.size],
       let reason = rerunReason(for: item, recipe: recipe, force: overwrite)
     {
+      // An output no record vouches for may be a photo or a file the user may not write.
+      if reason == .changed, let refusal = ReplacementRefusal(replacing: item.output) {
+        results.append(
+          BatchResult(item: item, status: .failed, error: refusal.failure(item.output)))
+        continue
+      }
       var result = BatchResult(item: item, status: .written)
       result.reason = reason
       stale.append(results.count)

@@ -31,6 +31,12 @@ struct BatchInput: Equatable, Sendable {
   }
 }
 
+/// An entry of a searched folder passed over, and why, for `--verbose`.
+struct SkippedFile: Equatable, Sendable {
+  var path: String
+  var reason: String
+}
+
 /// How folders are searched for photos.
 struct InputRules: Equatable, Sendable {
   /// Descend into subfolders and mirror them (`-r`); files named directly keep their folder.
@@ -61,13 +67,15 @@ struct InputRules: Equatable, Sendable {
 ///
 /// - Complexity: one `lstat` and one eight-byte read per file in the searched folders.
 func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
-  var skipped: [String] = []
+  var skipped: [SkippedFile] = []
   return findInputs(paths, rules: rules, skipped: &skipped)
 }
 
-/// The same, also listing in `skipped` the files found in folders that are not pictures
-/// hexmask reads (a GIF, notes.txt), so a run can say how many it passed over.
-func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -> [BatchInput] {
+/// The same, also listing in `skipped` the entries found in folders that are not pictures
+/// hexmask reads (a GIF, notes.txt, a FIFO), so a run can say how many it passed over.
+func findInputs(
+  _ paths: [String], rules: InputRules, skipped: inout [SkippedFile]
+) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
     let identity = FileIdentity(path: path, following: true)
@@ -139,14 +147,32 @@ struct FileIdentity {
   var key: Key
   var isFolder: Bool
   var isLink: Bool
+  /// The `S_IFMT` bits of its mode: what kind of file it is.
+  var kind: mode_t
 
   /// Reads it with `stat` (`following` links) or `lstat`; nil when the path does not exist.
   init?(path: String, following: Bool) {
     var info = stat()
-    guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+    guard path.withFileName({ following ? stat($0, &info) : lstat($0, &info) }) == 0 else {
+      return nil
+    }
     key = Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     isLink = (info.st_mode & S_IFMT) == S_IFLNK
+    kind = info.st_mode & S_IFMT
+  }
+
+  /// What a file that is not a regular file or a folder is, in a message's words; nil for
+  /// those two.
+  var specialKind: String? {
+    switch kind {
+    case S_IFREG, S_IFDIR: nil
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "not a regular file"
+    }
   }
 
   /// What makes a file itself: its device and inode.
@@ -166,8 +192,8 @@ private struct FolderSearch {
   /// Folders on the way down, so a followed link cannot loop.
   var visited: [FileIdentity] = []
   var found: [BatchInput] = []
-  /// Files in the folders that are no picture hexmask reads.
-  var skipped: [String] = []
+  /// Entries in the folders that are no picture hexmask reads.
+  var skipped: [SkippedFile] = []
   /// The files found so far, so the same file is taken once.
   private var taken: Set<FileIdentity.Key> = []
 
@@ -197,10 +223,22 @@ private struct FolderSearch {
         visited.append(target)
         walk(folder: path, relative: relative.isEmpty ? name : relative + "/" + name)
         visited.removeLast()
-      } else if ImageFormat(sniffingFileAt: path) != nil {
-        add(BatchInput(path: path, folder: relative), identity: target)
+      } else if let special = target.specialKind {
+        // Never opened: reading a FIFO would wait for a writer, a device could be endless.
+        skipped.append(SkippedFile(path: path, reason: "\(special), not a picture"))
       } else {
-        skipped.append(path)
+        switch SniffedFile(sniffingFileAt: path) {
+        case .picture:
+          add(BatchInput(path: path, folder: relative), identity: target)
+        case .unreadable(let reason):
+          // Maybe a picture; passing over it as "not a picture" would hide the problem.
+          add(
+            BatchInput(
+              path: path, folder: relative, problem: FileFailure(file: path, reason: reason)),
+            identity: target)
+        case .other:
+          skipped.append(SkippedFile(path: path, reason: "not a picture hexmask reads"))
+        }
       }
     }
   }
@@ -220,12 +258,14 @@ private struct FolderSearch {
 /// The names in `folder` except `.` and `..`, in no particular order; none when it cannot
 /// be read (it does not exist yet).
 func namesInFolder(_ folder: String) -> [Substring] {
-  guard let stream = opendir(folder.isEmpty ? "." : folder) else { return [] }
+  guard let stream = (folder.isEmpty ? "." : folder).withFileName({ opendir($0) }) else {
+    return []
+  }
   defer { closedir(stream) }
   var names: [Substring] = []
   while let entry = readdir(stream) {
     let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      String(fileNameBytes: bytes.prefix(while: { $0 != 0 }))
     }
     if name != "." && name != ".." { names.append(name[...]) }
   }
@@ -234,14 +274,14 @@ func namesInFolder(_ folder: String) -> [Substring] {
 
 /// The names in `folder` except `.` and `..`, in byte order.
 private func entries(of folder: String) throws(FileFailure) -> [String] {
-  guard let stream = opendir(folder) else {
+  guard let stream = folder.withFileName({ opendir($0) }) else {
     throw FileFailure(file: folder, reason: "cannot read the folder: \(systemError())")
   }
   defer { closedir(stream) }
   var names: [String] = []
   while let entry = readdir(stream) {
     let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      String(fileNameBytes: bytes.prefix(while: { $0 != 0 }))
     }
     if name != "." && name != ".." { names.append(name) }
   }

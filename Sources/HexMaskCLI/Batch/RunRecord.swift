@@ -59,7 +59,7 @@ struct RunRecord: Equatable, Sendable {
 
   /// Reads the record file at `path`; nil when there is none or it cannot be read.
   init?(contentsOf path: String) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = path.withFileName { open($0, O_RDONLY | O_CLOEXEC) }
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var buffer = [UInt8](repeating: 0, count: 128)

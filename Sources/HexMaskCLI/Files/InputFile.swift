@@ -25,11 +25,17 @@ final class InputFile {
     }
     name = path
     var info = stat()
-    if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+    if path.withFileName({ stat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
       throw FileFailure(file: path, reason: "is a folder, not an image")
     }
-    guard let opened = fopen(path, "rb") else {
+    guard let opened = path.withFileName({ fopen($0, "rb") }) else {
       throw FileFailure(file: path, reason: "cannot open: \(systemError())")
+    }
+    // A batch input that is a terminal (`/dev/tty`, `/dev/stdin` typed at) would wait for
+    // someone to type a picture; single-file mode refused it before opening.
+    if isatty(fileno(opened)) == 1 {
+      fclose(opened)
+      throw FileFailure(file: path, reason: "is a terminal, not a picture")
     }
     stream = opened
   }

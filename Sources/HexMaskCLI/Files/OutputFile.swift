@@ -18,6 +18,9 @@ import HexMask
 /// - A symbolic link: its target is replaced as above; the link stays.
 /// - Standard output (`-`), a FIFO, a device: spooled, and written out whole by
 ///   ``commit()``, so a reader never gets half an image. The FIFO or device stays itself.
+///   `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` are the descriptor they name, written
+///   to as `-` writes to standard output: reopening them fails for a socket, and a pipe
+///   reached through `/proc` has no path to reopen.
 ///
 /// Dropping it uncommitted throws the work away.
 final class OutputFile {
@@ -30,8 +33,10 @@ final class OutputFile {
   private enum Destination {
     /// Replace the regular file at `path` (links followed) with `temporary`.
     case file(path: String, temporary: TemporaryFile)
-    /// Copy the spool to standard output (nil) or into this FIFO or device.
-    case spooled(into: String?)
+    /// Copy the spool to this open descriptor (standard output, `/dev/fd/N`).
+    case spooledToDescriptor(Int32)
+    /// Copy the spool into this FIFO or device, opened when committing.
+    case spooled(into: String)
   }
 
   /// Prepares the output; for a path, in its folder, which must exist.
@@ -39,13 +44,18 @@ final class OutputFile {
     if path == "-" {
       name = "<stdout>"
       stream = try Self.spool(name)
-      destination = .spooled(into: nil)
+      destination = .spooledToDescriptor(1)
       return
     }
     name = path
+    if let descriptor = descriptorNamed(by: path) {
+      stream = try Self.spool(path)
+      destination = .spooledToDescriptor(descriptor)
+      return
+    }
     let target = try followLinks(path)
     var existing = stat()
-    let exists = stat(target, &existing) == 0
+    let exists = target.withFileName { stat($0, &existing) } == 0
     if !exists && errno != ENOENT {
       throw FileFailure(file: path, reason: "cannot write: \(systemError())")
     }
@@ -71,7 +81,7 @@ final class OutputFile {
   /// True when ``commit()`` copies a spool out (standard output, a FIFO, a device), which
   /// can fail as a full device does; putting a file in place is a rename that hardly can.
   var isSpooled: Bool {
-    if case .spooled = destination { true } else { false }
+    if case .file = destination { false } else { true }
   }
 
   /// Makes the finished output visible: puts the file in place, or writes out the spool.
@@ -92,21 +102,31 @@ final class OutputFile {
       }
       try temporary.publish(as: path, closing: stream, name: name)
       return FileStamp(info)
+    case .spooledToDescriptor(let descriptor):
+      defer { fclose(stream) }
+      try copySpool(to: descriptor)
+      return nil
     case .spooled(let into):
       defer { fclose(stream) }
-      guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0 else {
-        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
-      }
-      let target = into.map { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? 1
+      let target = into.withFileName { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) }
       guard target >= 0 else {
         throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
-      defer { if into != nil { close(target) } }
-      guard copy(stream, toDescriptor: target) else {
-        if into == nil && errno == EPIPE { throw FileFailure(file: name, .closedPipe) }
-        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
-      }
+      defer { close(target) }
+      try copySpool(to: target)
       return nil
+    }
+  }
+
+  /// Writes the whole spool to `descriptor`; a reader that closed its pipe is
+  /// ``FileFailure/Reason/closedPipe``, which ends the command quietly.
+  private func copySpool(to descriptor: Int32) throws(FileFailure) {
+    guard fflush(stream) == 0, fseek(stream, 0, SEEK_SET) == 0 else {
+      throw FileFailure(file: name, reason: "cannot write: \(systemError())")
+    }
+    guard copy(stream, toDescriptor: descriptor) else {
+      if errno == EPIPE { throw FileFailure(file: name, .closedPipe) }
+      throw FileFailure(file: name, reason: "cannot write: \(systemError())")
     }
   }
 
@@ -141,7 +161,7 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
   /// Reads it with `stat` (following links); nil when the file does not exist.
   init?(path: String) {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard path.withFileName({ stat($0, &info) }) == 0 else { return nil }
     self.init(info)
   }
 
@@ -161,19 +181,43 @@ func followLinks(_ path: String) throws(FileFailure) -> String {
   var current = path
   for _ in 0..<40 {
     var info = stat()
-    guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+    guard current.withFileName({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFLNK else {
+      return current
+    }
     var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = buffer.withUnsafeMutableBytes { bytes in
       guard let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
-      return readlink(current, start, bytes.count - 1)
+      return current.withFileName { readlink($0, start, bytes.count - 1) }
     }
     guard count > 0 else {
       throw FileFailure(file: path, reason: "cannot read the link: \(systemError())")
     }
-    let text = String(decoding: buffer[..<count], as: UTF8.self)
+    let text = String(fileNameBytes: buffer[..<count])
     current = text.hasPrefix("/") ? text : parentFolder(of: current) + "/" + text
   }
   throw FileFailure(file: path, reason: "cannot write: too many levels of symbolic links")
+}
+
+/// The open descriptor `path` names, for `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and
+/// `/proc/self/fd/N`; nil for any other path, or when that descriptor is not open.
+///
+/// ```swift
+/// descriptorNamed(by: "/dev/fd/3")  // 3, when descriptor 3 is open
+/// ```
+func descriptorNamed(by path: String) -> Int32? {
+  let number: Substring
+  switch path {
+  case "/dev/stdout": number = "1"
+  case "/dev/stderr": number = "2"
+  case "/dev/stdin": number = "0"
+  case _ where path.hasPrefix("/dev/fd/"): number = path.dropFirst("/dev/fd/".count)
+  case _ where path.hasPrefix("/proc/self/fd/"): number = path.dropFirst("/proc/self/fd/".count)
+  default: return nil
+  }
+  guard let descriptor = Int32(number), descriptor >= 0, fcntl(descriptor, F_GETFD) != -1 else {
+    return nil
+  }
+  return descriptor
 }
 
 /// Copies everything left in `source` to the file descriptor `target`; false on an error.
@@ -205,12 +249,14 @@ func parentFolder(of path: String) -> String {
 @discardableResult
 func createFolder(_ folder: String) -> String? {
   var info = stat()
-  if stat(folder, &info) == 0 {
+  if folder.withFileName({ stat($0, &info) }) == 0 {
     return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
   }
   let parent = parentFolder(of: folder)
   if parent != folder, let reason = createFolder(parent) { return reason }
-  guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return systemError() }
+  guard folder.withFileName({ mkdir($0, 0o777) }) == 0 || errno == EEXIST else {
+    return systemError()
+  }
   return nil
 }
 

@@ -26,7 +26,7 @@ struct TemporaryFile {
   init(beside target: String, name: String) throws(FileFailure) {
     let folder = parentFolder(of: target)
     var info = stat()
-    guard stat(folder, &info) == 0 else {
+    guard folder.withFileName({ stat($0, &info) }) == 0 else {
       let reason =
         errno == ENOENT
         ? "output folder '\(folder)' does not exist" : "cannot write: \(systemError())"
@@ -36,7 +36,7 @@ struct TemporaryFile {
       throw FileFailure(file: name, reason: "'\(folder)' is not a folder")
     }
     if !namedTemporariesForced {
-      let unnamed = hm_open_unnamed(folder)
+      let unnamed = folder.withFileName { hm_open_unnamed($0) }
       if unnamed >= 0 {
         descriptor = unnamed
         path = nil
@@ -48,18 +48,17 @@ struct TemporaryFile {
         throw FileFailure(file: name, reason: "cannot write: \(systemError())")
       }
     }
-    var template = Array(temporaryTemplate(for: target).utf8CString)
+    var template = temporaryTemplate(for: target).fileNameBytes.map { CChar(bitPattern: $0) } + [0]
     let named = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { hm_make_named($0) } ?? -1
     }
     guard named >= 0 else {
       throw FileFailure(file: name, reason: "cannot write: \(systemError())")
     }
-    let temporaryPath = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let temporaryPath = String(fileNameBytes: template.dropLast().map { UInt8(bitPattern: $0) })
     descriptor = named
     path = temporaryPath
-    slot = hm_temporary_remember(temporaryPath)
+    slot = temporaryPath.withFileName { hm_temporary_remember($0) }
   }
 
   /// Gives it the permissions of the file it replaces (mode, and owner and group where
@@ -83,9 +82,9 @@ struct TemporaryFile {
     if let path {
       // A named file is closed first, so a late write error (NFS reports them on close)
       // stops the rename.
-      guard fclose(stream) == 0, rename(path, target) == 0 else {
+      guard fclose(stream) == 0, renameFile(path, to: target) == 0 else {
         let reason = systemError()
-        unlink(path)
+        removeFile(path)
         throw FileFailure(file: name, reason: "cannot write: \(reason)")
       }
       return
@@ -99,12 +98,12 @@ struct TemporaryFile {
     // it, which replaces it in one step.
     for _ in 0..<100 {
       let named = temporaryName(for: target)
-      let namedSlot = hm_temporary_remember(named)
+      let namedSlot = named.withFileName { hm_temporary_remember($0) }
       defer { hm_temporary_forget(namedSlot) }
       if linkUnnamed(to: named) {
-        guard rename(named, target) == 0 else {
+        guard renameFile(named, to: target) == 0 else {
           let reason = systemError()
-          unlink(named)
+          removeFile(named)
           throw FileFailure(file: name, reason: "cannot write: \(reason)")
         }
         return
@@ -116,13 +115,13 @@ struct TemporaryFile {
 
   /// Throws the file away: closes nothing (its stream does that), removes its name if any.
   func discard() {
-    if let path { unlink(path) }
+    if let path { removeFile(path) }
     hm_temporary_forget(slot)
   }
 
   /// Links the unnamed file in as `target`; false with `errno` set when it cannot.
   private func linkUnnamed(to target: String) -> Bool {
-    hm_link_unnamed(descriptor, target) == 0
+    target.withFileName { hm_link_unnamed(descriptor, $0) } == 0
   }
 }
 
@@ -169,20 +168,20 @@ func isTemporaryName(_ name: String) -> Bool {
 /// - Returns: how many were removed.
 @discardableResult
 func removeLeftoverTemporaries(in folder: String, olderThan time: Int) -> Int {
-  guard let stream = opendir(folder) else { return 0 }
+  guard let stream = folder.withFileName({ opendir($0) }) else { return 0 }
   defer { closedir(stream) }
   var removed = 0
   while let entry = readdir(stream) {
     let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      String(fileNameBytes: bytes.prefix(while: { $0 != 0 }))
     }
     guard isTemporaryName(name) else { continue }
     let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
     var info = stat()
-    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+    guard path.withFileName({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG,
       Int(info.st_mtim.tv_sec) < time
     else { continue }
-    if unlink(path) == 0 { removed += 1 }
+    if removeFile(path) == 0 { removed += 1 }
   }
   return removed
 }

@@ -1,0 +1,143 @@
+import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why an existing output is not replaced without `--force`.
+///
+/// `hexmask *.jpg` with exactly two photos names the second one as OUTPUT, the classic trap of
+/// `cp *.jpg`. hexmask never writes camera metadata (it keeps the ICC profile only) nor
+/// HEIF, so a file that holds either is a photo someone cares about, not an earlier output.
+/// And a file the user may not write is one `>` would refuse to replace; a rename in a
+/// writable folder could, and would hand a root-owned file to the user.
+enum ReplacementRefusal: Equatable, Sendable {
+  /// The file is a photo hexmask could not have made: `what` says what gave it away.
+  case photo(what: String)
+  /// `access(2)` says the user may not write it; `reason` is the system's.
+  case notWritable(reason: String)
+
+  /// The refusal for replacing the file `path` names, if any: nil when nothing is there,
+  /// when it is no regular file (a FIFO or device is written to, not replaced), or when it
+  /// may be replaced.
+  ///
+  /// - Complexity: one `stat`, one `access` and one read of at most 256 KiB.
+  init?(replacing path: String) {
+    guard path != "-", descriptorNamed(by: path) == nil else { return nil }
+    var info = stat()
+    guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG
+    else { return nil }
+    if path.withFileName({ access($0, W_OK) }) != 0 {
+      self = .notWritable(reason: systemError())
+      return
+    }
+    guard let what = photoEvidence(inFileAt: path) else { return nil }
+    self = .photo(what: what)
+  }
+}
+
+extension ReplacementRefusal {
+  /// The refusal as one file's failure, for a batch (which goes on with the other files).
+  func failure(_ path: String) -> FileFailure {
+    switch self {
+    case .photo(let what):
+      FileFailure(
+        file: path,
+        reason: "exists and is a photo (\(what)), not a picture hexmask made; refusing to "
+          + "replace it (--force replaces it)")
+    case .notWritable(let reason):
+      FileFailure(file: path, reason: "cannot replace it: \(reason) (--force replaces it)")
+    }
+  }
+}
+
+/// What marks the file at `path` as a photo rather than a picture hexmask wrote, or nil.
+func photoEvidence(inFileAt path: String) -> String? {
+  let descriptor = path.withFileName { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var head = [UInt8](repeating: 0, count: 256 << 10)
+  var count = 0
+  while count < head.count {
+    let got = head[count...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if got < 0 && errno == EINTR { continue }
+    if got <= 0 { break }
+    count += got
+  }
+  return photoEvidence(inHead: head[..<count])
+}
+
+/// What in the first bytes of a file marks it as a photo: a HEIF/AVIF container, a TIFF
+/// (camera raw files are TIFF inside), or a JPEG, PNG or WebP carrying EXIF or XMP.
+func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
+  let bytes = Array(head)
+  if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+    return "a TIFF or camera raw file"
+  }
+  switch ImageFormat(sniffing: bytes.prefix(ImageFormat.sniffLength)) {
+  case .heif: return "a HEIC photo"
+  case .avif: return "an AVIF photo"
+  case .jpeg: return jpegMetadata(bytes).map { "a JPEG with \($0) metadata" }
+  case .png: return pngMetadata(bytes).map { "a PNG with \($0) metadata" }
+  case .webp: return webpMetadata(bytes).map { "a WebP with \($0) metadata" }
+  case nil: return nil
+  }
+}
+
+/// EXIF or XMP in a JPEG's APP1 segments, looked for up to the start of the scan.
+private func jpegMetadata(_ bytes: [UInt8]) -> String? {
+  var offset = 2
+  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+    let marker = bytes[offset + 1]
+    if marker == 0xFF {  // fill byte
+      offset += 1
+      continue
+    }
+    if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan, end of image
+    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    let body = bytes[min(bytes.count, offset + 4)..<min(bytes.count, offset + 2 + length)]
+    if marker == 0xE1 {
+      if body.starts(with: Array("Exif\0\0".utf8)) { return "EXIF" }
+      if body.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) { return "XMP" }
+    }
+    offset += 2 + max(length, 2)
+  }
+  return nil
+}
+
+/// EXIF or XMP in a PNG's chunks before its pixels: `eXIf`, an `iTXt` XMP packet, or the
+/// `Raw profile type exif/xmp` text chunks ImageMagick writes.
+private func pngMetadata(_ bytes: [UInt8]) -> String? {
+  var offset = 8
+  while offset + 8 <= bytes.count {
+    let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+    let body = bytes[min(bytes.count, offset + 8)..<min(bytes.count, offset + 8 + length)]
+    switch type {
+    case "IDAT", "IEND": return nil
+    case "eXIf": return "EXIF"
+    case "iTXt" where body.starts(with: Array("XML:com.adobe.xmp\0".utf8)): return "XMP"
+    case "tEXt", "zTXt", "iTXt":
+      if body.starts(with: Array("Raw profile type exif".utf8)) { return "EXIF" }
+      if body.starts(with: Array("Raw profile type xmp".utf8)) { return "XMP" }
+    default: break
+    }
+    offset += 12 + length
+  }
+  return nil
+}
+
+/// EXIF or XMP in a WebP's RIFF chunks.
+private func webpMetadata(_ bytes: [UInt8]) -> String? {
+  var offset = 12
+  while offset + 8 <= bytes.count {
+    let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+    let length = bytes[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+    if type == "EXIF" { return "EXIF" }
+    if type == "XMP " { return "XMP" }
+    offset += 8 + length + (length & 1)
+  }
+  return nil
+}
