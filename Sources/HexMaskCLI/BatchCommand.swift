@@ -105,6 +105,15 @@ func readList(_ path: String, nulSeparated: Bool) throws(CommandError) -> [Strin
         ))
     }
   }
+  // A line-separated list with a NUL byte in it is no list of names (a picture given by
+  // mistake, or `find -print0` without -0): a name cannot hold NUL, and cut at it, it would
+  // name another file.
+  if !nulSeparated && data.contains(0) {
+    throw .unreadableList(
+      FileFailure(
+        file: name,
+        reason: "holds a NUL byte, so it is no list of names (-0 reads NUL-separated lists)"))
+  }
   let entries = data.split(separator: nulSeparated ? 0 : UInt8(ascii: "\n")).map { entry in
     nulSeparated || entry.last != UInt8(ascii: "\r") ? entry : entry.dropLast()
   }

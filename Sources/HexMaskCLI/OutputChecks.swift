@@ -37,6 +37,16 @@ extension Job {
     if pictures.contains(where: { isTerminal($0.path, reading: false) }) {
       throw .pictureOnTerminal(reading: false)
     }
+    // The SVG is written after the picture: a place it cannot go (a link loop, a folder, a
+    // socket, a read-only file system) is found now, so that the picture is not written
+    // alone. Preparing an output creates nothing visible, and dropping it removes it.
+    for svg in svgFiles where svg.path != "-" {
+      do throws(FileFailure) {
+        _ = try OutputFile(path: svg.path)
+      } catch {
+        throw .renderFailed(error)
+      }
+    }
     guard !batch.overwrite else { return }
     for file in pictures + svgFiles {
       switch ReplacementRefusal(replacing: file.path) {

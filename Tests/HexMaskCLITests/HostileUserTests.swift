@@ -41,41 +41,47 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {
-    try withTemporaryDirectory { folder in
-      try FileManager.default.copyItem(
-        atPath: fixture("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
-      try FileManager.default.copyItem(
-        atPath: fixture("pngsuite/basn2c08.png"),
-        toPath: folder.appendingPathComponent("small.png").path)
-      let setup = try shell(row.setup, in: folder)
-      #expect(setup.status == 0, "setup failed: \(setup.standardError)")
-      let before = try snapshot(folder)
+    try runHostileCase(row)
+  }
+}
 
-      let run = try shell(row.command, in: folder)
-      #expect(run.status == row.status, "status \(run.status); stderr: \(run.standardError)")
-      let firstLine =
-        run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
-        .first.map(String.init) ?? ""
-      switch row.firstError {
-      case nil:
-        #expect(run.standardError.isEmpty, "stderr: \(run.standardError)")
-      case let expected? where expected.hasSuffix("…"):
-        #expect(firstLine.hasPrefix(String(expected.dropLast())), "stderr: \(run.standardError)")
-      case let expected?:
-        #expect(firstLine == expected, "stderr: \(run.standardError)")
-      }
-      #expect(!run.standardError.contains("Fatal error"), "\(run.standardError)")
+/// Runs `row` in a fresh folder and checks everything the harness promises (see
+/// ``HostileCase``).
+func runHostileCase(_ row: HostileCase) throws {
+  try withTemporaryDirectory { folder in
+    try FileManager.default.copyItem(
+      atPath: fixture("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
+    try FileManager.default.copyItem(
+      atPath: fixture("pngsuite/basn2c08.png"),
+      toPath: folder.appendingPathComponent("small.png").path)
+    let setup = try shell(row.setup, in: folder)
+    #expect(setup.status == 0, "setup failed: \(setup.standardError)")
+    let before = try snapshot(folder)
 
-      let after = try snapshot(folder)
-      // Leftovers a row planted on purpose (an old crash's) are the row's check to judge.
-      let litter = after.keys.filter { $0.contains(".hexmask-") && before[$0] == nil }
-      #expect(litter.isEmpty, "temporary files left: \(litter.sorted())")
-      for (path, bytes) in before where !row.changes.contains(path) {
-        #expect(after[path] == bytes, "\(path) changed or disappeared")
-      }
-      let check = try shell(row.check, in: folder)
-      #expect(check.status == 0, "check failed: \(row.check)\n\(check.standardError)")
+    let run = try shell(row.command, in: folder)
+    #expect(run.status == row.status, "status \(run.status); stderr: \(run.standardError)")
+    let firstLine =
+      run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+      .first.map(String.init) ?? ""
+    switch row.firstError {
+    case nil:
+      #expect(run.standardError.isEmpty, "stderr: \(run.standardError)")
+    case let expected? where expected.hasSuffix("…"):
+      #expect(firstLine.hasPrefix(String(expected.dropLast())), "stderr: \(run.standardError)")
+    case let expected?:
+      #expect(firstLine == expected, "stderr: \(run.standardError)")
     }
+    #expect(!run.standardError.contains("Fatal error"), "\(run.standardError)")
+
+    let after = try snapshot(folder)
+    // Leftovers a row planted on purpose (an old crash's) are the row's check to judge.
+    let litter = after.keys.filter { $0.contains(".hexmask-") && before[$0] == nil }
+    #expect(litter.isEmpty, "temporary files left: \(litter.sorted())")
+    for (path, bytes) in before where !row.changes.contains(path) {
+      #expect(after[path] == bytes, "\(path) changed or disappeared")
+    }
+    let check = try shell(row.check, in: folder)
+    #expect(check.status == 0, "check failed: \(row.check)\n\(check.standardError)")
   }
 }
 
@@ -105,6 +111,16 @@ private let shellPrelude = """
   side() { set -- $(od -An -tu1 -j 16 -N 4 "$1"); echo $(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )); }
   # The octal permission bits of FILE.
   mode() { stat -c %a "$1"; }
+  # A Unix socket at PATH (perl is essential on Debian).
+  mksock() { perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die; bind($s, pack_sockaddr_un($ARGV[0])) or die "$!"' "$1"; }
+  # hexmask run as nobody when the tests run as root, whom no permission stops.
+  as_user() {
+    if [ "$(id -u)" = 0 ]; then
+      chmod 777 . && setpriv --reuid=65534 --regid=65534 --clear-groups "$HEXMASK" "$@"
+    else "$HEXMASK" "$@"; fi
+  }
+  # Gives FILE to nobody when the tests run as root, so that its mode is what counts.
+  give() { if [ "$(id -u)" = 0 ]; then chown 65534:65534 "$@"; fi; }
 
   """
 

@@ -62,6 +62,10 @@ final class OutputFile {
     if exists && (existing.st_mode & S_IFMT) == S_IFDIR {
       throw FileFailure(file: path, .outputIsFolder)
     }
+    if exists && (existing.st_mode & S_IFMT) == S_IFSOCK {
+      // open(2) of a socket always fails; say so now, before any work.
+      throw FileFailure(file: path, reason: "cannot write: it is a socket")
+    }
     if exists && (existing.st_mode & S_IFMT) != S_IFREG {
       stream = try Self.spool(path)
       destination = .spooled(into: target)
