@@ -114,7 +114,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .twoStandardOutputs:
       "OUTPUT and --svg cannot both be '-' (standard output)"
     case .outputIsInput(let path, let role):
-      "\(displayName(path)): \(role) is the input file; refusing to overwrite it"
+      "\(path == "-" ? "<stdout>" : displayName(path)): \(role) is the input file; refusing "
+        + "to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
     case .outputIsPhoto(let path, let what):

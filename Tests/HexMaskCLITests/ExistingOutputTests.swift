@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import HexMaskCLI
+
+@Suite struct ExistingOutputTests {
+  static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  /// A PNG chunk (the CRC is not checked here, so zeros do).
+  static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let length = UInt32(body.count)
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + Array(type.utf8)
+      + body + [0, 0, 0, 0]
+  }
+
+  static let ihdr = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+
+  @Test func pngMetadataMarksAPhoto() {
+    let exif = Self.pngSignature + Self.ihdr + Self.chunk("eXIf", Array("MM\0*".utf8))
+    #expect(photoEvidence(inHead: exif[...]) == "a PNG with EXIF metadata")
+    let xmp =
+      Self.pngSignature + Self.ihdr
+      + Self.chunk("iTXt", Array("XML:com.adobe.xmp\0\0\0\0\0<x/>".utf8))
+    #expect(photoEvidence(inHead: xmp[...]) == "a PNG with XMP metadata")
+    let magick =
+      Self.pngSignature + Self.ihdr + Self.chunk("zTXt", Array("Raw profile type exif\0\0".utf8))
+    #expect(photoEvidence(inHead: magick[...]) == "a PNG with EXIF metadata")
+  }
+
+  @Test func pngWithoutMetadataOrAfterThePixelsIsNoPhoto() {
+    let plain =
+      Self.pngSignature + Self.ihdr + Self.chunk("iCCP", Array("p\0\0".utf8))
+      + Self.chunk("IDAT", [1, 2]) + Self.chunk("eXIf", [0])
+    #expect(photoEvidence(inHead: plain[...]) == nil)
+  }
+
+  @Test func jpegAPP1MarksAPhoto() {
+    func jpeg(_ app1: String) -> [UInt8] {
+      let body = Array(app1.utf8)
+      let length = body.count + 2
+      return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+        + [0xFF, 0xDA, 0, 2]
+    }
+    #expect(photoEvidence(inHead: jpeg("Exif\0\0MM")[...]) == "a JPEG with EXIF metadata")
+    #expect(
+      photoEvidence(inHead: jpeg("http://ns.adobe.com/xap/1.0/\0<x/>")[...])
+        == "a JPEG with XMP metadata")
+    #expect(photoEvidence(inHead: jpeg("Other\0")[...]) == nil)
+  }
+
+  @Test func webpChunksMarkAPhoto() {
+    func webp(_ chunkType: String) -> [UInt8] {
+      Array("RIFF".utf8) + [100, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0]
+        + Array(repeating: 0, count: 10) + Array(chunkType.utf8) + [2, 0, 0, 0, 1, 2]
+    }
+    #expect(photoEvidence(inHead: webp("EXIF")[...]) == "a WebP with EXIF metadata")
+    #expect(photoEvidence(inHead: webp("XMP ")[...]) == "a WebP with XMP metadata")
+    #expect(photoEvidence(inHead: webp("ICCP")[...]) == nil)
+  }
+
+  @Test func tiffAndDamagedHeadsAreHandled() {
+    #expect(photoEvidence(inHead: [0x49, 0x49, 0x2A, 0x00, 8][...]) == "a TIFF or camera raw file")
+    // A length that points far past the end must not trap.
+    let huge = Self.pngSignature + [0xFF, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8)
+    #expect(photoEvidence(inHead: huge[...]) == nil)
+    #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF][...]) == nil)
+    #expect(photoEvidence(inHead: [][...]) == nil)
+  }
+
+  @Test func hexmasksOwnOutputsAreNoPhotos() throws {
+    try withTemporaryFolder { folder in
+      for name in ["o.png", "o.jpg", "o.webp"] {
+        let run = try runHexMask([fixture("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(photoEvidence(inFileAt: folder + "/" + name) == nil, "\(name)")
+      }
+      #expect(
+        photoEvidence(inFileAt: fixture("exif/Landscape_6.jpg")) == "a JPEG with EXIF metadata")
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/// Hostile-user rows of issue 18, section 2, items 1–6 (names as bytes, FIFOs in folders,
+/// `/dev/stdout` as a pipe, standard input as an output's file, photos and unwritable files
+/// as outputs), and section 3's missing rows (the shard key, named temporary files). The
+/// file matrix (FileMatrixTests) covers every kind of file in every role; these rows pin the
+/// exact cases that were seen broken.
+extension HostileUserTests {
+  static let fileNameRows: [HostileCase] = [
+    HostileCase(
+      title: "an INPUT named in Latin-1 is read, and named with its bytes escaped",
+      setup: #"cp in.jpg "$(printf 'f\352te.jpg')""#,
+      command:
+        #"hexmask "$(printf 'f\352te.jpg')" o.png && hexmask "$(printf 'f\352te.gif')" o.png"#,
+      status: 1, firstError: #"hexmask: $'f\352te.gif': cannot open: No such file or directory"#,
+      check: "is_png o.png"),
+    HostileCase(
+      title: "an OUTPUT named in Latin-1 gets exactly those bytes, not U+FFFD",
+      command: #"hexmask in.jpg "$(printf '\351t\351.png')""#, status: 0, firstError: nil,
+      check: #"is_png "$(printf '\351t\351.png')" && [ $(ls | wc -l) = 3 ]"#),
+    HostileCase(
+      title: "-r finds files and folders named in Latin-1, and --json shows their bytes as \\udcNN",
+      setup: #"mkdir -p "ph/$(printf 'd\377')" && cp in.jpg "ph/$(printf 'f\352te.jpg')" "#
+        + #"&& cp in.jpg "ph/$(printf 'd\377')/a.jpg""#,
+      command: "hexmask -r ph --out-dir av --json -q --size 32 > rows", status: 0,
+      firstError: nil,
+      check: #"is_png "av/$(printf 'f\352te.png')" && is_png "av/$(printf 'd\377')/a.png" "#
+        + #"&& grep -qF '"input":"ph/f\udceate.jpg"' rows "#
+        + #"&& grep -qF '"output":"av/d\udcff/a.png"' rows"#),
+    HostileCase(
+      title: "--files-from -0 takes names in Latin-1 byte for byte",
+      setup: #"cp in.jpg "$(printf 'f\352te.jpg')""#,
+      command: #"printf 'f\352te.jpg\0' | hexmask --files-from - -0 --out-dir o -q --size 32"#,
+      status: 0, firstError: nil, check: #"is_png "o/$(printf 'f\352te.png')""#),
+  ]
+
+  static let fileKindRows: [HostileCase] = [
+    HostileCase(
+      title: "a FIFO in a folder is skipped, not opened: --dry-run does not hang",
+      setup: "mkdir fd && mkfifo fd/pipe && cp in.jpg fd/a.jpg",
+      command: "hexmask fd --out-dir o --dry-run --verbose > plan", status: 0,
+      firstError: "hexmask: skipped fd/pipe: a FIFO, not a picture",
+      check: "grep -q 'fd/a.jpg -> o/a.png' plan && [ -p fd/pipe ]"),
+    HostileCase(
+      title: "OUTPUT /dev/stdout that is a pipe writes the picture into it",
+      command: "{ hexmask in.jpg /dev/stdout; echo $? > st; } | cat > got.png; exit $(cat st)",
+      status: 0, firstError: nil, check: "is_png got.png"),
+    HostileCase(
+      title: "--svg /dev/stdout and /proc/self/fd/1 that are pipes write the SVG",
+      command: "{ hexmask in.jpg o.png --svg /dev/stdout && hexmask in.jpg o2.png --svg "
+        + "/proc/self/fd/1; echo $? > st; } | cat > got.svg; exit $(cat st)",
+      status: 0, firstError: nil, check: "[ $(grep -c '<svg' got.svg) = 2 ]"),
+    HostileCase(
+      title: "OUTPUT /dev/fd/3 that is a pipe writes into descriptor 3",
+      command: "{ hexmask in.jpg /dev/fd/3 3>&1 >/dev/null; echo $? > st; } | cat > got.png; "
+        + "exit $(cat st)",
+      status: 0, firstError: nil, check: "is_png got.png"),
+    HostileCase(
+      title: "INPUT - from a photo and OUTPUT that photo: refused, the photo kept",
+      setup: "cp in.jpg photo.jpg", command: "hexmask - photo.jpg < photo.jpg", status: 2,
+      firstError: "hexmask: photo.jpg: output is the input file; refusing to overwrite it"),
+    HostileCase(
+      title: "INPUT - from a photo and --svg that photo: refused, nothing written",
+      setup: "cp in.jpg photo.jpg", command: "hexmask - out.png --svg photo.jpg < photo.jpg",
+      status: 2,
+      firstError: "hexmask: photo.jpg: the --svg output is the input file; refusing to overwrite "
+        + "it",
+      check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "OUTPUT - redirected into the input file: refused",
+      command: "hexmask in.jpg - >> in.jpg", status: 2,
+      firstError: "hexmask: <stdout>: output is the input file; refusing to overwrite it"),
+  ]
+
+  static let photoRows: [HostileCase] = [
+    HostileCase(
+      title: "hexmask *.jpg with two camera photos refuses to replace the second",
+      setup: "mkdir cam && cp $FIXTURES/exif/Landscape_1.jpg cam/a.jpg "
+        + "&& cp $FIXTURES/exif/Landscape_2.jpg cam/b.jpg",
+      command: "cd cam && hexmask *.jpg", status: 2,
+      firstError: "hexmask: b.jpg exists and is a photo (a JPEG with EXIF metadata), not a "
+        + "picture hexmask made; refusing to replace it (--force replaces it)"),
+    HostileCase(
+      title: "a HEIC where OUTPUT goes is refused; --force replaces it",
+      setup: "cp $FIXTURES/heif/rocket.heic o.png",
+      command: "hexmask in.jpg o.png; s=$?; hexmask in.jpg o.png --force && exit $s", status: 2,
+      firstError: "hexmask: o.png exists and is a photo (a HEIC photo), not a picture hexmask "
+        + "made; refusing to replace it (--force replaces it)",
+      check: "is_png o.png", changes: ["o.png"]),
+    HostileCase(
+      title: "rerunning onto hexmask's own JPEG and PNG outputs replaces them as before",
+      setup: "hexmask in.jpg o.jpg --size 32 && hexmask in.jpg o.png --size 32",
+      command: "hexmask in.jpg o.jpg --size 40 && hexmask in.jpg o.png --size 40", status: 0,
+      firstError: nil, check: "[ $(side o.png) = 40 ]", changes: ["o.jpg", "o.png"]),
+    HostileCase(
+      title: "a batch fails (and keeps) a camera photo where an output goes, writes the rest",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
+        + "&& cp $FIXTURES/exif/Landscape_1.jpg o/b.jpg",
+      command: "hexmask p --out-dir o --format jpeg -q", status: 1,
+      firstError: "hexmask: o/b.jpg: exists and is a photo (a JPEG with EXIF metadata), not a "
+        + "picture hexmask made; refusing to replace it (--force replaces it)",
+      check: "[ -s o/a.jpg ] && cmp -s o/b.jpg $FIXTURES/exif/Landscape_1.jpg"),
+    HostileCase(
+      title: "a root-owned 0644 output in a folder the user may write is not taken over",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 644 o.png",
+      command: "as_user in.jpg o.png", status: 1,
+      firstError: "hexmask: o.png: cannot replace it: Permission denied (--force replaces it)",
+      check: "[ $(side o.png) = 32 ]"),
+  ]
+
+  static let mutationRows: [HostileCase] = [
+    HostileCase(
+      title: "--shard splits photos, ./photos and /abs/photos alike",
+      setup: "mkdir photos && for i in 1 2 3 4 5 6 7 8 9; do cp small.png photos/p$i.png; done",
+      command: "for i in 0 1 2; do for s in photos ./photos \"$PWD/photos\"; do "
+        + "hexmask \"$s\" --out-dir o --dry-run --shard $i/3 | sed 's/.* -> //' >> \"$i\"; "
+        + "echo >> \"$i\"; done; done; "
+        + "for i in 0 1 2; do n=$(grep -c png \"$i\"); [ $n -gt 0 ] && [ $n -lt 27 ] || exit 9; "
+        + "awk -v RS= 'NR == 1 { a = $0 } $0 != a { exit 1 }' \"$i\" || exit 8; done",
+      status: 0, firstError: nil),
+    HostileCase(
+      title: "named temporary files: a corrupt input leaves none behind (one file)",
+      setup: "cp $FIXTURES/jpeg/corrupt-header.jpg bad.jpg",
+      command: "HEXMASK_NAMED_TEMPORARIES=1 hexmask bad.jpg o.png", status: 1,
+      firstError: "hexmask: bad.jpg: …", check: "[ -z \"$(ls -A | grep hexmask-)\" ]"),
+    HostileCase(
+      title: "named temporary files: a corrupt input leaves none behind (batch)",
+      setup: "mkdir p && cp $FIXTURES/jpeg/corrupt-header.jpg p/bad.jpg",
+      command: "HEXMASK_NAMED_TEMPORARIES=1 hexmask p --out-dir o -q", status: 1,
+      firstError: "hexmask: p/bad.jpg: …",
+      check: "[ -z \"$(ls -A o | grep hexmask-)\" ] && [ ! -e o/bad.png ]"),
+  ]
+}
