@@ -160,6 +160,8 @@ private func renderInput(
       results[index].report = made
     }
   } catch {
+    var error = error
+    if error.cause == .outputIsFolder { error.cause = .outputIsFolderInBatch }
     for index in stale {
       results[index].status = .failed
       results[index].error = error

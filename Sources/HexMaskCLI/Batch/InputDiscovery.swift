@@ -68,6 +68,16 @@ func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
 /// The same, also listing in `skipped` the files found in folders that are not pictures
 /// hexmask reads (a GIF, notes.txt), so a run can say how many it passed over.
 func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -> [BatchInput] {
+  var dropped: [DroppedEntry] = []
+  return findInputs(paths, rules: rules, skipped: &skipped, dropped: &dropped)
+}
+
+/// The same, also listing in `dropped` the entries left out that are not files to report
+/// (a dangling symbolic link, a second name of a file already taken), which `--verbose`
+/// names, so that no input disappears without a word.
+func findInputs(
+  _ paths: [String], rules: InputRules, skipped: inout [String], dropped: inout [DroppedEntry]
+) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
     let identity = FileIdentity(path: path, following: true)
@@ -80,7 +90,14 @@ func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -
     }
   }
   skipped += search.skipped
+  dropped += search.dropped
   return search.found
+}
+
+/// An entry a batch leaves out, and why in a few words (`dangling symbolic link`).
+struct DroppedEntry: Equatable, Sendable {
+  var path: String
+  var reason: String
 }
 
 /// The first of `paths` that names the excluded folder itself (the same device and inode,
@@ -168,8 +185,10 @@ private struct FolderSearch {
   var found: [BatchInput] = []
   /// Files in the folders that are no picture hexmask reads.
   var skipped: [String] = []
-  /// The files found so far, so the same file is taken once.
-  private var taken: Set<FileIdentity.Key> = []
+  /// Entries left out that are not files: see ``DroppedEntry``.
+  var dropped: [DroppedEntry] = []
+  /// The files found so far and the path each was taken by, so the same file is taken once.
+  private var taken: [FileIdentity.Key: String] = [:]
 
   init(rules: InputRules) {
     self.rules = rules
@@ -189,7 +208,12 @@ private struct FolderSearch {
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
       guard let entry = FileIdentity(path: path, following: false) else { continue }
       let target = entry.isLink ? FileIdentity(path: path, following: true) : entry
-      guard let target else { continue }
+      guard let target else {
+        if entry.isLink {
+          dropped.append(DroppedEntry(path: path, reason: "dangling symbolic link"))
+        }
+        continue
+      }
       if target.isFolder {
         guard rules.recursive, !entry.isLink || rules.followSymlinks,
           !visited.contains(where: { $0.isSameFile(as: target) })
@@ -210,7 +234,12 @@ private struct FolderSearch {
   mutating func add(_ input: BatchInput, identity: FileIdentity?) {
     var input = input
     if let identity {
-      guard taken.insert(identity.key).inserted else { return }
+      if let first = taken[identity.key] {
+        dropped.append(
+          DroppedEntry(path: input.path, reason: "the same file as \(displayName(first))"))
+        return
+      }
+      taken[identity.key] = input.path
       input.identity = identity.key
     }
     found.append(input)
