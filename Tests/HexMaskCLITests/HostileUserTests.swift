@@ -37,7 +37,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
     + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
-    + smallThingRows + formatRows + sizeListRows + recipeRows
+    + smallThingRows + formatRows + sizeListRows + recipeRows + ineffectiveOptionRows
+    + misleadingMessageRows + unixConventionRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {
