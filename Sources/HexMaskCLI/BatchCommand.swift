@@ -32,14 +32,17 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if let folder = excludedFolder(among: job.inputs, rules: rules) {
     throw .inputIsOutputFolder(folder)
   }
-  var skipped: [SkippedFile] = []
+  var skipped: [String] = []
+  var dropped: [DroppedEntry] = []
   var plan = BatchPlan(
-    inputs: findInputs(paths, rules: rules, skipped: &skipped),
+    inputs: findInputs(paths, rules: rules, skipped: &skipped, dropped: &dropped),
     template: settings.nameTemplate
       ?? .standard(
         extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
     outputFolder: outputFolder, sizes: job.options.outputSizes)
-  guard plan.conflicts.isEmpty else { throw .outputConflicts(plan.conflicts) }
+  guard plan.conflicts.isEmpty else {
+    throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
+  }
   // Conflicts are checked on the whole plan, so every shard of a command agrees on them.
   let foundAny = !plan.items.isEmpty
   if let shard = settings.shard {
@@ -47,13 +50,26 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   }
 
   let reporter = BatchReporter(total: plan.items.count, settings: settings, console: console)
+  reporter.reportDropped(dropped)
   reporter.reportSkipped(skipped)
-  // Nothing to make is a failure a script must see, not a quiet success.
-  guard foundAny else { throw .noPictures(skipped: skipped.count) }
+  // Files that are not pictures are a failure a script must see; no files at all (an empty
+  // list or folder, a cron job's quiet day) is nothing to do, which is success.
+  guard foundAny else {
+    guard skipped.isEmpty else { throw .noPictures(skipped: skipped.count) }
+    reporter.note("nothing to do: the inputs hold no files")
+    return
+  }
   if settings.dryRun {
     let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)
     if failed > 0 { throw .someFilesFailed(count: failed) }
     return
+  }
+  // Said once, before any input is read, rather than once for every output.
+  if let reason = createFolder(outputFolder)
+    ?? (outputFolder.withFileName({ access($0, W_OK | X_OK) }) == 0 ? nil : systemError())
+  {
+    throw .unusableOutputFolder(
+      FileFailure(file: outputFolder, reason: "cannot be the output folder: \(reason)"))
   }
   let items = prepareFolders(plan.items, outputFolder: outputFolder)
   catchStopSignals()

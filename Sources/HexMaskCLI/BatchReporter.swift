@@ -133,12 +133,24 @@ final class BatchReporter: Sendable {
     return failed
   }
 
+  /// Says `text` on standard error as `hexmask: text`, unless `--quiet`.
+  func note(_ text: String) {
+    guard verbosity != .quiet else { return }
+    say(["hexmask: \(text)"])
+  }
+
+  /// With `--verbose`, names each entry left out that is not a file to report, and why.
+  func reportDropped(_ dropped: [DroppedEntry]) {
+    guard verbosity == .verbose else { return }
+    say(dropped.map { "hexmask: skipped \(displayName($0.path)): \($0.reason)" })
+  }
+
   /// Says how many files in the folders were passed over as not pictures hexmask reads, and
   /// with `--verbose` which ones.
-  func reportSkipped(_ skipped: [SkippedFile]) {
+  func reportSkipped(_ skipped: [String]) {
     guard !skipped.isEmpty, verbosity != .quiet else { return }
     if verbosity == .verbose {
-      say(skipped.map { "hexmask: skipped \(displayName($0.path)): \($0.reason)" })
+      say(skipped.map { "hexmask: skipped \(displayName($0)): not a picture hexmask reads" })
     }
     let count = skipped.count
     say([

@@ -95,9 +95,11 @@ func run(
         throw .renderFailed(error)
       }
       let name = job.input == "-" ? "<stdin>" : displayName(job.input)
-      // The sizes share one decode, so they share its warnings: each is said once.
+      // The sizes share one decode, so they share its warnings: each is said once, and
+      // none with --quiet.
       var said: Set<String> = []
-      for warning in rendered.flatMap(\.report.warnings) where said.insert(warning).inserted {
+      let warnings = job.batch.verbosity == .quiet ? [] : rendered.flatMap(\.report.warnings)
+      for warning in warnings where said.insert(warning).inserted {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }
       try writeShapes(sides: rendered.map(\.report.side), job: job)

@@ -48,6 +48,8 @@ enum CommandError: Error, Equatable, Sendable {
   case invalidTemplate(String, option: String, reason: String)
   /// A batch option without `--out-dir`.
   case needsOutputFolder(option: String)
+  /// Options, or an option and a name, that contradict each other; the message says how.
+  case contradiction(String)
   /// `--out-dir` with neither an INPUT nor `--files-from`.
   case missingInputs
   /// Several `--size`s, and an output name (`role`: OUTPUT, --svg, --name) without `{size}`
@@ -64,8 +66,10 @@ enum CommandError: Error, Equatable, Sendable {
   /// The `--files-from` list could not be read.
   case unreadableList(FileFailure)
   /// Inputs that would write the same output, or an output that is an input; nothing was
-  /// written.
-  case outputConflicts([OutputConflict])
+  /// written. `recursive`: `-r` was given, so the hint does not suggest it.
+  case outputConflicts([OutputConflict], recursive: Bool = false)
+  /// `--out-dir` names a file, or a folder that cannot be created: said once, nothing read.
+  case unusableOutputFolder(FileFailure)
   /// The inputs of a batch hold no picture hexmask reads; `skipped` files were not pictures.
   case noPictures(skipped: Int)
   /// Some files of a batch failed (each already reported); the others were written.
@@ -82,7 +86,7 @@ enum CommandError: Error, Equatable, Sendable {
     // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
     case .renderFailed(let error) where error.cause == .closedPipe: 128 + SIGPIPE
     case .renderFailed(let error): error.cause.isUsage ? 2 : 1
-    case .unreadableList, .someFilesFailed, .noPictures: 1
+    case .unreadableList, .someFilesFailed, .noPictures, .unusableOutputFolder: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
     case .interrupted(let signal): 128 + signal
     // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
@@ -130,12 +134,14 @@ enum CommandError: Error, Equatable, Sendable {
     case .tooManyArguments(let extra):
       "too many arguments: \(quotedName(extra)); to write several inputs into a folder, use "
         + "--out-dir DIR"
-    case .renderFailed(let error), .unreadableList(let error):
+    case .renderFailed(let error), .unreadableList(let error), .unusableOutputFolder(let error):
       error.displayed
     case .invalidTemplate(let text, let option, let reason):
       "invalid name template \(quotedName(text)) for '\(option)': \(reason)"
     case .needsOutputFolder(let option):
       "option '\(option)' works only in batch mode, with --out-dir DIR"
+    case .contradiction(let message):
+      message
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
     case .sizeNotInName("-", _):
@@ -155,7 +161,7 @@ enum CommandError: Error, Equatable, Sendable {
     case .inputIsOutputFolder(let folder):
       "\(quotedName(folder)) is the output folder, whose files are never read as inputs; "
         + "write into another folder with --out-dir"
-    case .outputConflicts(let conflicts):
+    case .outputConflicts(let conflicts, _):
       "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
         + "replace an input; nothing was written"
     case .noPictures(let skipped):
@@ -185,18 +191,18 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures,
-      .outputIsPhoto, .pictureOnTerminal:
+      .outputIsPhoto, .pictureOnTerminal, .contradiction, .unusableOutputFolder:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []
     // Whoever closed the pipe wanted no more; other Unix tools say nothing either.
     case .textNotWritten(_, let code) where code == EPIPE: []
     case .textNotWritten: ["hexmask: \(message)"]
-    case .outputConflicts(let conflicts):
+    case .outputConflicts(let conflicts, let recursive):
       conflicts.map { "hexmask: conflict: \($0.explanation)" } + [
         "hexmask: \(message)",
-        "Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders "
-          + "with -r.",
+        "Tell the outputs apart with --name (e.g. '{name}-{ext}.png')"
+          + (recursive ? "." : ", or mirror folders with -r."),
       ]
     default: ["hexmask: \(message)", "Try 'hexmask --help' for more information."]
     }
@@ -286,6 +292,8 @@ extension FileFailure.Cause {
     switch self {
     case .system(let words), .unnamable(let words): words
     case .outputIsFolder: "is a folder; name a file, or use --out-dir to write into a folder"
+    case .outputIsFolderInBatch:
+      "is a folder; move it away, or name the outputs otherwise with --name"
     case .closedPipe: "cannot write: \(String(cString: strerror(EPIPE)))"
     case .unknownFormat:
       "cannot tell the format from the name: use .png, .jpg or .webp, or --format"
@@ -303,7 +311,8 @@ extension FileFailure.Cause {
   /// True when the options, not the file, are at fault: a single-file run exits with 2.
   var isUsage: Bool {
     switch self {
-    case .image(.shape), .outputIsFolder, .unknownFormat, .unnamable: true
+    case .image(.shape), .outputIsFolder, .outputIsFolderInBatch, .unknownFormat, .unnamable:
+      true
     case .image, .system, .closedPipe: false
     }
   }

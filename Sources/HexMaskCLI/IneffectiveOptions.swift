@@ -9,7 +9,11 @@ extension Job {
     let format: OutputFormat?
     switch action {
     case .render, .renderMask: format = options.format ?? OutputFormat(forPath: output)
-    case .renderBatch: format = options.format ?? .png
+    case .renderBatch:
+      let named = batch.nameTemplate?.literalExtension.flatMap {
+        OutputFormat(fileExtension: $0)
+      }
+      format = options.format ?? named ?? .png
     default: format = nil
     }
     guard !options.output.maskOnly || format == .png else { return nil }
@@ -17,15 +21,22 @@ extension Job {
   }
 
   /// One warning, without the `hexmask: warning: ` prefix, for each option given on the
-  /// command line that changes nothing in the picture written: `--quality` for PNG and
-  /// lossless WebP, `--lossless` for PNG and JPEG, `--compression` for JPEG and WebP. A user
-  /// who typed one expected it to matter, so saying it does not is worth a line.
+  /// command line that changes nothing in what is written: `--quality` for PNG and
+  /// lossless WebP, `--lossless` for PNG and JPEG, `--compression` for JPEG and WebP,
+  /// `--no-upscale` without `--size`, the picture's options (`--background`, `--focus`,
+  /// `--gravity`) for a mask, `--border-color` with no border, `-0` without a list to
+  /// separate, and an `--out-dir` a later one replaced. A user who typed one expected it to
+  /// matter, so saying it does not is worth a line.
   ///
   /// ```swift
   /// try Job(parsing: ["in.jpg", "out.png", "--quality", "80"]).ineffectiveOptionWarnings
   /// // ["--quality has no effect on PNG output"]
   /// ```
   var ineffectiveOptionWarnings: [String] {
+    formatWarnings + otherWarnings
+  }
+
+  private var formatWarnings: [String] {
     guard let format = pictureFormat else { return [] }
     let lossless = format == .webp && options.output.lossless
     var unused: [String] = []
@@ -35,6 +46,39 @@ extension Job {
     let output = lossless ? "lossless WebP" : format.displayName
     return unused.filter(givenOptions.contains).map { "--\($0) has no effect on \(output) output" }
   }
+
+  private var otherWarnings: [String] {
+    guard Self.writesFiles.contains(action) else { return [] }
+    var warnings: [String] = []
+    func given(_ option: String) -> Bool { givenOptions.contains(option) }
+    if given("no-upscale") && options.sizes.isEmpty {
+      warnings.append("--no-upscale has no effect without --size")
+    }
+    if options.output.maskOnly {
+      for option in ["background", "focus", "gravity"] where given(option) {
+        warnings.append("--\(option) has no effect with --mask-only")
+      }
+    }
+    if given("border-color"), let line = options.shape.line,
+      line == .pixels(0) || line == .percent(0)
+    {
+      warnings.append("--border-color has no effect with --line 0")
+    }
+    if action == .renderBatch && batch.nulSeparated && batch.listFile == nil {
+      warnings.append("-0 (--null) has no effect without --files-from")
+    }
+    if action == .renderBatch, let folder = batch.outputFolder {
+      for earlier in replacedOutputFolders {
+        warnings.append(
+          "--out-dir \(quotedName(earlier)) has no effect: a later --out-dir "
+            + "\(quotedName(folder)) replaces it")
+      }
+    }
+    return warnings
+  }
+
+  /// The actions that write pictures or shapes, which the warnings are about.
+  private static let writesFiles: [Action] = [.render, .renderBatch, .renderMask, .writeShape]
 }
 
 extension OutputFormat {

@@ -48,6 +48,8 @@ struct Job: Equatable, Sendable {
   /// The long names (`quality`, not `--quality`) of the options given on the command line,
   /// so an option set to its default can be told from one left out.
   var givenOptions: Set<String> = []
+  /// Every `--out-dir` a later one replaced, in order, so a run can say it ignored them.
+  var replacedOutputFolders: [String] = []
 }
 
 extension Job {

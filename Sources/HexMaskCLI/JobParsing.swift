@@ -1,4 +1,5 @@
 import Foundation
+import HexMask
 
 extension Job {
   /// Reads a command line (without the program name) into a job, using `optionTable`.
@@ -47,6 +48,9 @@ extension Job {
         } else {
           throw .missingValue(option: name)
         }
+        if option.long == "out-dir", let earlier = batch.outputFolder {
+          replacedOutputFolders.append(earlier)
+        }
         try option.value.assign(&self, value, name)
         givenOptions.insert(option.long)
         if option.group == .batch && !["out-dir", "force"].contains(option.long) {
@@ -55,6 +59,9 @@ extension Job {
       }
     }
     guard action == .render else { return }
+    if givenOptions.contains("gravity") && givenOptions.contains("focus") {
+      throw .contradiction("--gravity and --focus both choose the square; give only one")
+    }
     // An empty word (an unset shell variable in quotes) names no file; say so before it
     // reaches the file system as "No such file or directory".
     guard !files.contains("") else { throw .emptyFileName }
@@ -66,8 +73,10 @@ extension Job {
       action = .renderBatch
       if let template = batch.nameTemplate {
         try checkSizePlaceholder(in: template.text, role: "--name")
+        try checkFormat(ofName: template.text, extension: template.literalExtension)
       }
       try checkOutputPixels()
+      try checkBackground()
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
@@ -80,6 +89,7 @@ extension Job {
         output = files[0]
         action = .renderMask
         try checkSizePlaceholder(in: output, role: "OUTPUT")
+        try checkFormat(ofName: output, extension: fileExtension(of: output))
         try checkOutputPixels()
         return
       }
@@ -94,7 +104,39 @@ extension Job {
     output = files[1]
     if output == "-" && svgOutput == "-" { throw .twoStandardOutputs }
     try checkSizePlaceholder(in: output, role: "OUTPUT")
+    if output != "-" { try checkFormat(ofName: output, extension: fileExtension(of: output)) }
     try checkOutputPixels()
+    try checkBackground()
+  }
+
+  /// Refuses an output name whose extension (`ext`, nil when the name has none or it is
+  /// not known before the files are) contradicts `--format` (`--format png out.jpg`), and
+  /// a `--name` whose extension names no format hexmask writes, which would fail every
+  /// file in turn.
+  private func checkFormat(ofName name: String, extension ext: String?) throws(CommandError) {
+    guard let ext else { return }
+    let named = OutputFormat(fileExtension: ext)
+    if let format = options.format, let named, named != format {
+      throw .contradiction(
+        "--format \(format.rawValue) contradicts the name \(quotedName(name)), a "
+          + "\(named.displayName) name; drop one, or name a .\(format.fileExtension) file")
+    }
+    if named == nil && options.format == nil && action == .renderBatch {
+      throw .contradiction(
+        "--name \(quotedName(name)) ends in '.\(ext)', which is not a format hexmask writes: "
+          + "use .png, .jpg, .jpeg or .webp, or --format")
+    }
+  }
+
+  /// Refuses a `--background` that is not opaque for a JPEG, which cannot be transparent:
+  /// flattening onto it would silently blend the picture with black.
+  private func checkBackground() throws(CommandError) {
+    guard pictureFormat == .jpeg, let background = options.output.background,
+      background.alpha < 255
+    else { return }
+    throw .contradiction(
+      "--background must be opaque for JPEG output, which has no transparency; "
+        + "use WebP or PNG to keep it")
   }
 
   /// Refuses an output name (`role`: OUTPUT, `--svg` or `--name`) that cannot tell the
@@ -150,4 +192,12 @@ extension Job {
     }
     return uses
   }
+}
+
+/// The extension of the last component of `path` (after its last dot, not a leading one);
+/// nil when there is none.
+func fileExtension(of path: String) -> String? {
+  let name = lastComponent(of: path)
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+  return String(name[name.index(after: dot)...])
 }

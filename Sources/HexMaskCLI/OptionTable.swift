@@ -215,8 +215,9 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "quiet", short: "q",
     value: .flag { $0.batch.verbosity = .quiet },
-    help: "Print nothing on standard error but errors: no warnings, progress or summary.",
-    group: .batch),
+    help: "Print nothing on standard error but errors: no warnings, notes, progress or "
+      + "summary. Works for one file too.",
+    group: .general),
   OptionDescription(
     long: "json",
     value: .flag { $0.batch.json = true },

@@ -16,7 +16,8 @@ extension FileMatrixTests {
       kind: .regular, role: .folder, outcome: .works, name: "in.jpg", check: "is_png o/in.png"),
     FileCell(kind: .regular, role: .entry, outcome: .works, check: "is_png o/a.png"),
     FileCell(
-      kind: .regular, role: .outDir, outcome: .fileFailure("hexmask: f/in.png: …"),
+      kind: .regular, role: .outDir,
+      outcome: .fileFailure("hexmask: f: cannot be the output folder: 'f' is not a folder"),
       setup: "touch f", name: "f", check: "[ ! -s f ]"),
   ]
 
@@ -66,7 +67,9 @@ extension FileMatrixTests {
       kind: .dangling, role: .entry, outcome: .skipped("hexmask: skipped d/b.jpg: …"),
       setup: "mkdir d && ln -s nowhere d/b.jpg", check: "is_png o/a.png"),
     FileCell(
-      kind: .dangling, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .dangling, role: .outDir,
+      outcome: .fileFailure(
+        "hexmask: out: cannot be the output folder: 'out' is a symbolic link to nothing"),
       setup: "ln -s nowhere out", name: "out", check: "[ ! -e nowhere ]"),
 
     FileCell(
@@ -92,7 +95,9 @@ extension FileMatrixTests {
       kind: .loop, role: .entry, outcome: .skipped("hexmask: skipped d/l1: …"),
       setup: "mkdir d && ln -s l2 d/l1 && ln -s l1 d/l2", check: "is_png o/a.png"),
     FileCell(
-      kind: .loop, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .loop, role: .outDir,
+      outcome: .fileFailure(
+        "hexmask: l1: cannot be the output folder: Too many levels of symbolic links"),
       setup: "ln -s l2 l1 && ln -s l1 l2", name: "l1"),
 
     FileCell(
@@ -124,7 +129,8 @@ extension FileMatrixTests {
       setup: "mkdir d && cp in.jpg d/a.jpg && ln d/a.jpg d/b.jpg",
       check: "is_png o/a.png && [ ! -e o/b.png ]"),
     FileCell(
-      kind: .hardLink, role: .outDir, outcome: .usageError("hexmask: conflict: …"),
+      kind: .hardLink, role: .outDir,
+      outcome: .usageError("hexmask: conflict: 'in.jpg' would replace the input 'o/in.png'"),
       setup: "mkdir o && ln in.jpg o/in.png", name: "o"),
   ]
 
@@ -154,7 +160,9 @@ extension FileMatrixTests {
       outcome: .skipped("hexmask: skipped d/p.jpg: a FIFO, not a picture"),
       setup: "mkdir d && mkfifo d/p.jpg", check: "is_png o/a.png && [ -p d/p.jpg ]"),
     FileCell(
-      kind: .fifo, role: .outDir, outcome: .fileFailure("hexmask: …"), setup: "mkfifo f",
+      kind: .fifo, role: .outDir,
+      outcome: .fileFailure("hexmask: f: cannot be the output folder: 'f' is not a folder"),
+      setup: "mkfifo f",
       name: "f", check: "[ -p f ]"),
 
     FileCell(
@@ -177,13 +185,15 @@ extension FileMatrixTests {
       outcome: .skipped("hexmask: skipped d/s.jpg: a socket, not a picture"),
       setup: "mkdir d && mksock d/s.jpg", check: "is_png o/a.png"),
     FileCell(
-      kind: .socket, role: .outDir, outcome: .fileFailure("hexmask: …"), setup: "mksock s",
+      kind: .socket, role: .outDir,
+      outcome: .fileFailure("hexmask: s: cannot be the output folder: 's' is not a folder"),
+      setup: "mksock s",
       name: "s", check: "[ -S s ]"),
   ]
 
   static let deviceCells: [FileCell] = [
     FileCell(
-      kind: .devNull, role: .input, outcome: .fileFailure("hexmask: /dev/null: …"),
+      kind: .devNull, role: .input, outcome: .fileFailure("hexmask: /dev/null: empty file"),
       name: "/dev/null", check: "[ ! -e o.png ]"),
     FileCell(kind: .devNull, role: .output, outcome: .works, name: "/dev/null"),
     FileCell(
@@ -192,17 +202,20 @@ extension FileMatrixTests {
       kind: .devNull, role: .list, outcome: .works, name: "/dev/null",
       note: "hexmask: nothing to do: …"),
     FileCell(
-      kind: .devNull, role: .folder, outcome: .fileFailure("hexmask: /dev/null: …"),
+      kind: .devNull, role: .folder, outcome: .fileFailure("hexmask: /dev/null: empty file"),
       name: "/dev/null"),
     FileCell(
       kind: .devNull, role: .entry,
       outcome: .skipped("hexmask: skipped d/n.jpg: a character device, not a picture"),
       setup: "mkdir d && ln -s /dev/null d/n.jpg", check: "is_png o/a.png"),
     FileCell(
-      kind: .devNull, role: .outDir, outcome: .fileFailure("hexmask: …"), name: "/dev/null"),
+      kind: .devNull, role: .outDir,
+      outcome: .fileFailure("hexmask: /dev/null: cannot be the output folder: …"),
+      name: "/dev/null"),
 
     FileCell(
-      kind: .devFull, role: .input, outcome: .fileFailure("hexmask: /dev/full: …"),
+      kind: .devFull, role: .input,
+      outcome: .fileFailure("hexmask: /dev/full: not an image file: …"),
       name: "/dev/full"),
     FileCell(
       kind: .devFull, role: .output,
@@ -217,14 +230,17 @@ extension FileMatrixTests {
       outcome: .fileFailure("hexmask: /dev/full: the list is longer than 256 MiB; is it a list?"),
       name: "/dev/full"),
     FileCell(
-      kind: .devFull, role: .folder, outcome: .fileFailure("hexmask: /dev/full: …"),
+      kind: .devFull, role: .folder,
+      outcome: .fileFailure("hexmask: /dev/full: not an image file: …"),
       name: "/dev/full"),
     FileCell(
       kind: .devFull, role: .entry,
       outcome: .skipped("hexmask: skipped d/f.jpg: a character device, not a picture"),
       setup: "mkdir d && ln -s /dev/full d/f.jpg", check: "is_png o/a.png"),
     FileCell(
-      kind: .devFull, role: .outDir, outcome: .fileFailure("hexmask: …"), name: "/dev/full"),
+      kind: .devFull, role: .outDir,
+      outcome: .fileFailure("hexmask: /dev/full: cannot be the output folder: …"),
+      name: "/dev/full"),
   ]
 
   static let folderCells: [FileCell] = [
@@ -310,7 +326,8 @@ extension FileMatrixTests {
       kind: .descriptorPipe, role: .entry,
       outcome: .impossible("/dev/fd names live in /dev and /proc; a link to one is a FIFO")),
     FileCell(
-      kind: .descriptorPipe, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .descriptorPipe, role: .outDir,
+      outcome: .fileFailure("hexmask: /dev/stdout: cannot be the output folder: …"),
       command: intoPipe("in.jpg --out-dir /dev/stdout", file: "got")),
 
     FileCell(
@@ -334,7 +351,8 @@ extension FileMatrixTests {
       kind: .descriptorFile, role: .entry,
       outcome: .impossible("/dev/fd names live in /dev and /proc; a link to one is a file")),
     FileCell(
-      kind: .descriptorFile, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .descriptorFile, role: .outDir,
+      outcome: .fileFailure("hexmask: /dev/stdout: cannot be the output folder: …"),
       command: "hexmask in.jpg --out-dir /dev/stdout > got"),
 
     FileCell(
@@ -360,7 +378,8 @@ extension FileMatrixTests {
       kind: .terminal, role: .entry,
       outcome: .impossible("a terminal lives in /dev; a link to one is a character device")),
     FileCell(
-      kind: .terminal, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .terminal, role: .outDir,
+      outcome: .fileFailure("hexmask: /dev/stdout: cannot be the output folder: …"),
       command: onTerminal("in.jpg --out-dir /dev/stdout")),
   ]
 }

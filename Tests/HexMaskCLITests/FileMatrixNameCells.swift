@@ -111,7 +111,8 @@ extension FileMatrixTests {
       setup: "mkdir d && cp in.jpg d/0.jpg && chmod 000 d/0.jpg",
       command: "cp in.jpg d/a.jpg && as_user d --out-dir o", check: "is_png o/a.png"),
     FileCell(
-      kind: .unreadable, role: .outDir, outcome: .fileFailure("hexmask: …"),
+      kind: .unreadable, role: .outDir,
+      outcome: .fileFailure("hexmask: o: cannot be the output folder: Permission denied"),
       setup: "mkdir o && chmod 000 o && give o", command: "as_user in.jpg --out-dir o",
       check: "chmod 755 o && [ -z \"$(ls -A o)\" ]"),
 
@@ -143,7 +144,8 @@ extension FileMatrixTests {
       command: "mkdir d && cp in.jpg d/a.jpg && chmod 444 d/a.jpg && as_user d --out-dir o",
       check: "is_png o/a.png"),
     FileCell(
-      kind: .unwritable, role: .outDir, outcome: .fileFailure("hexmask: o/in.png: …"),
+      kind: .unwritable, role: .outDir,
+      outcome: .fileFailure("hexmask: o: cannot be the output folder: Permission denied"),
       setup: "mkdir o && chmod 555 o && give o", command: "as_user in.jpg --out-dir o",
       check: "[ -z \"$(ls -A o)\" ]"),
 
@@ -174,7 +176,7 @@ extension FileMatrixTests {
       check: "is_png o/p/a.png"),
     FileCell(
       kind: .readOnlyFileSystem, role: .outDir,
-      outcome: .fileFailure("hexmask: ro/out/in.png: …"), setup: readOnly,
+      outcome: .fileFailure("hexmask: ro/out: cannot be the output folder: …"), setup: readOnly,
       command: "as_user in.jpg --out-dir ro/out; s=$?; \(releaseReadOnly); exit $s"),
   ]
 
@@ -207,14 +209,16 @@ extension FileMatrixTests {
       check: "is_png o/in.png"),
     FileCell(
       kind: .sameFile, role: .folder,
-      outcome: .usageError("hexmask: …"), setup: "mkdir o",
+      outcome: .usageError("hexmask: './o/' is the output folder, whose files are never read …"),
+      setup: "mkdir o",
       command: "hexmask ./o/ --out-dir o"),
     FileCell(
       kind: .sameFile, role: .entry, outcome: .works,
       command: "mkdir -p d/o && cp in.jpg d/a.jpg && hexmask -r d --out-dir d/o",
       check: "is_png d/o/a.png && [ ! -e d/o/o ]"),
     FileCell(
-      kind: .sameFile, role: .outDir, outcome: .usageError("hexmask: …"),
+      kind: .sameFile, role: .outDir,
+      outcome: .usageError("hexmask: 'p' is the output folder, whose files are never read …"),
       setup: "mkdir p && cp in.jpg p/a.jpg", command: "hexmask p --out-dir ./p/"),
   ]
 }

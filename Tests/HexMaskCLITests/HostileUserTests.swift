@@ -37,7 +37,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
     + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
-    + smallThingRows + formatRows + sizeListRows + fileNameRows + fileKindRows + photoRows
+    + smallThingRows + formatRows + sizeListRows + recipeRows + ineffectiveOptionRows
+    + misleadingMessageRows + unixConventionRows + fileNameRows + fileKindRows + photoRows
     + mutationRows
 
   @Test(arguments: table)

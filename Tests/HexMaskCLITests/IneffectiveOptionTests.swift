@@ -21,8 +21,9 @@ import Testing
       ["--quality has no effect on lossless WebP output"]
     ),
     (["in.jpg", "out.webp", "--compression", "9"], ["--compression has no effect on WebP output"]),
-    // --format decides over the name.
-    (["in.jpg", "out.png", "--format", "jpg", "--quality", "80"], []),
+    // --format decides over a name that names no format (one that names another is a
+    // usage error, see `contradictions`).
+    (["in.jpg", "out.img", "--format", "jpg", "--quality", "80"], []),
     (["in.jpg", "-", "--quality", "80"], ["--quality has no effect on PNG output"]),
     // A batch writes PNG unless --format says otherwise.
     (["photos", "--out-dir", "o", "--quality", "80"], ["--quality has no effect on PNG output"]),
@@ -35,7 +36,57 @@ import Testing
     (["--svg", "s.svg", "--size", "64", "--quality", "5"], []),
     (["in.jpg", "out.gif", "--quality", "80"], []),
     (["--mask-only", "in.jpg", "m.jpg", "--quality", "5"], []),
+    // Options that do nothing whatever the format (issue 18, item 9).
+    (["in.jpg", "out.png", "--no-upscale"], ["--no-upscale has no effect without --size"]),
+    (["in.jpg", "out.png", "--no-upscale", "--size", "64"], []),
+    (
+      ["--mask-only", "in.jpg", "m.png", "--background", "red", "--gravity", "north"],
+      ["--background has no effect with --mask-only", "--gravity has no effect with --mask-only"]
+    ),
+    (["in.jpg", "out.png", "--background", "red", "--focus", "0.2,0.2"], []),
+    (
+      ["in.jpg", "out.png", "--line", "0%", "--border-color", "red"],
+      ["--border-color has no effect with --line 0"]
+    ),
+    (["in.jpg", "out.png", "--line", "1", "--border-color", "red"], []),
+    (["a.jpg", "--out-dir", "o", "-0"], ["-0 (--null) has no effect without --files-from"]),
+    (["--out-dir", "o", "-0", "--files-from", "list"], []),
+    (
+      ["a.jpg", "--out-dir", "o", "--out-dir", "p"],
+      ["--out-dir 'o' has no effect: a later --out-dir 'p' replaces it"]
+    ),
+    // A --name ending in .jpg writes JPEGs, which --quality changes.
+    (["a.jpg", "--out-dir", "o", "--name", "{name}.jpg", "--quality", "80"], []),
   ]
+
+  /// Options that contradict each other or OUTPUT's name are usage errors (exit 2).
+  static let contradictions: [[String]] = [
+    ["in.jpg", "out.png", "--gravity", "north", "--focus", "0.1,0.1"],
+    ["in.jpg", "out.jpg", "--format", "png"],
+    ["in.jpg", "--out-dir", "o", "--format", "webp", "--name", "{name}.png"],
+    ["in.jpg", "--out-dir", "o", "--name", "{dir}/{name}-{size}.gif", "--size", "8,9"],
+    ["in.jpg", "out.jpg", "--background", "#ffffff00"],
+    ["in.jpg", "--out-dir", "o", "--format", "jpg", "--background", "transparent"],
+  ]
+
+  @Test(arguments: contradictions)
+  func contradictionsAreUsageErrors(arguments: [String]) {
+    #expect(throws: CommandError.self) { try Job(parsing: arguments) }
+    if case .failure(let error) = Result(catching: { () throws(CommandError) in
+      try Job(parsing: arguments)
+    }) {
+      #expect(error.exitStatus == 2)
+    }
+  }
+
+  @Test(arguments: [
+    ["in.jpg", "out.img", "--format", "jpeg"], ["in.jpg", "out.JPG", "--format", "jpeg"],
+    ["in.jpg", "-", "--format", "webp"], ["in.jpg", "out.webp", "--background", "#ff000080"],
+    ["in.jpg", "--out-dir", "o", "--name", "{name}.{ext}"],
+  ])
+  func agreeingNamesAreFine(arguments: [String]) throws {
+    _ = try Job(parsing: arguments)
+  }
 
   @Test(arguments: cases)
   func warningsName(arguments: [String], warnings: [String]) throws {

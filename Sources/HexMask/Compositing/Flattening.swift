@@ -1,9 +1,11 @@
-/// Puts a row of straight RGBA over an opaque `background`, for outputs that must be
-/// opaque: JPEG always, PNG and WebP with ``HexMask/Output/background``.
+/// Puts a row of straight RGBA over `background`: JPEG always (opaque), PNG and WebP with
+/// ``HexMask/Output/background``.
 ///
 /// Each channel is `c·a + bg·(1 − a)`, rounded to the nearest level, computed exactly in
-/// integers; the background's own alpha is ignored (it is taken as opaque). `output` holds
-/// 3 bytes (RGB) or 4 bytes (RGBA, alpha 255) per pixel of `row`.
+/// integers. `output` holds 3 bytes (RGB; the background's alpha is ignored, taken as
+/// opaque) or 4 bytes (RGBA) per pixel of `row`. With 4 bytes a background that is not
+/// opaque keeps its transparency: the pixel is the picture `over` it, in straight alpha
+/// (see ``overTranslucent(_:_:)``).
 ///
 /// ```swift
 /// flatten(rgbaRow, onto: .white, into: rgbRow)   // transparent pixels become white
@@ -20,6 +22,15 @@ package func flatten(
   precondition(
     (stride == 3 || stride == 4) && output.count == pixels * stride,
     "the flattened row holds 3 or 4 bytes per pixel of the input row")
+  if stride == 4 && background.alpha < 255 {
+    for i in 0..<pixels {
+      let pixel = UnsafeBufferPointer(rebasing: row[(4 * i)..<(4 * i + 4)])
+      for (channel, value) in overTranslucent(pixel, background).enumerated() {
+        output[4 * i + channel] = value
+      }
+    }
+    return
+  }
   let backdrop = (UInt32(background.red), UInt32(background.green), UInt32(background.blue))
   for i in 0..<pixels {
     let p = 4 * i
@@ -34,4 +45,26 @@ package func flatten(
     output[q + 2] = over(row[p + 2], backdrop.2)
     if stride == 4 { output[q + 3] = 255 }
   }
+}
+
+/// One straight RGBA `pixel` over a `background` that is not opaque, in straight alpha:
+/// alpha `a + ba·(1 − a)`, each channel `(c·a + bc·ba·(1 − a)) / alpha`, both rounded to the
+/// nearest level, exactly in integers. A pixel left fully transparent is `(0, 0, 0, 0)`.
+package func overTranslucent(_ pixel: UnsafeBufferPointer<UInt8>, _ background: RGBAColor)
+  -> [UInt8]
+{
+  let a = UInt32(pixel[3])
+  let under = UInt32(background.alpha) * (255 - a)
+  // Alpha scaled by 255: at most 255 · 255.
+  let alpha = a * 255 + under
+  let level = (alpha + 127) / 255
+  guard level > 0 else { return [0, 0, 0, 0] }
+  func channel(_ value: UInt8, _ backdrop: UInt8) -> UInt8 {
+    let weighted = UInt32(value) * a * 255 + UInt32(backdrop) * under
+    return UInt8(min(255, (2 * weighted + alpha) / (2 * alpha)))
+  }
+  return [
+    channel(pixel[0], background.red), channel(pixel[1], background.green),
+    channel(pixel[2], background.blue), UInt8(level),
+  ]
 }

@@ -11,15 +11,25 @@ import CHeif
 /// An EXIF orientation tag in the file is never applied on top (see `metadata.exif`).
 /// An ICC profile (`colr prof`/`rICC`) is kept; an nclx-only file has no profile and is
 /// treated as sRGB, as browsers do.
-func openHEIF(bytes: [UInt8], maxPixels: Int, targetSide: Int?) throws(ImageError)
-  -> any ImageDecoder
+///
+/// Messages about a damaged file name the format its brand says (`corrupt AVIF: …` for
+/// `avif`), since libheif reads both and a user who sent an AVIF never sent a HEIF.
+func openHEIF(bytes: [UInt8], maxPixels: Int, targetSide: Int?, isAVIF: Bool = false)
+  throws(ImageError) -> any ImageDecoder
 {
   let result: Result<WholePicture, ImageError> = bytes.withUnsafeBytes { buffer in
     Result(catching: { () throws(ImageError) -> WholePicture in
       try decodeHEIF(buffer, maxPixels: maxPixels, targetSide: targetSide)
     })
   }
-  return try result.get()
+  do {
+    return try result.get()
+  } catch {
+    guard isAVIF && error.kind == .corrupt else { throw error }
+    var renamed = error
+    renamed.reason = error.reason.replacing("HEIF", with: "AVIF")
+    throw renamed
+  }
 }
 
 /// The work of `openHEIF` while `bytes` stays put: libheif reads them without a copy.

@@ -50,11 +50,12 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
     let extra = fread(&more, 1, more.count, file)
     longer += more[..<extra]
   }
-  switch ImageFormat(sniffing: longer) {
+  let format = ImageFormat(sniffing: longer)
+  switch format {
   case .heif?, .avif?:
     return try openHEIF(
       bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
-      targetSide: targetSide)
+      targetSide: targetSide, isAVIF: format == .avif)
   case .webp?:
     return try openWebP(
       bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels)

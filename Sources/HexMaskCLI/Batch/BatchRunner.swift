@@ -152,7 +152,10 @@ private func renderInput(
       if let recordPath = item.record, let input, let output = made.stamp,
         let recipe = recipes[item.size]
       {
-        let record = RunRecord(recipe: recipe.digest(input: input), output: output)
+        let side = made.report.side
+        let digest = recipe.digest(
+          input: input, side: side, format: recipe.format(of: item.output))
+        let record = RunRecord(recipe: digest, side: side, output: output)
         do throws(FileFailure) {
           try record.write(to: recordPath)
         } catch {
@@ -163,6 +166,8 @@ private func renderInput(
       results[index].report = made
     }
   } catch {
+    var error = error
+    if error.cause == .outputIsFolder { error.cause = .outputIsFolderInBatch }
     for index in stale {
       results[index].status = .failed
       results[index].error = error

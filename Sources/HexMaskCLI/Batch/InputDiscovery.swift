@@ -31,12 +31,6 @@ struct BatchInput: Equatable, Sendable {
   }
 }
 
-/// An entry of a searched folder passed over, and why, for `--verbose`.
-struct SkippedFile: Equatable, Sendable {
-  var path: String
-  var reason: String
-}
-
 /// How folders are searched for photos.
 struct InputRules: Equatable, Sendable {
   /// Descend into subfolders and mirror them (`-r`); files named directly keep their folder.
@@ -67,14 +61,23 @@ struct InputRules: Equatable, Sendable {
 ///
 /// - Complexity: one `lstat` and one eight-byte read per file in the searched folders.
 func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
-  var skipped: [SkippedFile] = []
+  var skipped: [String] = []
   return findInputs(paths, rules: rules, skipped: &skipped)
 }
 
-/// The same, also listing in `skipped` the entries found in folders that are not pictures
-/// hexmask reads (a GIF, notes.txt, a FIFO), so a run can say how many it passed over.
+/// The same, also listing in `skipped` the files found in folders that are not pictures
+/// hexmask reads (a GIF, notes.txt), so a run can say how many it passed over.
+func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -> [BatchInput] {
+  var dropped: [DroppedEntry] = []
+  return findInputs(paths, rules: rules, skipped: &skipped, dropped: &dropped)
+}
+
+/// The same, also listing in `dropped` the entries left out that are not files to report
+/// (a dangling symbolic link or a loop, a second name of a file already taken, a FIFO,
+/// socket or device, which is never opened), which `--verbose` names, so that no input
+/// disappears without a word.
 func findInputs(
-  _ paths: [String], rules: InputRules, skipped: inout [SkippedFile]
+  _ paths: [String], rules: InputRules, skipped: inout [String], dropped: inout [DroppedEntry]
 ) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
@@ -88,7 +91,14 @@ func findInputs(
     }
   }
   skipped += search.skipped
+  dropped += search.dropped
   return search.found
+}
+
+/// An entry a batch leaves out, and why in a few words (`dangling symbolic link`).
+struct DroppedEntry: Equatable, Sendable {
+  var path: String
+  var reason: String
 }
 
 /// The first of `paths` that names the excluded folder itself (the same device and inode,
@@ -192,10 +202,12 @@ private struct FolderSearch {
   /// Folders on the way down, so a followed link cannot loop.
   var visited: [FileIdentity] = []
   var found: [BatchInput] = []
-  /// Entries in the folders that are no picture hexmask reads.
-  var skipped: [SkippedFile] = []
-  /// The files found so far, so the same file is taken once.
-  private var taken: Set<FileIdentity.Key> = []
+  /// Files in the folders that are no picture hexmask reads.
+  var skipped: [String] = []
+  /// Entries left out that are not files: see ``DroppedEntry``.
+  var dropped: [DroppedEntry] = []
+  /// The files found so far and the path each was taken by, so the same file is taken once.
+  private var taken: [FileIdentity.Key: String] = [:]
 
   init(rules: InputRules) {
     self.rules = rules
@@ -215,7 +227,13 @@ private struct FolderSearch {
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
       guard let entry = FileIdentity(path: path, following: false) else { continue }
       let target = entry.isLink ? FileIdentity(path: path, following: true) : entry
-      guard let target else { continue }
+      guard let target else {
+        if entry.isLink {
+          let reason = errno == ELOOP ? "symbolic link loop" : "dangling symbolic link"
+          dropped.append(DroppedEntry(path: path, reason: reason))
+        }
+        continue
+      }
       if target.isFolder {
         guard rules.recursive, !entry.isLink || rules.followSymlinks,
           !visited.contains(where: { $0.isSameFile(as: target) })
@@ -225,7 +243,7 @@ private struct FolderSearch {
         visited.removeLast()
       } else if let special = target.specialKind {
         // Never opened: reading a FIFO would wait for a writer, a device could be endless.
-        skipped.append(SkippedFile(path: path, reason: "\(special), not a picture"))
+        dropped.append(DroppedEntry(path: path, reason: "\(special), not a picture"))
       } else {
         switch SniffedFile(sniffingFileAt: path) {
         case .picture:
@@ -237,7 +255,7 @@ private struct FolderSearch {
               path: path, folder: relative, problem: FileFailure(file: path, reason: reason)),
             identity: target)
         case .other:
-          skipped.append(SkippedFile(path: path, reason: "not a picture hexmask reads"))
+          skipped.append(path)
         }
       }
     }
@@ -248,7 +266,12 @@ private struct FolderSearch {
   mutating func add(_ input: BatchInput, identity: FileIdentity?) {
     var input = input
     if let identity {
-      guard taken.insert(identity.key).inserted else { return }
+      if let first = taken[identity.key] {
+        dropped.append(
+          DroppedEntry(path: input.path, reason: "the same file as \(displayName(first))"))
+        return
+      }
+      taken[identity.key] = input.path
       input.identity = identity.key
     }
     found.append(input)

@@ -71,7 +71,20 @@ struct NameTemplate: Equatable, Sendable {
     guard parts.contains(where: { $0 != .dir && $0 != .literal("/") }) else {
       throw NameTemplateError(reason: "names no file")
     }
+    // Every output would be a folder's name, and each file would fail in turn.
+    guard !text.hasSuffix("/") else {
+      throw NameTemplateError(reason: "ends with '/', so it names a folder, not a file")
+    }
     self.init(text: text, parts: parts)
+  }
+
+  /// The extension every output name ends with when the template fixes it (`{name}.jpg`:
+  /// `jpg`); nil when a placeholder may decide it (`{name}.{ext}`, `{name}`).
+  var literalExtension: String? {
+    guard case .literal(let text)? = parts.last else { return nil }
+    let tail = lastComponent(of: text)
+    guard let dot = tail.lastIndex(of: ".") else { return nil }
+    return String(tail[tail.index(after: dot)...])
   }
 
   /// The output path for `input` at `size` (which `{size}` shows; nil leaves it empty),

@@ -13,12 +13,16 @@ import HexMask
 /// that mirrors them (`DIR/.hexmask/2024/a.png.rec` for `DIR/2024/a.png`):
 ///
 /// ```
-/// hexmask-record 1 9f3c0e7a21b4d856 48213 1764590400.123456789
+/// hexmask-record 2 9f3c0e7a21b4d856 427 48213 1764590400.123456789
 /// ```
 ///
-/// - the **recipe**: a digest of the input's size and modification time, every option that
-///   shapes the output, and ``outputVersion``. Only the digest is kept: no path, no option
-///   value, nothing private, even in a folder that is published whole;
+/// - the **recipe**: a digest of the input's size and modification time, the
+///   ``effectiveRecipe(of:side:format:)`` of the output, and ``outputVersion``. Only the
+///   digest is kept: no path, no option value, nothing private, even in a folder that is
+///   published whole;
+/// - the **side** of the output, which the effective recipe is resolved at (a default
+///   corner shrinks on a small canvas; a `--corner 10` given explicitly equals it only where
+///   10 fits);
 /// - the **output's size and modification time** as written. An output replaced since — by
 ///   another process writing the same folder with other options, or by hand — no longer
 ///   matches, so a record can never vouch for a file it did not see written.
@@ -27,34 +31,40 @@ import HexMask
 /// leaves at worst an output without a matching record, which the next run rebuilds. Checking
 /// costs a `stat` of the input and of the output and one small read.
 struct RunRecord: Equatable, Sendable {
-  /// Digest of what made the output; see ``recipe(input:options:version:)``.
+  /// Digest of what made the output; see ``Recipe``.
   var recipe: UInt64
+  /// The side of the output, in pixels.
+  var side: Int
   /// The output as it was put in place.
   var output: FileStamp
 
-  init(recipe: UInt64, output: FileStamp) {
+  init(recipe: UInt64, side: Int, output: FileStamp) {
     self.recipe = recipe
+    self.side = side
     self.output = output
   }
 
   /// The line stored in the record file.
   var line: String {
     let digest = String(recipe, radix: 16)
-    return "\(Self.magic) \(String(repeating: "0", count: 16 - digest.count))\(digest) \(output)\n"
+    let padded = String(repeating: "0", count: 16 - digest.count) + digest
+    return "\(Self.magic) \(padded) \(side) \(output)\n"
   }
 
   /// Reads a record line; nil for anything else (another version's format, damage).
   init?(line: String) {
     let fields = line.split(separator: " ")
-    guard fields.count == 5, "\(fields[0]) \(fields[1])" == Self.magic,
-      let recipe = UInt64(fields[2], radix: 16), let size = Int64(fields[3])
+    guard fields.count == 6, "\(fields[0]) \(fields[1])" == Self.magic,
+      let recipe = UInt64(fields[2], radix: 16), let side = Int(fields[3]), side > 0,
+      let size = Int64(fields[4])
     else { return nil }
-    let time = fields[4].split(separator: ".")
+    let time = fields[5].split(separator: ".")
     guard time.count == 2, let seconds = Int64(time[0]),
       let nanoseconds = Int64(time[1].trimmingSuffix("\n"))
     else { return nil }
     self.init(
-      recipe: recipe, output: FileStamp(size: size, seconds: seconds, nanoseconds: nanoseconds))
+      recipe: recipe, side: side,
+      output: FileStamp(size: size, seconds: seconds, nanoseconds: nanoseconds))
   }
 
   /// Reads the record file at `path`; nil when there is none or it cannot be read.
@@ -79,39 +89,39 @@ struct RunRecord: Equatable, Sendable {
     try file.commit()
   }
 
-  /// The digest of what makes an output from `input` with `options`; see ``Recipe``.
+  /// The digest of what makes an output of `side` pixels in `format` from `input` with
+  /// `options`; see ``Recipe``.
   static func recipe(
-    input: FileStamp, options: RenderSettings, version: Int = outputVersion
+    input: FileStamp, side: Int, options: RenderSettings, format: OutputFormat = .png,
+    version: Int = outputVersion
   ) -> UInt64 {
-    Recipe(options: options, version: version).digest(input: input)
+    Recipe(options: options, version: version).digest(input: input, side: side, format: format)
   }
 
-  private static let magic = "hexmask-record 1"
+  // Version 1 hashed Swift's description of the options, which a toolchain may change, and
+  // kept no side; its records are not read, so outputs made by older versions are rebuilt.
+  private static let magic = "hexmask-record 2"
 }
 
-/// What makes an output, as a digest: every render option (except the thread count, which
-/// never changes the bytes), the version of hexmask's output, and the input's size and
-/// modification time. FNV-1a, 64 bits: stable across runs and machines, unlike Swift's
-/// seeded `Hasher`.
-///
-/// The options part is hashed once per batch (describing the options is the slow part),
-/// each input's stamp on top of it.
+/// What makes an output, as a digest: its ``effectiveRecipe(of:side:format:)``, the version
+/// of hexmask's output, and the input's size and modification time. FNV-1a, 64 bits: stable
+/// across runs and machines, unlike Swift's seeded `Hasher`.
 ///
 /// ```swift
 /// let recipe = Recipe(options: options)
-/// let digest = recipe.digest(input: FileStamp(path: "in.jpg")!)
+/// let digest = recipe.digest(input: FileStamp(path: "in.jpg")!, side: 256, format: .png)
 /// ```
 struct Recipe: Sendable {
-  private let optionsHash: UInt64
+  private let options: RenderSettings
+  private let version: Int
 
   init(options: RenderSettings, version: Int = outputVersion) {
-    var options = options
-    options.output.threads = 1
-    optionsHash = fnv1a("version \(version)\noptions \(options)\n")
+    self.options = options
+    self.version = version
   }
 
   /// The recipe of each size among `items` (each output is recorded as if made alone at
-  /// its size), the options hashed once per size.
+  /// its size).
   static func bySize(of items: [BatchItem], options: RenderSettings) -> [Int?: Recipe] {
     var recipes: [Int?: Recipe] = [:]
     for size in Set(items.map(\.size)) {
@@ -120,9 +130,17 @@ struct Recipe: Sendable {
     return recipes
   }
 
-  /// The digest for an output made from an input with this stamp.
-  func digest(input: FileStamp) -> UInt64 {
-    fnv1a("input \(input)", from: optionsHash)
+  /// The format the output `path` is written in: `--format`, else its extension (a name
+  /// that names none fails before anything is recorded).
+  func format(of path: String) -> OutputFormat {
+    options.format ?? OutputFormat(forPath: path) ?? .png
+  }
+
+  /// The digest for an output of `side` pixels in `format` made from an input with this
+  /// stamp.
+  func digest(input: FileStamp, side: Int, format: OutputFormat) -> UInt64 {
+    let recipe = effectiveRecipe(of: options, side: side, format: format)
+    return fnv1a("version \(version)\n\(recipe)input \(input)\n")
   }
 }
 
@@ -138,8 +156,9 @@ func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 
 
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
-/// made by older versions.
-let outputVersion = 2
+/// made by older versions. (3: a `--background` that is not opaque keeps its transparency in
+/// PNG and WebP instead of being taken as opaque.)
+let outputVersion = 3
 
 /// Why a batch writes an output, as `--json` reports it.
 enum WriteReason: String, Sendable, Equatable {
@@ -161,7 +180,8 @@ func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReaso
   guard let inputNow = FileStamp(path: item.input),
     let record = RunRecord(contentsOf: recordPath),
     record.output == outputNow,
-    record.recipe == recipe.digest(input: inputNow)
+    record.recipe
+      == recipe.digest(input: inputNow, side: record.side, format: recipe.format(of: item.output))
   else { return .changed }
   return force ? .forced : nil
 }

@@ -19,6 +19,8 @@ struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case system(String)
     /// OUTPUT names a folder.
     case outputIsFolder
+    /// A batch output names a folder (`--out-dir` is already given, so no hint to use it).
+    case outputIsFolderInBatch
     /// Neither `--format` nor the output's extension names a format.
     case unknownFormat
     /// A batch input whose output cannot be named; the words say why.

@@ -256,10 +256,17 @@ func createFolder(_ folder: String) -> String? {
   if folder.withFileName({ stat($0, &info) }) == 0 {
     return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
   }
+  // A link loop, no permission to look: nothing to create.
+  guard errno == ENOENT else { return systemError() }
   let parent = parentFolder(of: folder)
   if parent != folder, let reason = createFolder(parent) { return reason }
-  guard folder.withFileName({ mkdir($0, 0o777) }) == 0 || errno == EEXIST else {
-    return systemError()
+  guard folder.withFileName({ mkdir($0, 0o777) }) == 0 else {
+    guard errno == EEXIST else { return systemError() }
+    // Made meanwhile by another process, or a dangling symbolic link is in the way.
+    guard folder.withFileName({ stat($0, &info) }) == 0 else {
+      return "'\(folder)' is a symbolic link to nothing"
+    }
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
   }
   return nil
 }

@@ -15,31 +15,38 @@ import Testing
 
   @Test func aRecordLineReadsBackAsItself() {
     let record = RunRecord(
-      recipe: 0x00ab_cdef_0123_4567,
+      recipe: 0x00ab_cdef_0123_4567, side: 427,
       output: FileStamp(size: 99, seconds: 1_764_590_401, nanoseconds: 123_456_789))
-    #expect(record.line == "hexmask-record 1 00abcdef01234567 99 1764590401.123456789\n")
+    #expect(record.line == "hexmask-record 2 00abcdef01234567 427 99 1764590401.123456789\n")
     #expect(RunRecord(line: record.line) == record)
   }
 
   @Test(arguments: [
-    "", "hexmask-record 2 00abcdef01234567 99 1.2\n", "hexmask-record 1 xyz 99 1.2",
-    "hexmask-record 1 00abcdef01234567 99", "hexmask-record 1 00abcdef01234567 99 1",
-    "hexmask-record 1 00abcdef01234567 -x 1.2", "PNG\r\n\u{1A}\n",
+    "", "hexmask-record 1 00abcdef01234567 99 1.2\n", "hexmask-record 3 00abcdef01234567 4 99 1.2",
+    "hexmask-record 2 xyz 4 99 1.2", "hexmask-record 2 00abcdef01234567 4 99",
+    "hexmask-record 2 00abcdef01234567 4 99 1", "hexmask-record 2 00abcdef01234567 4 -x 1.2",
+    "hexmask-record 2 00abcdef01234567 0 99 1.2", "PNG\r\n\u{1A}\n",
   ])
   func anythingElseIsNoRecord(line: String) {
     #expect(RunRecord(line: line) == nil)
   }
 
-  /// Every option that can change the output changes the recipe; so do the input and the
-  /// version. Only the thread count does not (the bytes are the same for any).
+  /// The recipe of `options` for a 256 px output in `format`.
+  static func recipe(_ options: RenderSettings, format: OutputFormat = .png) -> UInt64 {
+    RunRecord.recipe(input: input, side: 256, options: options, format: format)
+  }
+
+  /// Every option that can change the output changes the recipe; so do the input, the side
+  /// and the version.
   @Test func theRecipeFollowsEverythingThatShapesTheOutput() {
     let base = RenderSettings()
-    let recipe = RunRecord.recipe(input: Self.input, options: base)
-    var variants: [String: RenderSettings] = [:]
-    func variant(_ name: String, _ change: (inout RenderSettings) -> Void) {
+    var variants: [String: (RenderSettings, OutputFormat)] = [:]
+    func variant(
+      _ name: String, _ format: OutputFormat = .png, _ change: (inout RenderSettings) -> Void
+    ) {
       var options = base
       change(&options)
-      variants[name] = options
+      variants[name] = (options, format)
     }
     variant("sides") { $0.shape.sides = 7 }
     variant("corner") { $0.shape.corner = .pixels(3) }
@@ -49,43 +56,104 @@ import Testing
     variant("borderColor") { $0.shape.borderColor = .black }
     variant("layout") { $0.shape.layout = .seed }
     variant("size") { $0.output.size = 256 }
-    variant("upscale") { $0.output.upscale = false }
+    variant("upscale") {
+      $0.output.size = 256
+      $0.output.upscale = false
+    }
     variant("crop") { $0.output.crop = .gravity(.north) }
     variant("focus") { $0.output.crop = .focus(x: 0.2, y: 0.3) }
-    variant("format") { $0.format = .webp }
-    variant("output format") { $0.output.format = .webp }
-    variant("maxPixels") { $0.input.maxPixels = 1000 }
-    variant("quality") { $0.output.quality = 89 }
+    variant("format", .webp) { _ in }
+    variant("quality", .jpeg) { $0.output.quality = 89 }
     variant("compression") { $0.output.compression = .small }
-    variant("lossless") { $0.output.lossless = true }
+    variant("lossless", .webp) { $0.output.lossless = true }
     variant("background") { $0.output.background = .white }
     variant("maskOnly") { $0.output.maskOnly = true }
     variant("autoOrient") { $0.input.autoOrient = false }
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
     variant("strict") { $0.input.strict = true }
-    for (name, options) in variants {
-      #expect(RunRecord.recipe(input: Self.input, options: options) != recipe, "\(name)")
+    let recipe = Self.recipe(base)
+    for (name, (options, format)) in variants {
+      #expect(Self.recipe(options, format: format) != recipe, "\(name)")
     }
     // A new field of the library's values must appear here (or be argued to not change the
-    // bytes).
+    // bytes): `output.format` is replaced by each output's own format, `threads` never
+    // changes the bytes and `maxPixels` is a limit every written output was within.
     let fields = Set(
       [
         Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
         Mirror(reflecting: base.input),
       ]
       .flatMap { $0.children.compactMap(\.label) })
-    let covered = Set(variants.keys).union(["rotation", "threads"])
+    let covered = Set(variants.keys).union(["rotation", "threads", "maxPixels"])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
 
-    var threads = base
-    threads.output.threads = 8
-    #expect(RunRecord.recipe(input: Self.input, options: threads) == recipe)
     var touched = Self.input
     touched.nanoseconds += 1
-    #expect(RunRecord.recipe(input: touched, options: base) != recipe)
+    #expect(RunRecord.recipe(input: touched, side: 256, options: base) != recipe)
+    #expect(RunRecord.recipe(input: Self.input, side: 255, options: base) != recipe)
     #expect(
-      RunRecord.recipe(input: Self.input, options: base, version: outputVersion + 1) != recipe)
+      RunRecord.recipe(input: Self.input, side: 256, options: base, version: outputVersion + 1)
+        != recipe)
+  }
+
+  /// Options that change no byte of this output leave its recipe alone (issue 18, item 8).
+  @Test func optionsThatChangeNoByteKeepTheRecipe() {
+    let base = RenderSettings()
+    var same: [String: (RenderSettings, OutputFormat)] = [:]
+    func variant(
+      _ name: String, _ format: OutputFormat = .png, _ change: (inout RenderSettings) -> Void
+    ) {
+      var options = base
+      change(&options)
+      same[name] = (options, format)
+    }
+    variant("threads") { $0.output.threads = 8 }
+    variant("maxPixels") { $0.input.maxPixels = 1000 }
+    variant("quality on PNG") { $0.output.quality = 50 }
+    variant("lossless on PNG") { $0.output.lossless = true }
+    variant("no-upscale without size") { $0.output.upscale = false }
+    variant("focus on the centre") { $0.output.crop = .focus(x: 0.5, y: 0.5) }
+    variant("rotation 450") { $0.shape.rotation = 450 }
+    variant("the defaults given") {
+      $0.shape.corner = .pixels(10)
+      $0.shape.line = .pixels(5)
+      $0.shape.rotation = 90
+      $0.shape.sides = 6
+    }
+    variant("output.format, replaced per output") { $0.output.format = .jpeg }
+    for (name, (options, format)) in same {
+      #expect(Self.recipe(options, format: format) == Self.recipe(base), "\(name)")
+    }
+    var noLine = base
+    noLine.shape.line = .pixels(0)
+    var blackNoLine = noLine
+    blackNoLine.shape.borderColor = .black
+    #expect(Self.recipe(blackNoLine) == Self.recipe(noLine))
+    var jpeg = base
+    jpeg.output.compression = .small
+    jpeg.output.lossless = true
+    #expect(Self.recipe(jpeg, format: .jpeg) == Self.recipe(base, format: .jpeg))
+    jpeg.output.background = .white
+    #expect(Self.recipe(jpeg, format: .jpeg) == Self.recipe(base, format: .jpeg))
+    var mask = base
+    mask.output.maskOnly = true
+    var maskWithPictureOptions = mask
+    maskWithPictureOptions.output.background = .black
+    maskWithPictureOptions.output.crop = .gravity(.north)
+    maskWithPictureOptions.shape.borderColor = .black
+    #expect(Self.recipe(maskWithPictureOptions) == Self.recipe(mask))
+    // On a canvas too small for them the defaults shrink; explicit 10 and 5 do not.
+    var explicit = base
+    explicit.shape.corner = .pixels(10)
+    explicit.shape.line = .pixels(5)
+    #expect(
+      RunRecord.recipe(input: Self.input, side: 32, options: explicit)
+        != RunRecord.recipe(input: Self.input, side: 32, options: base))
+    // A real change of angle is still a change.
+    var turned = base
+    turned.shape.rotation = 91
+    #expect(Self.recipe(turned) != Self.recipe(base))
   }
 
   /// Each output of a size list is recorded as if made alone: adding a size or reordering
@@ -98,10 +166,10 @@ import Testing
     var alone = RenderSettings()
     alone.output.size = 64
     let recipe = { (settings: RenderSettings, size: Int?) in
-      RunRecord.recipe(input: Self.input, options: settings.forOutput(size: size))
+      Self.recipe(settings.forOutput(size: size))
     }
     #expect(recipe(list, 64) == recipe(longer, 64))
-    #expect(recipe(list, 64) == RunRecord.recipe(input: Self.input, options: alone))
+    #expect(recipe(list, 64) == Self.recipe(alone))
     #expect(recipe(list, 64) != recipe(list, 256))
   }
 
@@ -110,7 +178,7 @@ import Testing
       .appendingPathComponent("hexmask-records-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/.hexmask/a/b/c.png.rec"
-    let record = RunRecord(recipe: 42, output: Self.input)
+    let record = RunRecord(recipe: 42, side: 64, output: Self.input)
     try record.write(to: path)
     #expect(RunRecord(contentsOf: path) == record)
     #expect(
@@ -137,8 +205,10 @@ import Testing
     let input = try #require(FileStamp(path: item.input))
     let output = try #require(FileStamp(path: item.output))
     let record = try #require(item.record)
-    try RunRecord(recipe: RunRecord.recipe(input: input, options: options), output: output)
-      .write(to: record)
+    try RunRecord(
+      recipe: RunRecord.recipe(input: input, side: 64, options: options), side: 64,
+      output: output
+    ).write(to: record)
     #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == nil)
     #expect(rerunReason(for: item, recipe: Recipe(options: options), force: true) == .forced)
     var other = options

@@ -1,0 +1,100 @@
+import HexMask
+
+/// What actually makes one output, written out so that two command lines that make the
+/// same bytes give the same text: the text a ``RunRecord``'s digest is taken over.
+///
+/// Values are resolved for the output's canvas side and format before they are written:
+/// `--corner` and `--line` as the pixels the shape uses (so `--corner 10 --line 5` given
+/// explicitly equals the defaults wherever they fit), the rotation as the renderer reduces
+/// it (`450` is `90`), `--focus 0.5,0.5` as the centre square it picks. Options that cannot
+/// change this output are left out: `--quality` unless JPEG or lossy WebP, `--lossless`
+/// unless WebP, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
+/// options for a mask, the border colour without a border, `--max-pixels` (a limit: an
+/// output that was written was within it) and the thread count.
+///
+/// Each line is `key value` in a fixed order with fixed spellings (numbers in decimal,
+/// `Double`s as their bit patterns), never a type's `description`, which a new toolchain
+/// or library version may print differently.
+///
+/// ```swift
+/// effectiveRecipe(of: RenderSettings(), side: 427, format: .png)
+/// // "format png\nside 427\nsize own\nsides 6\nline 4014000000000000\n…"
+/// ```
+func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputFormat) -> String {
+  var lines: [String] = []
+  func add(_ key: String, _ value: String) { lines.append("\(key) \(value)") }
+  let output = settings.output
+  let mask = output.maskOnly
+  add("format", mask ? "mask" : format.rawValue)
+  add("side", String(side))
+  if let size = output.size {
+    add("size", String(size))
+    add("upscale", output.upscale ? "yes" : "no")
+  } else {
+    add("size", "own")
+  }
+  add("sides", String(settings.shape.sides))
+  add("layout", settings.shape.layout.rawValue)
+  if let shape = try? MaskShape(settings.shape, canvasSide: side) {
+    add("line", bits(shape.lineWidth))
+    add("corner", bits(shape.polygon.cornerRadius))
+    add("rotation", bits(shape.polygon.rotation))
+    if shape.lineWidth > 0 && !mask { add("border", hex(settings.shape.borderColor)) }
+  } else {
+    // The render refuses these values at this side, so no output was made with them: any
+    // stable text does, as long as it differs from every text of a shape that fits.
+    let line = settings.shape.line.map(length) ?? "-"
+    add("unfitting", "\(line) \(settings.shape.corner.map(length) ?? "-")")
+  }
+  switch format {
+  case _ where mask: break
+  case .png: break
+  case .jpeg: add("quality", String(output.quality))
+  case .webp: add("quality", output.lossless ? "lossless" : String(output.quality))
+  }
+  if mask || format == .png {
+    let compression = output.compression
+    add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
+  }
+  if !mask {
+    add("crop", crop(output.crop))
+    // JPEG has no transparency: without --background it is flattened onto white.
+    let background = format == .jpeg ? output.background ?? .white : output.background
+    add("background", background.map(hex) ?? "none")
+    add("profile", output.keepColorProfile ? "keep" : "strip")
+    add("orient", settings.input.autoOrient ? "exif" : "stored")
+  }
+  // Strict decoding writes the same bytes, but a rerun with --strict must still read the
+  // inputs again to refuse the damaged ones.
+  add("strict", settings.input.strict ? "yes" : "no")
+  return lines.joined(separator: "\n") + "\n"
+}
+
+/// A `Double` by its bits, zero's sign dropped: exact, and the same on every machine.
+private func bits(_ value: Double) -> String {
+  String((value == 0 ? 0 : value).bitPattern, radix: 16)
+}
+
+private func length(_ length: HexMask.Length) -> String {
+  switch length {
+  case .pixels(let value): "\(bits(value))px"
+  case .percent(let value): "\(bits(value))%"
+  }
+}
+
+private func hex(_ color: RGBAColor) -> String {
+  [color.red, color.green, color.blue, color.alpha].map { byte in
+    let digits = String(byte, radix: 16)
+    return digits.count == 1 ? "0" + digits : digits
+  }.joined()
+}
+
+/// The crop as the square it picks: `--focus 0.5,0.5` picks the centre square (``CropSquare``
+/// rounds down so that it does), so it is written as `--gravity center`.
+private func crop(_ crop: HexMask.CropChoice) -> String {
+  switch crop {
+  case .gravity(let gravity): "gravity \(gravity.rawValue)"
+  case .focus(let x, let y) where x == 0.5 && y == 0.5: "gravity center"
+  case .focus(let x, let y): "focus \(bits(x)) \(bits(y))"
+  }
+}
