@@ -152,12 +152,12 @@ extension HostileUserTests {
     "hexmask: <stdout>: cannot write: No space left on device"
 
   /// `command`, with its standard error also kept in `stderr.txt` for `lineCount`.
-  private static func keepingStandardError(_ command: String) -> String {
+  static func keepingStandardError(_ command: String) -> String {
     "\(command) 2>stderr.txt; status=$?; cat stderr.txt >&2; exit $status"
   }
 
   /// A check that the command wrote exactly `count` lines on standard error.
-  private static func lineCount(_ count: Int) -> String {
+  static func lineCount(_ count: Int) -> String {
     "[ \"$(wc -l < stderr.txt)\" -eq \(count) ]"
   }
 

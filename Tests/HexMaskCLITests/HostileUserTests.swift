@@ -37,7 +37,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
     + textOutputRows + extremeValueRows
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
-    + smallThingRows + formatRows + sizeListRows
+    + smallThingRows + formatRows + sizeListRows + processRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {
