@@ -260,7 +260,8 @@ extension CommandError {
     (
       141,
       "Standard output or error was a pipe closed early (as by head) while SIGPIPE was "
-        + "ignored; nothing more is said, as when SIGPIPE ends the process."
+        + "ignored; nothing more is said, as when SIGPIPE ends the process. A batch starts no "
+        + "new file once it happens."
     ),
   ]
 }

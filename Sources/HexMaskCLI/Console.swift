@@ -43,4 +43,8 @@ struct Console: Sendable {
     }
     return nil
   }
+
+  /// True once either stream met a pipe whose reader has gone (`EPIPE`, seen only while
+  /// SIGPIPE is ignored): what a batch treats as a stop, as SIGPIPE's default action would be.
+  var pipeClosed: Bool { streams.contains { $0.failure == EPIPE } }
 }

@@ -1,6 +1,16 @@
 /// Hostile-user rows about what the process shares with its parent: descriptor 2, which the
-/// decoders also write to (issue 18, item 10).
+/// decoders also write to, and what a closed pipe means to a batch (issue 18, items 7 and
+/// 10).
 extension HostileUserTests {
+  /// Twelve copies of the rocket in `photos/`: a batch of them takes over a second with
+  /// `-j 1`, long enough to be stopped in the middle.
+  private static let twelvePhotos =
+    "mkdir photos && for i in $(seq -w 1 12); do cp in.jpg photos/p$i.jpg; done"
+
+  /// True when `out/` holds fewer than twelve pictures and each of them is a whole PNG.
+  private static let someButNotAllWritten =
+    #"[ "$(ls out | wc -l)" -lt 12 ] && for f in out/*.png; do is_png "$f" || exit 1; done"#
+
   /// A HEIC whose SPS makes libde265 print "SPS error: CB alignment" to descriptor 2.
   private static let damagedHEIC = "cp \"$FIXTURES/heif/rocket-bad-sps.heic\" bad.heic"
 
@@ -22,5 +32,17 @@ extension HostileUserTests {
       setup: damagedHEIC,
       command: "hexmask bad.heic out.png 2>/dev/full", status: 1, firstError: nil,
       check: "[ ! -e out.png ]"),
+    HostileCase(
+      title: "with SIGPIPE ignored, a --json pipe closed early stops the batch: 141, silent",
+      setup: twelvePhotos,
+      command: "trap '' PIPE; { hexmask photos --out-dir out --json -j 1; echo $? > status; } "
+        + "| head -c 10 > /dev/null; exit \"$(cat status)\"",
+      status: 141, firstError: nil, check: someButNotAllWritten),
+    HostileCase(
+      title: "with SIGPIPE ignored, a stderr pipe closed early stops the batch too",
+      setup: twelvePhotos,
+      command: "trap '' PIPE; { hexmask photos --out-dir out --verbose -j 1 2>&1 > /dev/null; "
+        + "echo $? > status; } | head -c 10 > /dev/null; exit \"$(cat status)\"",
+      status: 141, firstError: nil, check: someButNotAllWritten),
   ]
 }
