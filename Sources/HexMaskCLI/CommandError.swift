@@ -254,7 +254,8 @@ extension CommandError {
     (
       130,
       "A batch was stopped by SIGINT (Ctrl-C) once its running files finished; the same "
-        + "command finishes the rest."
+        + "command finishes the rest. A SIGINT or SIGTERM the parent ignored (as a script's "
+        + "cmd & ignores SIGINT) stays ignored."
     ),
     (143, "The same, stopped by SIGTERM."),
     (
