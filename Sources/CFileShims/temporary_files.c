@@ -79,6 +79,12 @@ static void clean_up_and_die(int number) {
   raise(number);
 }
 
+int hm_signal_is_ignored(int number) {
+  struct sigaction current;
+  if (sigaction(number, NULL, &current) != 0) return 0;
+  return current.sa_handler == SIG_IGN;
+}
+
 void hm_temporary_clean_up_on_signals(void) {
   int numbers[] = {SIGINT, SIGTERM};
   // A parent may have blocked them by accident (a Dispatch or Foundation thread that spawned
@@ -89,8 +95,7 @@ void hm_temporary_clean_up_on_signals(void) {
   sigaddset(&blocked, SIGTERM);
   pthread_sigmask(SIG_UNBLOCK, &blocked, NULL);
   for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-    struct sigaction old;
-    if (sigaction(numbers[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    if (hm_signal_is_ignored(numbers[i])) continue;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = clean_up_and_die;

@@ -16,7 +16,9 @@ import HexMask
 /// ```
 ///
 /// - Throws: conflicts before anything is written (status 2), `someFilesFailed` (1), or
-///   `interrupted` after SIGINT/SIGTERM (130/143).
+///   `interrupted` after SIGINT/SIGTERM (130/143). After the first `EPIPE` on standard output
+///   or error (SIGPIPE ignored) no file starts and it returns quietly; `finalStatus` makes that
+///   141.
 func runBatch(_ job: Job, console: Console) throws(CommandError) {
   let settings = job.batch
   guard let outputFolder = settings.outputFolder else { return }
@@ -77,7 +79,8 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     items, options: job.options,
     jobs: settings.jobs ?? availableCores,
     overwrite: settings.overwrite,
-    shouldStop: { stopSignal.load(ordering: .relaxed) != 0 },
+    // A pipe closed under an ignored SIGPIPE stops the batch as the signal would have.
+    shouldStop: { stopSignal.load(ordering: .relaxed) != 0 || console.pipeClosed },
     onResult: reporter.record)
   reporter.finish()
 

@@ -198,14 +198,16 @@ final class BatchReporter: Sendable {
 
   /// Writes message lines to standard error, each kept on one line: the last safety net
   /// escapes any control character a name brought in (only the progress line, which must
-  /// move the cursor, is written without it).
+  /// move the cursor, is written without it). Nothing once a pipe closed: SIGPIPE, had it not
+  /// been ignored, would have ended the process without another word.
   private func say(_ lines: [String]) {
+    guard !console.pipeClosed else { return }
     console.standardError(lines.map { escapingControlCharacters($0) + "\n" }.joined())
   }
 
   /// Redraws `12/60 files, 3.4 files/s, ETA 14 s, 1 failed` at most ten times a second.
   private func drawProgress(_ state: inout State) {
-    guard showsProgress else { return }
+    guard showsProgress, !console.pipeClosed else { return }
     let now = ContinuousClock.now
     if let last = state.lastDrawn, now - last < .milliseconds(100), state.done < total { return }
     state.lastDrawn = now

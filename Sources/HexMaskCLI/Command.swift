@@ -13,11 +13,16 @@ import HexMask
 /// batch was stopped by SIGINT or SIGTERM, 141 when standard output or error was a pipe
 /// closed early while SIGPIPE was ignored.
 ///
+/// It is the process's `main`: it points descriptor 2 at `/dev/null` for good, so that the
+/// decoders' own lines never reach the user, and writes its messages to a duplicate of the
+/// standard error it started with (see ``silenceDecoderChatter()``).
+///
 /// ```swift
 /// exit(runHexMask(Array(CommandLine.arguments.dropFirst())))
 /// ```
 public func runHexMask(_ arguments: [String]) -> Int32 {
-  let console = Console.system
+  // First of all: from here on descriptor 2 is /dev/null and messages go to its duplicate.
+  let console = Console.system(errorDescriptor: silenceDecoderChatter())
   let status = run(
     arguments, render: renderFile(input:outputs:settings:),
     renderBatch: { job throws(CommandError) in try runBatch(job, console: console) },

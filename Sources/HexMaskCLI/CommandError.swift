@@ -274,13 +274,15 @@ extension CommandError {
     (
       130,
       "A batch was stopped by SIGINT (Ctrl-C) once its running files finished; the same "
-        + "command finishes the rest."
+        + "command finishes the rest. A SIGINT or SIGTERM the parent ignored (as a script's "
+        + "cmd & ignores SIGINT) stays ignored."
     ),
     (143, "The same, stopped by SIGTERM."),
     (
       141,
       "Standard output or error was a pipe closed early (as by head) while SIGPIPE was "
-        + "ignored; nothing more is said, as when SIGPIPE ends the process."
+        + "ignored; nothing more is said, as when SIGPIPE ends the process. A batch starts no "
+        + "new file once it happens."
     ),
   ]
 }

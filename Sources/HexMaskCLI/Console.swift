@@ -7,7 +7,7 @@
 /// Where a batch writes its results and messages; safe to call from any thread.
 ///
 /// ```swift
-/// Console.system.standardError("hexmask: 3 written\n")
+/// Console.system(errorDescriptor: STDERR_FILENO).standardError("hexmask: 3 written\n")
 /// ```
 struct Console: Sendable {
   /// Writes text to standard output.
@@ -22,14 +22,16 @@ struct Console: Sendable {
   /// text that could not be written; empty for a console that only collects text (tests).
   var streams: [TextStream] = []
 
-  /// The process's own standard output and error. Each use makes new streams, so a run
-  /// takes it once and asks that console for `writeFailure` at the end.
-  static var system: Console {
+  /// The process's own standard output, and its standard error as `errorDescriptor` reaches
+  /// it (the private duplicate of ``silenceDecoderChatter()``; messages still name it
+  /// `<stderr>`). Each use makes new streams, so a run takes it once and asks that console for
+  /// `writeFailure` at the end.
+  static func system(errorDescriptor: Int32) -> Console {
     let output = TextStream(descriptor: STDOUT_FILENO, name: "<stdout>")
-    let error = TextStream(descriptor: STDERR_FILENO, name: "<stderr>")
+    let error = TextStream(descriptor: errorDescriptor, name: "<stderr>")
     return Console(
       standardOutput: output.write, standardError: error.write,
-      outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: isatty(STDERR_FILENO) != 0,
+      outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: isatty(errorDescriptor) != 0,
       streams: [output, error])
   }
 
@@ -41,4 +43,8 @@ struct Console: Sendable {
     }
     return nil
   }
+
+  /// True once either stream met a pipe whose reader has gone (`EPIPE`, seen only while
+  /// SIGPIPE is ignored): what a batch treats as a stop, as SIGPIPE's default action would be.
+  var pipeClosed: Bool { streams.contains { $0.failure == EPIPE } }
 }

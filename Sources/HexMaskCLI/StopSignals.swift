@@ -1,3 +1,4 @@
+import CFileShims
 import HexMask
 import Synchronization
 
@@ -13,6 +14,11 @@ let stopSignal = Atomic<Int32>(0)
 /// From now on SIGINT and SIGTERM ask a batch to stop starting files instead of killing the
 /// process; a second signal removes the running files' named temporary files and kills it as
 /// usual.
+///
+/// A signal the parent made the process ignore stays ignored, as it does for a single file
+/// (`hm_temporary_clean_up_on_signals`) and for POSIX tools: a script's `cmd &` ignores SIGINT
+/// so that Ctrl-C meant for the script's foreground job does not stop it, and a batch started
+/// that way must finish.
 func catchStopSignals() {
   // Initialise the global here: a signal handler must not run Swift's lazy initialisation.
   _ = stopSignal.load(ordering: .relaxed)
@@ -22,7 +28,7 @@ func catchStopSignals() {
   sigemptyset(&signals)
   for number in [SIGINT, SIGTERM] { sigaddset(&signals, number) }
   pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-  for number in [SIGINT, SIGTERM] {
+  for number in [SIGINT, SIGTERM] where hm_signal_is_ignored(number) == 0 {
     _ = signal(number) { received in
       // Only async-signal-safe work: an atomic store, or the default action.
       let first = stopSignal.compareExchange(

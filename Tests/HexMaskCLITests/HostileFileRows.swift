@@ -54,6 +54,10 @@ extension HostileUserTests {
         + "exit $(cat st)",
       status: 0, firstError: nil, check: "is_png got.png"),
     HostileCase(
+      title: "OUTPUT /dev/stderr reaches standard error, though decoders' descriptor 2 is muted",
+      command: "hexmask in.jpg /dev/stderr 2> got.png", status: 0, firstError: nil,
+      check: "is_png got.png"),
+    HostileCase(
       title: "INPUT - from a photo and OUTPUT that photo: refused, the photo kept",
       setup: "cp in.jpg photo.jpg", command: "hexmask - photo.jpg < photo.jpg", status: 2,
       firstError: "hexmask: photo.jpg: output is the input file; refusing to overwrite it"),

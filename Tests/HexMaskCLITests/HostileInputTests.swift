@@ -117,4 +117,37 @@ import Testing
       }
     }
   }
+
+  /// Each byte of a HEIC's `hvcC` box (its HEVC parameter sets) zeroed in turn, through the
+  /// binary: libde265 prints its own complaints ("SPS error: CB alignment") for some of them,
+  /// yet a refusal is still exactly hexmask's one line (issue 18, item 10).
+  @Test func damagedHEVCParametersGetOneLineEach() throws {
+    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("heif/rocket.heic"))))
+    let tag = Array("hvcC".utf8)
+    let at = try #require(
+      original.indices.dropLast(3).first { Array(original[$0..<$0 + 4]) == tag })
+    let box = (at - 4)..<(at - 4 + Int(original[at - 1]))
+    #expect(box.count > 100)
+    var refused = 0
+    try withTemporaryDirectory { (dir: URL) throws in
+      for offset in box.dropFirst(8) where original[offset] != 0 {
+        var bytes = original
+        bytes[offset] = 0
+        let input = dir.appendingPathComponent("in.heic")
+        try Data(bytes).write(to: input)
+        let output = dir.appendingPathComponent("out.png").path
+        let run = try runHexMask([input.path, output], timeout: 5)
+        #expect(!run.killedBySignal && (run.status == 0 || run.status == 1), "byte \(offset)")
+        if run.status == 1 {
+          refused += 1
+          #expect(run.standardError.hasPrefix("hexmask: \(input.path): "), "byte \(offset)")
+          #expect(
+            run.standardError.filter { $0 == "\n" }.count == 1,
+            "byte \(offset): \(run.standardError)")
+        }
+        try? FileManager.default.removeItem(atPath: output)
+      }
+    }
+    #expect(refused > 0)
+  }
 }

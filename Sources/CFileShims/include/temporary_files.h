@@ -33,6 +33,11 @@ void hm_temporary_forget(int slot);
 // Unlinks every remembered path. Async-signal-safe: call it from a signal handler.
 void hm_temporary_unlink_all(void);
 
+// 1 when signal `number` is ignored (SIG_IGN) now, 0 otherwise: a parent ignores SIGINT for
+// a script's `cmd &`, and tools keep such a signal ignored. In C because Swift sees struct
+// sigaction's handler only through an anonymous union and cannot compare it with SIG_IGN.
+int hm_signal_is_ignored(int number);
+
 // From now on SIGINT and SIGTERM unlink every remembered path and then kill the process as
 // the signal's default action would (so the shell sees 130 or 143). A signal the parent
 // made the process ignore stays ignored, as `nohup` and background jobs of scripts expect.

@@ -218,9 +218,9 @@ func descriptorNamed(by path: String) -> Int32? {
   case _ where path.hasPrefix("/proc/self/fd/"): number = path.dropFirst("/proc/self/fd/".count)
   default: return nil
   }
-  guard let descriptor = Int32(number), descriptor >= 0, fcntl(descriptor, F_GETFD) != -1 else {
-    return nil
-  }
+  guard var descriptor = Int32(number), descriptor >= 0 else { return nil }
+  if descriptor == STDERR_FILENO { descriptor = realStandardError.load(ordering: .relaxed) }
+  guard fcntl(descriptor, F_GETFD) != -1 else { return nil }
   return descriptor
 }
 
@@ -256,8 +256,9 @@ func createFolder(_ folder: String) -> String? {
   if folder.withFileName({ stat($0, &info) }) == 0 {
     return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
   }
-  // A link loop, no permission to look: nothing to create.
-  guard errno == ENOENT else { return systemError() }
+  // A link loop, no permission to look: nothing to create. (ENOTDIR: a file is in the way
+  // further up, which the parent's turn names.)
+  guard errno == ENOENT || errno == ENOTDIR else { return systemError() }
   let parent = parentFolder(of: folder)
   if parent != folder, let reason = createFolder(parent) { return reason }
   guard folder.withFileName({ mkdir($0, 0o777) }) == 0 else {
