@@ -58,4 +58,35 @@ import Testing
     #expect(scanned > 40)
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
+
+  /// A file name is bytes (issue 18): every system call of the command that takes a path
+  /// gets it through `withFileName`, which turns the characters standing for bytes that are
+  /// not UTF-8 back into those bytes. Swift's implicit `String` to C string conversion
+  /// would pass their UTF-8 instead and name another file, so no such call may take a
+  /// `String` directly: only on a line that calls `withFileName`, or with a string literal.
+  @Test func everyPathReachesTheSystemAsBytes() throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let call = try Regex(
+      #"\b(open|stat|lstat|rename|unlink|mkdir|rmdir|opendir|readlink|access|realpath|fopen|"#
+        + #"chmod|chown|symlink|link|truncate|hm_open_unnamed|hm_link_unnamed|"#
+        + #"hm_temporary_remember)\((?!\$0|\)|")"#)
+    var scanned = 0
+    var found: [String] = []
+    let base = root.appendingPathComponent("Sources/HexMaskCLI")
+    let files = try #require(FileManager.default.subpaths(atPath: base.path))
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+      scanned += 1
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(call)
+        && !line.contains("withFileName")
+      {
+        found.append("Sources/HexMaskCLI/\(file):\(number + 1): \(line)")
+      }
+    }
+    #expect(scanned > 30)
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
 }
