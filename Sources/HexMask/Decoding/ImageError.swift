@@ -14,11 +14,16 @@ extension HexMask {
     public var reason: String
     /// For `.tooLarge`: the picture's size and the limit it exceeds.
     public var pixels: PixelLimit?
+    /// For `.tooLarge`: the memory decoding needs and the ``MemoryBudget`` limit it exceeds.
+    public var memory: MemoryLimit?
 
-    public init(_ kind: Kind, _ reason: String, pixels: PixelLimit? = nil) {
+    public init(
+      _ kind: Kind, _ reason: String, pixels: PixelLimit? = nil, memory: MemoryLimit? = nil
+    ) {
       self.kind = kind
       self.reason = reason
       self.pixels = pixels
+      self.memory = memory
     }
 
     /// A picture's size against the pixel limit it exceeds.
@@ -28,9 +33,39 @@ extension HexMask {
       public var limit: Int
     }
 
+    /// Bytes a picture needs to be decoded against the budget's whole limit.
+    public struct MemoryLimit: Equatable, Sendable {
+      public var needed: Int
+      public var limit: Int
+    }
+
+    /// The error for a picture that needs more than the whole memory budget.
+    static func memory(needed: Int, limit: Int) -> ImageError {
+      ImageError(
+        .tooLarge,
+        "needs \(byteAmount(needed)) to decode, more than the memory limit of "
+          + byteAmount(limit),
+        memory: MemoryLimit(needed: needed, limit: limit))
+    }
+
     public var description: String { reason }
   }
 }
 
 /// `HexMask.ImageError` by its short name inside the package.
 package typealias ImageError = HexMask.ImageError
+
+/// An amount of memory for people, in binary units as `--memory-limit` reads them:
+/// `512 MB`, `1.2 GB`, `900 KB`, `12 bytes`; one decimal at most, rounded up, so that a
+/// need never prints as equal to a smaller limit.
+package func byteAmount(_ bytes: Int) -> String {
+  let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
+  guard let (size, name) = units.first(where: { bytes >= $0.0 }) else {
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+  }
+  // Tenths of the unit, rounded up, in integers: no Double conversion to trap on.
+  let (whole, rest) = bytes.quotientAndRemainder(dividingBy: size)
+  var tenths = whole * 10 + (rest * 10 + size - 1) / size
+  if whole >= 100 { tenths = (tenths + 9) / 10 * 10 }  // 512 MB, not 512.1 MB
+  return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"
+}
