@@ -56,16 +56,15 @@ extension HexMask {
 package typealias ImageError = HexMask.ImageError
 
 /// An amount of memory for people, in binary units as `--memory-limit` reads them:
-/// `512 MB`, `1.2 GB`, `900 KB`, `12 bytes`; one decimal at most, rounded up, so that a
-/// need never prints as equal to a smaller limit.
+/// `512 MB`, `1.2 GB`, `1.5 KB`, `12 bytes`; one decimal below 100 of a unit, none above.
 package func byteAmount(_ bytes: Int) -> String {
   let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
   guard let (size, name) = units.first(where: { bytes >= $0.0 }) else {
     return bytes == 1 ? "1 byte" : "\(bytes) bytes"
   }
-  // Tenths of the unit, rounded up, in integers: no Double conversion to trap on.
+  // Rounded to the nearest in integers: no Double conversion to trap on.
   let (whole, rest) = bytes.quotientAndRemainder(dividingBy: size)
-  var tenths = whole * 10 + (rest * 10 + size - 1) / size
-  if whole >= 100 { tenths = (tenths + 9) / 10 * 10 }  // 512 MB, not 512.1 MB
+  if whole >= 100 { return "\(whole + (rest >= size - rest ? 1 : 0)) \(name)" }
+  let tenths = whole * 10 + (rest * 10 + size / 2) / size
   return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"
 }

@@ -50,6 +50,13 @@ extension HexMask {
       return inUse
     }
 
+    /// Requests waiting for their turn or for memory.
+    var waiting: Int {
+      pthread_mutex_lock(lock)
+      defer { pthread_mutex_unlock(lock) }
+      return nextTicket - serving
+    }
+
     public var description: String { "MemoryBudget(limit: \(limit))" }
 
     public static func == (left: MemoryBudget, right: MemoryBudget) -> Bool { left === right }
