@@ -68,7 +68,10 @@ func run(
 ) -> Int32 {
   func standardError(_ text: String) { writeError(escapingControlCharactersInLines(text)) }
   do throws(CommandError) {
-    let job = try Job(parsing: arguments)
+    var job = try Job(parsing: arguments)
+    // One budget for every render of this run, so -j N files share it.
+    job.options.input.memoryBudget = HexMask.MemoryBudget(
+      limit: job.options.memoryLimit ?? defaultMemoryLimit())
     try job.checkOutputsAreDistinct()
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     // Once per run, before any file: --quiet keeps standard error for errors only.

@@ -88,6 +88,7 @@ import Testing
   @Test(arguments: [
     (512 << 20, "512 MB"), (1_288_490_189, "1.2 GB"), (1 << 30, "1 GB"), (1023, "1023 bytes"),
     (1, "1 byte"), (1536, "1.5 KB"), (1_610_612_736, "1.5 GB"), (Int.max, "8388608 TB"),
+    (16383 * 16383 * 4, "1 GB"), (1023 << 20, "1023 MB"),
   ])
   func amountsReadAsPeopleWriteThem(bytes: Int, words: String) {
     #expect(byteAmount(bytes) == words)

@@ -59,11 +59,13 @@ package typealias ImageError = HexMask.ImageError
 /// `512 MB`, `1.2 GB`, `1.5 KB`, `12 bytes`; one decimal below 100 of a unit, none above.
 package func byteAmount(_ bytes: Int) -> String {
   let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
-  guard let (size, name) = units.first(where: { bytes >= $0.0 }) else {
+  // 1023.9 MB reads as 1 GB: the unit is chosen after rounding.
+  guard let (size, name) = units.first(where: { bytes >= $0.0 - $0.0 / 2048 }) else {
     return bytes == 1 ? "1 byte" : "\(bytes) bytes"
   }
   // Rounded to the nearest in integers: no Double conversion to trap on.
   let (whole, rest) = bytes.quotientAndRemainder(dividingBy: size)
+  if whole == 0 { return "1 \(name)" }
   if whole >= 100 { return "\(whole + (rest >= size - rest ? 1 : 0)) \(name)" }
   let tenths = whole * 10 + (rest * 10 + size / 2) / size
   return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"

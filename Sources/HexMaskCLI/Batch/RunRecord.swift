@@ -107,6 +107,9 @@ struct Recipe: Sendable {
   init(options: RenderSettings, version: Int = outputVersion) {
     var options = options
     options.output.threads = 1
+    // How much memory decoding may take changes when a render runs, never its bytes.
+    options.memoryLimit = nil
+    options.input.memoryBudget = nil
     optionsHash = fnv1a("version \(version)\noptions \(options)\n")
   }
 
@@ -138,8 +141,8 @@ func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 
 
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
-/// made by older versions.
-let outputVersion = 2
+/// made by older versions. 3: a large WebP is scaled by libwebp while decoding.
+let outputVersion = 3
 
 /// Why a batch writes an output, as `--json` reports it.
 enum WriteReason: String, Sendable, Equatable {

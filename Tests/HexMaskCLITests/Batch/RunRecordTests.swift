@@ -74,13 +74,18 @@ import Testing
         Mirror(reflecting: base.input),
       ]
       .flatMap { $0.children.compactMap(\.label) })
-    let covered = Set(variants.keys).union(["rotation", "threads"])
+    let covered = Set(variants.keys).union(["rotation", "threads", "memoryBudget"])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
 
     var threads = base
     threads.output.threads = 8
     #expect(RunRecord.recipe(input: Self.input, options: threads) == recipe)
+    // How much memory decoding may take decides when a render runs, never its bytes.
+    var memory = base
+    memory.memoryLimit = 1 << 20
+    memory.input.memoryBudget = HexMask.MemoryBudget(limit: 1 << 20)
+    #expect(RunRecord.recipe(input: Self.input, options: memory) == recipe)
     var touched = Self.input
     touched.nanoseconds += 1
     #expect(RunRecord.recipe(input: touched, options: base) != recipe)
