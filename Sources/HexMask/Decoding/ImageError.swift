@@ -14,7 +14,7 @@ extension HexMask {
     public var reason: String
     /// For `.tooLarge`: the picture's size and the limit it exceeds.
     public var pixels: PixelLimit?
-    /// For `.tooLarge`: the memory decoding needs and the ``MemoryBudget`` limit it exceeds.
+    /// For `.tooLarge`: the memory decoding needs and the ``HexMask/MemoryBudget`` limit it exceeds.
     public var memory: MemoryLimit?
 
     public init(

@@ -11,7 +11,7 @@ extension HexMask {
   ///
   /// Rows-at-a-time decoders (PNG, JPEG) take nothing from it: their memory follows the
   /// width, not the area. A picture needing more than the whole `limit` fails at once with
-  /// ``ImageError/memory``; one that fits the whole budget always runs eventually, since
+  /// `ImageError.memory`; one that fits the whole budget always runs eventually, since
   /// requests are served in the order they came and a render holds only one at a time.
   ///
   /// ```swift
