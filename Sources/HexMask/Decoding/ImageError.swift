@@ -55,7 +55,7 @@ extension HexMask {
 /// `HexMask.ImageError` by its short name inside the package.
 package typealias ImageError = HexMask.ImageError
 
-/// An amount of memory for people, in binary units as `--memory-limit` reads them:
+/// An amount of memory for people, in binary units (1 KB = 1024 bytes):
 /// `512 MB`, `1.2 GB`, `1.5 KB`, `12 bytes`; one decimal below 100 of a unit, none above.
 package func byteAmount(_ bytes: Int) -> String {
   let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
