@@ -21,6 +21,10 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
      (d) (b) on the phone photos as HEIC (needs heif-enc)
      (e) phone/ → 64², 128² and 256² avatars of each photo, 2 files at a time
      (f) planning 100 000 listed paths (--dry-run), with and without --shard
+     (g) peak RSS of a -j 4 HEIC batch (8 phone-size photos → 256² avatars), with the
+         default memory budget and with --memory-limit 256M; with --before BIN, also that
+         hexmask (e.g. an older build) for comparison. Needs heif-enc and vips or
+         ImageMagick's convert, but none of the other inputs: `--jobs g` runs it alone.
 3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
    RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
    output bytes.
@@ -425,6 +429,59 @@ def heic_inputs(phone_dir, work):
     return folder
 
 
+def memory_heic_inputs(work):
+    """8 phone-size (4032×3024) HEIC photos for job (g), made from the corpus photos with
+    vips or ImageMagick and heif-enc (quality 50, a 320 px thumbnail), once."""
+    folder = os.path.join(work, "heic-memory")
+    if os.path.isdir(folder):
+        return folder
+    if not shutil.which("heif-enc") or not (shutil.which("vips") or shutil.which("convert")):
+        return None
+    os.makedirs(folder + ".part", exist_ok=True)
+    photos = corpus_photos()
+    for index in range(8):
+        photo = photos[index % len(photos)]
+        jpeg = os.path.join(folder + ".part", f"{index:02d}.jpg")
+        if shutil.which("vips"):
+            make_photo(photo, 4032, 3024, jpeg, zoom=1.0 + 0.3 * (index // len(photos)),
+                       seed=200 + index)
+        else:
+            run(["convert", photo, "-resize", "4032x3024^", "-gravity", "center", "-extent",
+                 "4032x3024", "-attenuate", "0.3", "+noise", "Gaussian", "-quality", "90",
+                 jpeg])
+        subprocess.run(["heif-enc", "-q", "50", "-t", "320", "-o", jpeg[:-4] + ".heic", jpeg],
+                       check=True, stdout=subprocess.DEVNULL)
+        os.remove(jpeg)
+    os.rename(folder + ".part", folder)
+    return folder
+
+
+def job_g(heic_dir, work, hexmask_bin, before_bin):
+    """Peak RSS of 4 HEIC decodes at once, with and without a tight --memory-limit."""
+    out = lambda name: os.path.join(work, "out-g", name)
+    os.makedirs(os.path.join(work, "out-g"), exist_ok=True)
+    command = lambda binary, name, extra=(): [binary, "-q", heic_dir, "--out-dir", out(name),
+                                              "--size", "256", "-j", "4", *extra]
+    jobs = [
+        (Result("hexmask -j 4", command(hexmask_bin, "default"),
+                "default budget: a quarter of the memory"), out("default")),
+        (Result("hexmask -j 4 --memory-limit 256M",
+                command(hexmask_bin, "limited", ["--memory-limit", "256M"]),
+                "decodes wait for the budget"), out("limited")),
+    ]
+    if before_bin:
+        jobs.append((Result("before: " + (version_of([before_bin, "--version"]) or before_bin)
+                            + " -j 4", command(before_bin, "before"), before_bin),
+                     out("before")))
+    return jobs
+
+
+def targets_g(jobs):
+    """The peaks side by side."""
+    return [" · ".join(f"{result.tool}: {mib(result.rss_kib)} MiB" for result, _ in jobs
+                       if not result.error)]
+
+
 def job_d(tools, heic_dir, work, hexmask_bin, floor_bin):
     return job_b(tools, heic_dir, work, hexmask_bin, floor_bin, outputs="out-d", magick=False)
 
@@ -733,7 +790,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f", help="which jobs: a, b, c, d, e, f")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g",
+                        help="which jobs: a, b, c, d, e, f, g")
+    parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per run")
@@ -746,9 +805,12 @@ def main():
     for path in (hexmask_bin, floor_bin):
         if not os.access(path, os.X_OK):
             sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
-    if not shutil.which("vips"):
+    selected = args.jobs.split(",")
+    # Job (g) makes its own inputs; the others share the ones vips makes.
+    needs_inputs = any(key in selected for key in "abcdef")
+    if needs_inputs and not shutil.which("vips"):
         sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
-    vips_version = (version_of(["vips", "--version"]) or "").replace("vips-", "")
+    vips_version = (version_of(["vips", "--version"]) or "?").replace("vips-", "")
     tools = {
         "vips": True,
         "vips_version": vips_version,
@@ -764,8 +826,10 @@ def main():
         log(f"bench: not installed, so not compared: {', '.join(missing)} (make bench-deps)")
 
     work = os.path.abspath(args.work)
-    a, phone_dir, c, photos = generate_inputs(work)
-    selected = args.jobs.split(",")
+    if needs_inputs:
+        a, phone_dir, c, photos = generate_inputs(work)
+    else:
+        a, phone_dir, c, photos = None, None, None, corpus_photos()
     sections = []
     plans = [
         ("a", "(a) 6000×4000 JPEG → 4000² hexagon PNG (default options: 5 px white border)",
@@ -788,6 +852,13 @@ def main():
              lambda: job_d(tools, heic_dir, work, hexmask_bin, floor_bin), 256, 1, targets_d))
     elif "d" in selected:
         log("bench: (d) needs heif-enc (libheif-examples; make bench-deps): not run")
+    memory_dir = memory_heic_inputs(work) if "g" in selected else None
+    if memory_dir:
+        plans.append(
+            ("g", "(g) 8 phone photos as HEIC (4032×3024) → 256² avatars, 4 at a time: peak RSS",
+             lambda: job_g(memory_dir, work, hexmask_bin, args.before), 256, 0, targets_g))
+    elif "g" in selected:
+        log("bench: (g) needs heif-enc and vips or ImageMagick (make bench-deps): not run")
     commands = []
     for key, title, make_jobs, side, warmup, targets in plans:
         if key not in selected:

@@ -221,6 +221,7 @@ extension ValueKind {
     case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
     case .point: "two fractions from 0 to 1 such as 0.5,0.3"
     case .shard: "I/N with 0 ≤ I < N, such as 0/4"
+    case .memory: "an amount of memory such as 512M or 2G, or a number of bytes"
     case .sizes(let range):
       "a whole number from \(range.lowerBound) to \(range.upperBound), or several such as "
         + "64,128,256"
@@ -303,6 +304,11 @@ extension FileFailure.Cause {
       error.pixels.map {
         "image is \($0.width)×\($0.height) = \($0.width * $0.height) pixels, more than "
           + "--max-pixels \($0.limit)"
+      } ?? error.reason
+    case .image(.decoding(let error)) where error.memory != nil:
+      error.memory.map {
+        "needs \(byteAmount($0.needed)) to decode, more than the memory limit of "
+          + "\(byteAmount($0.limit)) (--memory-limit)"
       } ?? error.reason
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"

@@ -84,6 +84,8 @@ enum ValueKind: Equatable, Sendable {
   case shard
   /// One whole number in `range`, or several separated by commas.
   case sizes(ClosedRange<Int>)
+  /// An amount of memory: bytes, or a number with K, M, G or T (`512M`).
+  case memory
 }
 
 /// Whether an option takes a value, and how that value is checked and stored in a `Job`.
@@ -200,6 +202,18 @@ struct OptionValue: Sendable {
         if !sizes.contains(size) { sizes.append(size) }
       }
       set(&job, sizes)
+    }
+  }
+
+  /// An amount of memory as `memoryAmount` reads it, more than zero.
+  static func memory(named name: String, _ set: @escaping @Sendable (inout Job, Int) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .memory, name: name) { job, text, option throws(CommandError) in
+      guard let bytes = memoryAmount(text) else {
+        throw .invalidValue(text, option: option, kind: .memory)
+      }
+      set(&job, bytes)
     }
   }
 

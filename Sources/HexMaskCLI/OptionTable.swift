@@ -137,6 +137,14 @@ let optionTable: [OptionDescription] = [
       + "outputs.",
     group: .input, defaultValue: "\(HexMask.Input.defaultMaxPixels), 16383 × 16383"),
   OptionDescription(
+    long: "memory-limit",
+    value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
+    help: "Memory that pictures decoded whole (HEIC, AVIF, lossless WebP) may take at once, "
+      + "shared by all files of a batch: 512M, 2G or bytes. A file that does not fit yet "
+      + "waits for others to finish; one that needs more than SIZE fails.",
+    group: .input,
+    defaultValue: "a quarter of the memory, or of a cgroup memory limit when lower"),
+  OptionDescription(
     long: "strict",
     value: .flag { $0.options.input.strict = true },
     help: "Treat decoder warnings (a truncated JPEG, a malformed colour profile) as errors "

@@ -14,12 +14,17 @@ import CHeif
 ///
 /// Messages about a damaged file name the format its brand says (`corrupt AVIF: …` for
 /// `avif`), since libheif reads both and a user who sent an AVIF never sent a HEIF.
-func openHEIF(bytes: [UInt8], maxPixels: Int, targetSide: Int?, isAVIF: Bool = false)
+/// libheif decodes whole pictures, so the memory decoding needs (`decodingBytes`) is taken
+/// from `memory` before, and all but the picture's own 4 bytes a pixel given back after.
+func openHEIF(
+  bytes: [UInt8], maxPixels: Int, targetSide: Int?, isAVIF: Bool = false,
+  memory: MemoryBudget? = nil
+)
   throws(ImageError) -> any ImageDecoder
 {
   let result: Result<WholePicture, ImageError> = bytes.withUnsafeBytes { buffer in
     Result(catching: { () throws(ImageError) -> WholePicture in
-      try decodeHEIF(buffer, maxPixels: maxPixels, targetSide: targetSide)
+      try decodeHEIF(buffer, maxPixels: maxPixels, targetSide: targetSide, memory: memory)
     })
   }
   do {
@@ -33,7 +38,9 @@ func openHEIF(bytes: [UInt8], maxPixels: Int, targetSide: Int?, isAVIF: Bool = f
 }
 
 /// The work of `openHEIF` while `bytes` stays put: libheif reads them without a copy.
-private func decodeHEIF(_ bytes: UnsafeRawBufferPointer, maxPixels: Int, targetSide: Int?)
+private func decodeHEIF(
+  _ bytes: UnsafeRawBufferPointer, maxPixels: Int, targetSide: Int?, memory: MemoryBudget?
+)
   throws(ImageError) -> WholePicture
 {
   guard let context = heif_context_alloc() else {
@@ -86,7 +93,30 @@ private func decodeHEIF(_ bytes: UnsafeRawBufferPointer, maxPixels: Int, targetS
       width: Int(heif_image_handle_get_width(handle)),
       height: Int(heif_image_handle_get_height(handle)), maxPixels: maxPixels)
   }
-  return try decodePixels(of: handle, metadata: metadata, warnings: warnings)
+  let reservation = try memory.reserve(decodingBytes(of: handle))
+  let picture = try decodePixels(of: handle)
+  let (width, height) = (picture.width, picture.height)
+  reservation?.shrink(to: picture.rgba.bytes.count)
+  return WholePicture(
+    width: width, height: height, pixels: picture.rgba, metadata: metadata, warnings: warnings,
+    isOpaque: picture.isOpaque, reservation: reservation)
+}
+
+/// About the most memory decoding `handle` takes at once, an estimate from its header: the
+/// decoder's planes (Y, Cb, Cr at full size in the worst case, and alpha), libheif's
+/// interleaved copy (and one more when it turns the picture), and hexmask's 4 bytes a pixel.
+private func decodingBytes(of handle: OpaquePointer) -> Int {
+  let stored = Int(heif_image_handle_get_ispe_width(handle))
+    .multipliedReportingOverflow(by: Int(heif_image_handle_get_ispe_height(handle)))
+  let shown = Int(heif_image_handle_get_width(handle))
+    .multipliedReportingOverflow(by: Int(heif_image_handle_get_height(handle)))
+  let pixels = max(
+    stored.overflow ? 0 : stored.partialValue, shown.overflow ? 0 : shown.partialValue)
+  let alpha = heif_image_handle_has_alpha_channel(handle) != 0 ? 1 : 0
+  let sample = heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? 2 : 1
+  let perPixel = 4 + (3 + alpha) * sample + 2 * (3 + alpha) * sample
+  let (bytes, tooMany) = pixels.multipliedReportingOverflow(by: perPixel)
+  return tooMany ? Int.max : bytes
 }
 
 /// Throws `tooManyPixels` when `width` × `height` is over `maxPixels`.
@@ -143,9 +173,10 @@ private func smallestThumbnail(of primary: OpaquePointer, atLeast minSide: Int)
   return best
 }
 
-/// Decodes `handle` with its transforms into straight RGBA8.
-private func decodePixels(of handle: OpaquePointer, metadata: ImageMetadata, warnings: [String])
-  throws(ImageError) -> WholePicture
+/// Decodes `handle` with its transforms into straight RGBA8; libheif's copy is released
+/// before this returns.
+private func decodePixels(of handle: OpaquePointer)
+  throws(ImageError) -> (width: Int, height: Int, rgba: PixelBuffer, isOpaque: Bool)
 {
   let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
   let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
@@ -178,9 +209,11 @@ private func decodePixels(of handle: OpaquePointer, metadata: ImageMetadata, war
     throw ImageError(.unsupported, "HEIF pictures with \(bits)-bit samples")
   }
 
-  var rgba = [UInt8](repeating: 255, count: width * height * 4)
+  let rgba = PixelBuffer(uninitializedCount: width * height * 4)
+  let out = rgba.bytes
+  out.initialize(repeating: 255)
   let maxValue = (1 << bits) - 1
-  rgba.withUnsafeMutableBufferPointer { out in
+  do {
     for y in 0..<height {
       let row = plane + y * Int(rowStride)
       for x in 0..<width {
@@ -203,12 +236,10 @@ private func decodePixels(of handle: OpaquePointer, metadata: ImageMetadata, war
     && (heif_image_is_premultiplied_alpha(image) != 0
       || heif_image_handle_is_premultiplied_alpha(handle) != 0)
   {
-    unpremultiply(&rgba)
+    unpremultiply(out)
   }
-  let opaque = !hasAlpha || stride(from: 3, to: rgba.count, by: 4).allSatisfy { rgba[$0] == 255 }
-  return WholePicture(
-    width: width, height: height, rgba: rgba, metadata: metadata, warnings: warnings,
-    isOpaque: opaque)
+  let opaque = !hasAlpha || stride(from: 3, to: out.count, by: 4).allSatisfy { out[$0] == 255 }
+  return (width, height, rgba, opaque)
 }
 
 /// `value` (0...`maxValue`, e.g. 1023 for 10 bits) rounded to the nearest 8-bit value.
@@ -218,7 +249,7 @@ func eightBits(_ value: Int, maxValue: Int) -> UInt8 {
 }
 
 /// Turns premultiplied RGBA8 into straight alpha, rounding to nearest.
-func unpremultiply(_ rgba: inout [UInt8]) {
+func unpremultiply(_ rgba: UnsafeMutableBufferPointer<UInt8>) {
   for pixel in stride(from: 0, to: rgba.count, by: 4) {
     let alpha = Int(rgba[pixel + 3])
     guard alpha != 0, alpha != 255 else { continue }
@@ -250,4 +281,9 @@ private func check(_ error: heif_error) throws(ImageError) {
   let reason =
     kind == .corrupt && !text.lowercased().contains("heif") ? "corrupt HEIF: \(text)" : text
   throw ImageError(kind, reason.isEmpty ? "corrupt HEIF file" : reason)
+}
+
+/// `unpremultiply` for pixels in an array.
+func unpremultiply(_ rgba: inout [UInt8]) {
+  rgba.withUnsafeMutableBufferPointer { unpremultiply($0) }
 }

@@ -31,12 +31,16 @@ package protocol ImageDecoder: AnyObject {
   /// True when every pixel is certainly opaque (JPEG), so nobody needs to look for
   /// transparent ones. False means "maybe not".
   var isOpaque: Bool { get }
+  /// The square the outputs show, in this decoder's pixels, when the decoder chose it
+  /// itself while decoding only a window around it (`PictureNeed`); nil otherwise.
+  var chosenSquare: CropSquare? { get }
   /// Decodes the next row into `row`, which holds exactly `width * 4` bytes.
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError)
 }
 
 extension ImageDecoder {
   package var isOpaque: Bool { false }
+  package var chosenSquare: CropSquare? { nil }
 
   /// Decodes the next row into the array `row` of exactly `width * 4` bytes: `readRow`
   /// for callers that keep their row in an array.

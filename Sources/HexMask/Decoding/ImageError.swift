@@ -14,11 +14,16 @@ extension HexMask {
     public var reason: String
     /// For `.tooLarge`: the picture's size and the limit it exceeds.
     public var pixels: PixelLimit?
+    /// For `.tooLarge`: the memory decoding needs and the ``HexMask/MemoryBudget`` limit it exceeds.
+    public var memory: MemoryLimit?
 
-    public init(_ kind: Kind, _ reason: String, pixels: PixelLimit? = nil) {
+    public init(
+      _ kind: Kind, _ reason: String, pixels: PixelLimit? = nil, memory: MemoryLimit? = nil
+    ) {
       self.kind = kind
       self.reason = reason
       self.pixels = pixels
+      self.memory = memory
     }
 
     /// A picture's size against the pixel limit it exceeds.
@@ -28,9 +33,40 @@ extension HexMask {
       public var limit: Int
     }
 
+    /// Bytes a picture needs to be decoded against the budget's whole limit.
+    public struct MemoryLimit: Equatable, Sendable {
+      public var needed: Int
+      public var limit: Int
+    }
+
+    /// The error for a picture that needs more than the whole memory budget.
+    static func memory(needed: Int, limit: Int) -> ImageError {
+      ImageError(
+        .tooLarge,
+        "needs \(byteAmount(needed)) to decode, more than the memory limit of "
+          + byteAmount(limit),
+        memory: MemoryLimit(needed: needed, limit: limit))
+    }
+
     public var description: String { reason }
   }
 }
 
 /// `HexMask.ImageError` by its short name inside the package.
 package typealias ImageError = HexMask.ImageError
+
+/// An amount of memory for people, in binary units (1 KB = 1024 bytes):
+/// `512 MB`, `1.2 GB`, `1.5 KB`, `12 bytes`; one decimal below 100 of a unit, none above.
+package func byteAmount(_ bytes: Int) -> String {
+  let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
+  // 1023.9 MB reads as 1 GB: the unit is chosen after rounding.
+  guard let (size, name) = units.first(where: { bytes >= $0.0 - $0.0 / 2048 }) else {
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+  }
+  // Rounded to the nearest in integers: no Double conversion to trap on.
+  let (whole, rest) = bytes.quotientAndRemainder(dividingBy: size)
+  if whole == 0 { return "1 \(name)" }
+  if whole >= 100 { return "\(whole + (rest >= size - rest ? 1 : 0)) \(name)" }
+  let tenths = whole * 10 + (rest * 10 + size / 2) / size
+  return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"
+}

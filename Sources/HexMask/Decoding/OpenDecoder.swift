@@ -25,6 +25,20 @@
 package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) throws(ImageError)
   -> any ImageDecoder
 {
+  try openDecoder(
+    file: file, maxPixels: maxPixels,
+    need: targetSide.map { PictureNeed(largestSide: $0, smallestSide: $0) })
+}
+
+/// `openDecoder(file:maxPixels:targetSide:)` for what the outputs `need`: the largest
+/// output side allows shrink-on-load (`need.largestSide` is the target side), and a WebP
+/// is cropped and scaled to `need.square` while decoding (the decoder's `chosenSquare`
+/// then says where the square is). Decoders of whole pictures (HEIF, AVIF, WebP) take
+/// their memory from `memory` first, waiting while it is in use by others.
+package func openDecoder(
+  file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget? = nil
+) throws(ImageError) -> any ImageDecoder {
+  let targetSide = need?.largestSide
   var head = [UInt8](repeating: 0, count: pngSignature.count)
   let count = fread(&head, 1, head.count, file)
   if count < head.count && ferror(file) != 0 {
@@ -55,10 +69,11 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
   case .heif?, .avif?:
     return try openHEIF(
       bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
-      targetSide: targetSide, isAVIF: format == .avif)
+      targetSide: targetSide, isAVIF: format == .avif, memory: memory)
   case .webp?:
     return try openWebP(
-      bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels)
+      bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
+      need: need, memory: memory)
   default:
     break
   }

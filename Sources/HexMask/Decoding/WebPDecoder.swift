@@ -12,7 +12,17 @@ import CWebP
 /// orientation in it, and cwebp writes upright pixels; libvips does rotate by it, but
 /// hexmask follows what people see when they open the file. hexmask never copies EXIF
 /// into its output, so nothing else is lost.
-func openWebP(bytes: [UInt8], maxPixels: Int) throws(ImageError) -> any ImageDecoder {
+///
+/// Memory follows the outputs, not the header: with `need`, libwebp crops to the window
+/// the outputs use and scales it while decoding (`DecodeWindow`), into pixel memory that
+/// is allocated but not touched until libwebp writes it, so a truncated file claiming
+/// 16383 × 16383 fails in a few kilobytes. What a picture still needs whole (a lossless
+/// picture, which libwebp decodes whole for its back-references; an animation's canvas;
+/// the delivered window) is taken from `memory` first. Incremental decoding (`WebPIDecode`)
+/// would save nothing: the file is in memory already, and it delivers the same pixels.
+func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: MemoryBudget? = nil)
+  throws(ImageError) -> any ImageDecoder
+{
   var features = WebPBitstreamFeatures()
   let status = WebPGetFeatures(bytes, bytes.count, &features)
   guard status == VP8_STATUS_OK else { throw webPError(status) }
@@ -26,42 +36,62 @@ func openWebP(bytes: [UInt8], maxPixels: Int) throws(ImageError) -> any ImageDec
   }
   let metadata = ImageMetadata(iccProfile: webPChunk("ICCP", in: bytes))
   if features.has_animation != 0 {
+    // libwebp's animation decoder keeps two canvases; hexmask copies the first frame out.
+    let reservation = try memory.reserve(pixels * 12)
     let rgba = try firstFrame(of: bytes, width: width, height: height)
+    reservation?.shrink(to: pixels * 4)
     // The canvas around a first frame smaller than it is transparent: look, not guess.
-    var opaque = true
-    for index in stride(from: 3, to: rgba.count, by: 4) where rgba[index] != 255 {
-      opaque = false
-      break
-    }
+    let opaque = !stride(from: 3, to: rgba.bytes.count, by: 4).contains { rgba.bytes[$0] != 255 }
     return WholePicture(
-      width: width, height: height, rgba: rgba, metadata: metadata,
-      warnings: ["an animated WebP: only its first frame is used"], isOpaque: opaque)
+      width: width, height: height, pixels: rgba, metadata: metadata,
+      warnings: ["an animated WebP: only its first frame is used"], isOpaque: opaque,
+      reservation: reservation)
   }
-  let rgba = try decodeStill(bytes, width: width, height: height)
+  let window = DecodeWindow(width: width, height: height, need: need)
+  let delivered = window.outputWidth * window.outputHeight * 4
+  // A lossless picture is decoded whole inside libwebp (4 bytes a pixel), a lossy one row
+  // by row, its alpha plane (1 byte a pixel) whole.
+  let working = features.format == 2 ? pixels * 4 : features.has_alpha != 0 ? pixels : 0
+  let reservation = try memory.reserve(working + delivered)
+  let rgba = try decodeStill(bytes, storedWidth: width, storedHeight: height, window: window)
+  reservation?.shrink(to: delivered)
   return WholePicture(
-    width: width, height: height, rgba: rgba, metadata: metadata, warnings: [],
-    isOpaque: features.has_alpha == 0)
+    width: window.outputWidth, height: window.outputHeight, pixels: rgba, metadata: metadata,
+    warnings: [], isOpaque: features.has_alpha == 0, chosenSquare: window.square,
+    reservation: reservation)
 }
 
-/// A still picture (lossy or lossless, with or without alpha) as straight RGBA8.
-private func decodeStill(_ bytes: [UInt8], width: Int, height: Int) throws(ImageError)
-  -> [UInt8]
-{
+/// A still picture (lossy or lossless, with or without alpha), the part `window` names, as
+/// straight RGBA8.
+private func decodeStill(
+  _ bytes: [UInt8], storedWidth: Int, storedHeight: Int, window: DecodeWindow
+) throws(ImageError) -> PixelBuffer {
   var config = WebPDecoderConfig()
   guard WebPInitDecoderConfig(&config) != 0 else {
     throw ImageError(.unsupported, "the WebP library is not the version hexmask was built with")
   }
-  var rgba = [UInt8](repeating: 0, count: width * height * 4)
-  let status = rgba.withUnsafeMutableBufferPointer { buffer in
-    config.output.colorspace = MODE_RGBA
-    config.output.is_external_memory = 1
-    config.output.u.RGBA.rgba = buffer.baseAddress
-    config.output.u.RGBA.stride = Int32(width * 4)
-    config.output.u.RGBA.size = buffer.count
-    let status = WebPDecode(bytes, bytes.count, &config)
-    WebPFreeDecBuffer(&config.output)  // frees nothing for external memory; a good habit
-    return status
+  // Every size here is at most a stored side (16383 in WebP), so Int32 holds it.
+  if window.crops(width: storedWidth, height: storedHeight) {
+    config.options.use_cropping = 1
+    config.options.crop_left = Int32(clamping: window.left)
+    config.options.crop_top = Int32(clamping: window.top)
+    config.options.crop_width = Int32(clamping: window.width)
+    config.options.crop_height = Int32(clamping: window.height)
   }
+  if window.scales {
+    config.options.use_scaling = 1
+    config.options.scaled_width = Int32(clamping: window.outputWidth)
+    config.options.scaled_height = Int32(clamping: window.outputHeight)
+  }
+  let (width, height) = (window.outputWidth, window.outputHeight)
+  let rgba = PixelBuffer(uninitializedCount: width * height * 4)
+  config.output.colorspace = MODE_RGBA
+  config.output.is_external_memory = 1
+  config.output.u.RGBA.rgba = rgba.bytes.baseAddress
+  config.output.u.RGBA.stride = Int32(clamping: width * 4)
+  config.output.u.RGBA.size = rgba.bytes.count
+  let status = WebPDecode(bytes, bytes.count, &config)
+  WebPFreeDecBuffer(&config.output)  // frees nothing for external memory; a good habit
   guard status == VP8_STATUS_OK else { throw webPError(status) }
   guard Int(config.output.width) == width, Int(config.output.height) == height else {
     throw ImageError(.corrupt, "corrupt WebP: the picture is not the size its header says")
@@ -70,8 +100,10 @@ private func decodeStill(_ bytes: [UInt8], width: Int, height: Int) throws(Image
 }
 
 /// The first frame of an animation, composed on the `width × height` canvas, straight RGBA8.
-private func firstFrame(of bytes: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
-  let frame: [UInt8]? = bytes.withUnsafeBufferPointer { buffer in
+private func firstFrame(of bytes: [UInt8], width: Int, height: Int) throws(ImageError)
+  -> PixelBuffer
+{
+  let frame: PixelBuffer? = bytes.withUnsafeBufferPointer { buffer in
     var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
     var options = WebPAnimDecoderOptions()
     guard WebPAnimDecoderOptionsInit(&options) != 0 else { return nil }
@@ -88,7 +120,9 @@ private func firstFrame(of bytes: [UInt8], width: Int, height: Int) throws(Image
     guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
       return nil
     }
-    return Array(UnsafeBufferPointer(start: pixels, count: width * height * 4))
+    let copy = PixelBuffer(uninitializedCount: width * height * 4)
+    _ = copy.bytes.initialize(from: UnsafeBufferPointer(start: pixels, count: width * height * 4))
+    return copy
   }
   guard let frame else {
     throw ImageError(.corrupt, "corrupt WebP: the first frame of the animation cannot be decoded")

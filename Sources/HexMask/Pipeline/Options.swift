@@ -92,6 +92,10 @@ extension HexMask {
     public var autoOrient = true
     /// Refuse inputs that decode only with warnings (a truncated JPEG, a dropped profile).
     public var strict = false
+    /// Memory that whole-picture decoders (HEIF, AVIF, lossless or unscaled WebP) take
+    /// their pixels from; share one among all renders of a batch. nil: no limit. It never
+    /// changes the output, only when a render may run or whether it fits at all.
+    public var memoryBudget: MemoryBudget? = nil
 
     public init() {}
 

@@ -208,12 +208,20 @@ extension HexMask {
     func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
     do throws(Error) { try checkMaskFormat(output) } catch { throw forInput(error) }
     let sizes = targets.map(\.size)
+    // Shrink only as far as the largest output allows; nil (own size) forbids any.
+    let fixedSizes = sizes.contains(nil) ? [] : sizes.compactMap { $0 }
+    let need = PictureNeed(largestSide: fixedSizes.max(), smallestSide: fixedSizes.min()) {
+      width, height in
+      // The seed crops the top-left square, as UIKit's view bounds do.
+      shape.layout == .seed
+        ? CropSquare(left: 0, top: 0, side: min(width, height))
+        : output.crop.square(width: width, height: height)
+    }
     let stored: any ImageDecoder
     do throws(Error) {
       stored = try decoding { () throws(ImageError) in
-        // Shrink only as far as the largest output allows; nil (own size) forbids any.
-        let largest = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.max()
-        return try openDecoder(file: source, maxPixels: input.maxPixels, targetSide: largest)
+        try openDecoder(
+          file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget)
       }
     } catch {
       throw forInput(error)
@@ -221,11 +229,11 @@ extension HexMask {
     let metadata = stored.metadata
     let orientation = input.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(stored, orientation: orientation)
-    // The seed crops the top-left square, as UIKit's view bounds do.
+    // A decoder that delivered only a window around the square (WebP) says where it is.
     let crop =
-      shape.layout == .seed
-      ? CropSquare(left: 0, top: 0, side: min(upright.width, upright.height))
-      : output.crop.square(width: upright.width, height: upright.height)
+      (orientation == .up ? stored.chosenSquare : nil)
+      ?? (need.square?(upright.width, upright.height)
+        ?? CropSquare(imageWidth: upright.width, imageHeight: upright.height))
     // Every size must fit the shape before anything is written.
     var shapes: [(side: Int, mask: MaskShape)] = []
     for (index, target) in targets.enumerated() {

@@ -156,8 +156,9 @@ func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 
 
 /// The version of what hexmask writes for a given input and options. Raise it whenever a
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
-/// made by older versions. (3: a `--background` that is not opaque keeps its transparency in
-/// PNG and WebP instead of being taken as opaque.)
+/// made by older versions. 3: a `--background` that is not opaque keeps its transparency in
+/// PNG and WebP instead of being taken as opaque, and a large WebP is scaled by libwebp
+/// while decoding.
 let outputVersion = 3
 
 /// Why a batch writes an output, as `--json` reports it.

@@ -16,6 +16,9 @@ struct RenderSettings: Equatable, Sendable {
   var input = HexMask.Input()
   /// `--format`; nil lets the output's name decide.
   var format: OutputFormat?
+  /// `--memory-limit` in bytes; nil: `defaultMemoryLimit()`. A run turns it into the one
+  /// `input.memoryBudget` all its renders share.
+  var memoryLimit: Int?
   /// `--size`: the side of each output, all made from one decode; empty makes one output
   /// at the square's own size.
   var sizes: [Int] = []

@@ -84,10 +84,15 @@ import Testing
         Mirror(reflecting: base.input),
       ]
       .flatMap { $0.children.compactMap(\.label) })
-    let covered = Set(variants.keys).union(["rotation", "threads", "maxPixels"])
+    let covered = Set(variants.keys).union(["rotation", "threads", "maxPixels", "memoryBudget"])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
 
+    // How much memory decoding may take decides when a render runs, never its bytes.
+    var memory = base
+    memory.memoryLimit = 1 << 20
+    memory.input.memoryBudget = HexMask.MemoryBudget(limit: 1 << 20)
+    #expect(Self.recipe(memory) == Self.recipe(base))
     var touched = Self.input
     touched.nanoseconds += 1
     #expect(RunRecord.recipe(input: touched, side: 256, options: base) != recipe)

@@ -1,0 +1,10 @@
+#ifndef HEXMASK_ALLOCATOR_H
+#define HEXMASK_ALLOCATOR_H
+
+// Makes glibc map every block of `bytes` or more on its own and unmap it when freed,
+// instead of raising that threshold (up to 32 MiB) after the first such free and keeping
+// the blocks in per-thread arenas. A C shim: mallopt lives in <malloc.h>, which Swift's
+// Glibc module does not include. Does nothing where there is no mallopt.
+void hm_return_large_blocks(int bytes);
+
+#endif

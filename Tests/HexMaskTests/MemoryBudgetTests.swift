@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import HexMask
+
+/// The memory budget whole-picture decoders share: what it grants, when it makes a
+/// request wait, and the typed error for a request it can never grant.
+@Suite struct MemoryBudgetTests {
+  @Test func reservationsCountUntilReleasedOrShrunk() throws {
+    let budget = MemoryBudget(limit: 100)
+    var first: MemoryReservation? = try budget.reserve(60)
+    let second = try budget.reserve(40)
+    #expect(budget.bytesInUse == 100)
+    first?.shrink(to: 10)
+    #expect(budget.bytesInUse == 50)
+    first = nil
+    #expect(budget.bytesInUse == 40)
+    withExtendedLifetime(second) {}
+  }
+
+  @Test func moreThanTheWholeLimitFailsAtOnceNamingIt() throws {
+    let budget = MemoryBudget(limit: 512 << 20)
+    let needed = 1_288_490_189  // 1.2 GB
+    let error = try #require(
+      thrownError { () throws(ImageError) in _ = try budget.reserve(needed) })
+    #expect(error.kind == .tooLarge)
+    #expect(error.memory == ImageError.MemoryLimit(needed: needed, limit: 512 << 20))
+    #expect(error.reason == "needs 1.2 GB to decode, more than the memory limit of 512 MB")
+    #expect(budget.bytesInUse == 0)
+  }
+
+  @Test(arguments: [0, -1, Int.min])
+  func aLimitOfNothingGrantsNothingButNeverCrashes(limit: Int) throws {
+    let budget = MemoryBudget(limit: limit)
+    #expect(thrownError { () throws(ImageError) in _ = try budget.reserve(1) } != nil)
+  }
+
+  /// A request that does not fit waits until another reservation is released, then runs.
+  @Test func aRequestThatDoesNotFitYetWaitsForARelease() throws {
+    let budget = MemoryBudget(limit: 100)
+    var held: MemoryReservation? = try budget.reserve(70)
+    let granted = Flag()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      // Taken and given back before the main thread hears of it.
+      granted.set((try? budget.reserve(50)) != nil)
+      done.signal()
+    }
+    // The waiting thread cannot have been granted 50 while 70 of 100 are held.
+    #expect(done.wait(timeout: .now() + 0.2) == .timedOut)
+    #expect(!granted.value)
+    held = nil
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(granted.value)
+    #expect(budget.bytesInUse == 0)
+    withExtendedLifetime(held) {}
+  }
+
+  /// Requests are granted in the order they came: many small ones cannot starve a large
+  /// one that fits the whole budget.
+  @Test func aLargeRequestIsNotOvertakenBySmallOnes() throws {
+    let budget = MemoryBudget(limit: 100)
+    var small: MemoryReservation? = try budget.reserve(10)
+    let order = Order()
+    let largeDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let large = try? budget.reserve(100)
+      order.append("large")
+      withExtendedLifetime(large) {}
+      largeDone.signal()
+    }
+    while budget.waiting == 0 { usleep(1000) }  // the large request is queued
+    let smallDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let next = try? budget.reserve(10)
+      order.append("small")
+      withExtendedLifetime(next) {}
+      smallDone.signal()
+    }
+    #expect(smallDone.wait(timeout: .now() + 0.2) == .timedOut)
+    small = nil
+    #expect(largeDone.wait(timeout: .now() + 60) == .success)
+    #expect(smallDone.wait(timeout: .now() + 60) == .success)
+    #expect(order.items == ["large", "small"])
+    withExtendedLifetime(small) {}
+  }
+
+  @Test(arguments: [
+    (512 << 20, "512 MB"), (1_288_490_189, "1.2 GB"), (1 << 30, "1 GB"), (1023, "1023 bytes"),
+    (1, "1 byte"), (1536, "1.5 KB"), (1_610_612_736, "1.5 GB"), (Int.max, "8388608 TB"),
+    (16383 * 16383 * 4, "1 GB"), (1023 << 20, "1023 MB"),
+  ])
+  func amountsReadAsPeopleWriteThem(bytes: Int, words: String) {
+    #expect(byteAmount(bytes) == words)
+  }
+}
+
+/// A Bool set by one thread and read by another.
+private final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = false
+  var value: Bool { lock.withLock { stored } }
+  func set(_ value: Bool) { lock.withLock { stored = value } }
+}
+
+/// Names appended by several threads, in the order they came.
+private final class Order: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  var items: [String] { lock.withLock { stored } }
+  func append(_ item: String) { lock.withLock { stored.append(item) } }
+}
