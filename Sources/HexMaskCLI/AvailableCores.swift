@@ -35,24 +35,29 @@ func affinityCount() -> Int? {
   return count > 0 ? Int(count) : nil
 }
 
-/// The smallest CPU quota of this process's cgroup v2 (`0::/a/b` in /proc/self/cgroup)
-/// and the cgroups above it; nil when none is set or there is no cgroup v2.
+/// The smallest CPU quota of this process's cgroup v2 and the cgroups above it; nil when
+/// none is set or there is no cgroup v2.
 private func cgroupQuota() -> Double? {
+  cgroupFolders().compactMap { folder in
+    (try? String(contentsOfFile: folder + "/cpu.max", encoding: .utf8)).flatMap(cgroupQuota)
+  }.min()
+}
+
+/// The folders of this process's cgroup v2 (`0::/a/b` in /proc/self/cgroup) and of the
+/// cgroups above it, innermost first; none without cgroup v2. A limit set on any of them
+/// holds for the process.
+func cgroupFolders() -> [String] {
   guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
     let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-  else { return nil }
+  else { return [] }
   var folder = "/sys/fs/cgroup" + line.dropFirst(3)
-  var smallest: Double?
+  var folders: [String] = []
   while folder.hasPrefix("/sys/fs/cgroup") {
-    if let text = try? String(contentsOfFile: folder + "/cpu.max", encoding: .utf8),
-      let quota = cgroupQuota(text)
-    {
-      smallest = min(smallest ?? quota, quota)
-    }
+    folders.append(folder)
     guard let slash = folder.lastIndex(of: "/"), folder != "/sys/fs/cgroup" else { break }
     folder = String(folder[..<slash])
   }
-  return smallest
+  return folders
 }
 
 /// The CPUs the text of a cgroup v2 `cpu.max` file allows ("200000 100000" → 2.0); nil

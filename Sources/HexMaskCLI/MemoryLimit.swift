@@ -55,19 +55,9 @@ func physicalMemory() -> Int? {
 /// The smallest `memory.max` of this process's cgroup v2 and the cgroups above it; nil
 /// when none is set ("max") or there is no cgroup v2.
 func cgroupMemoryLimit() -> Int? {
-  guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-    let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-  else { return nil }
-  var folder = "/sys/fs/cgroup" + line.dropFirst(3)
-  var smallest: Int?
-  while folder.hasPrefix("/sys/fs/cgroup") {
-    if let text = try? String(contentsOfFile: folder + "/memory.max", encoding: .utf8),
-      let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0
-    {
-      smallest = min(smallest ?? limit, limit)
-    }
-    guard let slash = folder.lastIndex(of: "/"), folder != "/sys/fs/cgroup" else { break }
-    folder = String(folder[..<slash])
-  }
-  return smallest
+  cgroupFolders().compactMap { folder in
+    (try? String(contentsOfFile: folder + "/memory.max", encoding: .utf8))
+      .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      .flatMap { $0 > 0 ? $0 : nil }
+  }.min()
 }
