@@ -13,3 +13,10 @@ void hm_return_large_blocks(int bytes) {
   (void)bytes;
 #endif
 }
+
+void hm_fill_new_blocks(void) {
+#if defined(__GLIBC__)
+  // M_PERTURB fills new blocks with the complement of this byte, freed ones with the byte.
+  mallopt(M_PERTURB, 0xFF);
+#endif
+}

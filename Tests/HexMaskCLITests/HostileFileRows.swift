@@ -112,6 +112,16 @@ extension HostileUserTests {
 
   static let mutationRows: [HostileCase] = [
     HostileCase(
+      title: "copies of one damaged HEIC give one output, whatever -j (no heap leftovers)",
+      setup:
+        "mkdir d && for i in 1 2 3 4 5 6; do cp $FIXTURES/heif/rainbow-damaged.heic d/c$i.heic; "
+        + "done",
+      command: "hexmask d --out-dir a -j 2 --size 48 -q && hexmask d --out-dir b -j 1 --size 48 -q "
+        + "&& hexmask d/c1.heic one.png --size 48",
+      status: 0, firstError: nil,
+      check: "[ $(cat a/*.png b/*.png one.png | wc -c) -gt 0 ] "
+        + "&& [ $(for f in a/*.png b/*.png one.png; do cksum < $f; done | sort -u | wc -l) = 1 ]"),
+    HostileCase(
       title: "--shard splits photos, ./photos and /abs/photos alike",
       setup: "mkdir photos && for i in 1 2 3 4 5 6 7 8 9; do cp small.png photos/p$i.png; done",
       command: "for i in 0 1 2; do for s in photos ./photos \"$PWD/photos\"; do "

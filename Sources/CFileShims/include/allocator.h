@@ -7,4 +7,10 @@
 // Glibc module does not include. Does nothing where there is no mallopt.
 void hm_return_large_blocks(int bytes);
 
+// Makes glibc fill every block malloc returns (calloc's excepted) with one known byte, so
+// that memory a decoder forgets to write holds the same bytes on every run instead of what
+// an earlier picture of the batch left there (libde265 leaves the blocks of a damaged HEVC
+// stream unwritten). Does nothing where there is no mallopt.
+void hm_fill_new_blocks(void);
+
 #endif

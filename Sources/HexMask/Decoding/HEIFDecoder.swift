@@ -209,7 +209,9 @@ private func decodePixels(of handle: OpaquePointer)
     throw ImageError(.unsupported, "HEIF pictures with \(bits)-bit samples")
   }
 
-  let rgba = PixelBuffer(uninitializedCount: width * height * 4)
+  guard let rgba = PixelBuffer(zeroedCount: width * height * 4) else {
+    throw ImageError(.tooLarge, "not enough memory for a \(width) × \(height) picture")
+  }
   let out = rgba.bytes
   out.initialize(repeating: 255)
   let maxValue = (1 << bits) - 1

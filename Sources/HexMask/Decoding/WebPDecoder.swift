@@ -84,7 +84,9 @@ private func decodeStill(
     config.options.scaled_height = Int32(clamping: window.outputHeight)
   }
   let (width, height) = (window.outputWidth, window.outputHeight)
-  let rgba = PixelBuffer(uninitializedCount: width * height * 4)
+  guard let rgba = PixelBuffer(zeroedCount: width * height * 4) else {
+    throw ImageError(.tooLarge, "not enough memory for a \(width) × \(height) picture")
+  }
   config.output.colorspace = MODE_RGBA
   config.output.is_external_memory = 1
   config.output.u.RGBA.rgba = rgba.bytes.baseAddress
@@ -120,7 +122,7 @@ private func firstFrame(of bytes: [UInt8], width: Int, height: Int) throws(Image
     guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
       return nil
     }
-    let copy = PixelBuffer(uninitializedCount: width * height * 4)
+    guard let copy = PixelBuffer(zeroedCount: width * height * 4) else { return nil }
     _ = copy.bytes.initialize(from: UnsafeBufferPointer(start: pixels, count: width * height * 4))
     return copy
   }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A picture decoded whole into memory, handed out row by row: what the HEIF and WebP
 /// decoders make, since their libraries decode whole pictures.
 final class WholePicture: ImageDecoder {
@@ -53,16 +59,48 @@ final class WholePicture: ImageDecoder {
 /// memory.
 final class PixelBuffer {
   let bytes: UnsafeMutableBufferPointer<UInt8>
+  /// How the memory was had, and so how it goes back.
+  private let origin: Origin
 
-  /// `count` bytes the caller fills before reading any.
-  init(uninitializedCount count: Int) {
-    bytes = .allocate(capacity: count)
+  private enum Origin {
+    case mapped, calloc, swift
+  }
+
+  /// Pictures this large are pages of their own, from `mmap`.
+  static let mappedFrom = 1 << 20
+
+  /// `count` bytes, zero until the caller fills them; nil when the memory cannot be had.
+  /// A large picture is fresh anonymous pages the system provides only as they are written,
+  /// whatever the allocator's settings, so a file claiming a huge size costs nothing until
+  /// decoded; and a decoder that leaves part of it unwritten leaves zeros, not a previous
+  /// picture's bytes.
+  init?(zeroedCount count: Int) {
+    guard count > 0 else { return nil }
+    if count >= Self.mappedFrom {
+      let start = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      guard let start, start != MAP_FAILED else { return nil }
+      bytes = UnsafeMutableBufferPointer(
+        start: start.assumingMemoryBound(to: UInt8.self), count: count)
+      origin = .mapped
+    } else {
+      guard let start = calloc(count, 1) else { return nil }
+      bytes = UnsafeMutableBufferPointer(
+        start: start.assumingMemoryBound(to: UInt8.self), count: count)
+      origin = .calloc
+    }
   }
 
   init(copying array: [UInt8]) {
     bytes = .allocate(capacity: array.count)
     _ = bytes.initialize(from: array)
+    origin = .swift
   }
 
-  deinit { bytes.deallocate() }
+  deinit {
+    switch origin {
+    case .mapped: munmap(bytes.baseAddress, bytes.count)
+    case .calloc: free(bytes.baseAddress)
+    case .swift: bytes.deallocate()
+    }
+  }
 }
