@@ -41,7 +41,8 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     template: settings.nameTemplate
       ?? .standard(
         extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
-    outputFolder: outputFolder, sizes: job.options.outputSizes)
+    outputFolder: outputFolder, sizes: job.options.outputSizes,
+    list: settings.listFile.flatMap(listIdentity))
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
   }
@@ -61,17 +62,16 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     reporter.note("nothing to do: the inputs hold no files")
     return
   }
+  // Said once, before any input is read, rather than once for every output; a dry run
+  // checks the same without creating anything, so it fails where the real run would.
+  if let reason = outputFolderProblem(outputFolder, creating: !settings.dryRun) {
+    throw .unusableOutputFolder(
+      FileFailure(file: outputFolder, reason: "cannot be the output folder: \(reason)"))
+  }
   if settings.dryRun {
     let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)
     if failed > 0 { throw .someFilesFailed(count: failed) }
     return
-  }
-  // Said once, before any input is read, rather than once for every output.
-  if let reason = createFolder(outputFolder)
-    ?? (outputFolder.withFileName({ access($0, W_OK | X_OK) }) == 0 ? nil : systemError())
-  {
-    throw .unusableOutputFolder(
-      FileFailure(file: outputFolder, reason: "cannot be the output folder: \(reason)"))
   }
   let items = prepareFolders(plan.items, outputFolder: outputFolder)
   catchStopSignals()
@@ -88,6 +88,42 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if signal != 0 { throw .interrupted(signal: signal) }
   let failed = results.count { $0?.status == .failed }
   if failed > 0 { throw .someFilesFailed(count: failed) }
+}
+
+/// Why `folder` cannot receive a batch's outputs, or nil. `creating`: makes it and its
+/// missing parents first; otherwise (a dry run) the nearest folder that exists must be one
+/// the user may write in.
+private func outputFolderProblem(_ folder: String, creating: Bool) -> String? {
+  if creating, let reason = createFolder(folder) { return reason }
+  var existing = folder
+  while true {
+    var info = stat()
+    if existing.withFileName({ stat($0, &info) }) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        return "\(quotedName(existing)) is not a folder"
+      }
+      break
+    }
+    guard errno == ENOENT || errno == ENOTDIR else { return systemError() }
+    if existing.withFileName({ lstat($0, &info) }) == 0 {
+      return "\(quotedName(existing)) is a symbolic link to nothing"
+    }
+    let parent = parentFolder(of: existing)
+    guard parent != existing else { break }
+    existing = parent
+  }
+  return existing.withFileName({ access($0, W_OK | X_OK) }) == 0 ? nil : systemError()
+}
+
+/// The device and inode of the `--files-from` list, `-` being standard input, when it is a
+/// regular file an output could replace.
+private func listIdentity(_ path: String) -> FileIdentity.Key? {
+  var info = stat()
+  let found =
+    path == "-" ? fstat(0, &info) : path.withFileName { stat($0, &info) }
+  guard found == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+  return FileIdentity.Key(
+    device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
 }
 
 /// The longest `--files-from` list read: a million paths of 256 bytes.
@@ -169,7 +205,7 @@ private func prepareFolders(_ items: [BatchItem], outputFolder: String) -> [Batc
     var failed = item
     failed.problem = FileFailure(
       file: item.output,
-      reason: "cannot create the folder '\(parentFolder(of: item.output))': \(reason)")
+      reason: "cannot create the folder \(quotedName(parentFolder(of: item.output))): \(reason)")
     return failed
   }
 }

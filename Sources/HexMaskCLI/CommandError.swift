@@ -243,7 +243,8 @@ extension OutputConflict {
   var explanation: String {
     let names = inputs.map(quotedName)
     if overwritesInput {
-      return "\(names.joined(separator: ", ")) would replace the input \(quotedName(output))"
+      let what = overwritesList ? "the --files-from list" : "an input file"
+      return "\(names.joined(separator: ", ")) would write \(quotedName(output)), which is \(what)"
     }
     let list =
       names.count == 2

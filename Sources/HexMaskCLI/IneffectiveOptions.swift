@@ -24,8 +24,9 @@ extension Job {
   /// command line that changes nothing in what is written: `--quality` for PNG and
   /// lossless WebP, `--lossless` for PNG and JPEG, `--compression` for JPEG and WebP,
   /// `--no-upscale` without `--size`, the picture's options (`--background`, `--focus`,
-  /// `--gravity`) for a mask, `--border-color` with no border, `-0` without a list to
-  /// separate, and an `--out-dir` a later one replaced. A user who typed one expected it to
+  /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--border-color`
+  /// with no border, `-0` without a list to separate, and an `--out-dir`, `--svg` or
+  /// `--files-from` a later one replaced. A user who typed one expected it to
   /// matter, so saying it does not is worth a line.
   ///
   /// ```swift
@@ -55,7 +56,8 @@ extension Job {
       warnings.append("--no-upscale has no effect without --size")
     }
     if options.output.maskOnly {
-      for option in ["background", "focus", "gravity"] where given(option) {
+      for option in ["background", "focus", "gravity", "border-color", "strip", "no-rotate"]
+      where given(option) {
         warnings.append("--\(option) has no effect with --mask-only")
       }
     }
@@ -67,12 +69,17 @@ extension Job {
     if action == .renderBatch && batch.nulSeparated && batch.listFile == nil {
       warnings.append("-0 (--null) has no effect without --files-from")
     }
-    if action == .renderBatch, let folder = batch.outputFolder {
-      for earlier in replacedOutputFolders {
-        warnings.append(
-          "--out-dir \(quotedName(earlier)) has no effect: a later --out-dir "
-            + "\(quotedName(folder)) replaces it")
-      }
+    for replaced in replacedFiles {
+      let option = replaced.option
+      let later =
+        switch option {
+        case "out-dir": batch.outputFolder
+        case "svg": svgOutput
+        default: batch.listFile
+        }
+      warnings.append(
+        "--\(option) \(quotedName(replaced.file)) has no effect: a later --\(option) "
+          + "\(quotedName(later ?? "")) replaces it")
     }
     return warnings
   }

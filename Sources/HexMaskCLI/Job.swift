@@ -48,8 +48,15 @@ struct Job: Equatable, Sendable {
   /// The long names (`quality`, not `--quality`) of the options given on the command line,
   /// so an option set to its default can be told from one left out.
   var givenOptions: Set<String> = []
-  /// Every `--out-dir` a later one replaced, in order, so a run can say it ignored them.
-  var replacedOutputFolders: [String] = []
+  /// Every file an option named (`--out-dir`, `--svg`, `--files-from`) that the same option
+  /// given again replaced, in order, so a run can say it ignored them: option, file.
+  var replacedFiles: [ReplacedFile] = []
+}
+
+/// A file an option named before the same option named another: `--svg a.svg --svg b.svg`.
+struct ReplacedFile: Equatable, Sendable {
+  var option: String
+  var file: String
 }
 
 extension Job {

@@ -48,9 +48,14 @@ extension Job {
         } else {
           throw .missingValue(option: name)
         }
-        if option.long == "out-dir", let earlier = batch.outputFolder {
-          replacedOutputFolders.append(earlier)
-        }
+        let earlier: String? =
+          switch option.long {
+          case "out-dir": batch.outputFolder
+          case "svg": svgOutput
+          case "files-from": batch.listFile
+          default: nil
+          }
+        if let earlier { replacedFiles.append(ReplacedFile(option: option.long, file: earlier)) }
         try option.value.assign(&self, value, name)
         givenOptions.insert(option.long)
         if option.group == .batch && !["out-dir", "force"].contains(option.long) {

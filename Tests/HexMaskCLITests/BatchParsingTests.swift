@@ -93,7 +93,7 @@ import Testing
       error.report == """
         hexmask: conflict: 'a/x.jpg' and 'b/x.png' would both write 'o/x.png'
         hexmask: conflict: 'a/y.jpg', 'b/y.png' and 'c/y.jpg' would all write 'o/y.png'
-        hexmask: conflict: 'o/z.jpg' would replace the input 'o/z.png'
+        hexmask: conflict: 'o/z.jpg' would write 'o/z.png', which is an input file
         hexmask: 3 outputs would be written twice or replace an input; nothing was written
         Tell the outputs apart with --name (e.g. '{name}-{ext}.png'), or mirror folders with -r.
 

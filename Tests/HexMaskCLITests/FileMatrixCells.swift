@@ -130,7 +130,8 @@ extension FileMatrixTests {
       check: "is_png o/a.png && [ ! -e o/b.png ]"),
     FileCell(
       kind: .hardLink, role: .outDir,
-      outcome: .usageError("hexmask: conflict: 'in.jpg' would replace the input 'o/in.png'"),
+      outcome: .usageError(
+        "hexmask: conflict: 'in.jpg' would write 'o/in.png', which is an input file"),
       setup: "mkdir o && ln in.jpg o/in.png", name: "o"),
   ]
 

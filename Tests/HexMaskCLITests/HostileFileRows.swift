@@ -142,4 +142,45 @@ extension HostileUserTests {
       firstError: "hexmask: p/bad.jpg: …",
       check: "[ -z \"$(ls -A o | grep hexmask-)\" ] && [ ! -e o/bad.png ]"),
   ]
+
+  /// What the second fresh-eyes tryout of issue 18 found, one row each.
+  static let tryoutRows: [HostileCase] = [
+    HostileCase(
+      title: "batch --force replaces a camera photo and a file the user may not write",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg && cp $FIXTURES/heif/rocket.heic "
+        + "o/a.png && hexmask in.jpg o/b.png --size 32 && chmod 644 o/b.png && chmod 777 o",
+      command: "as_user p --out-dir o --force -q", status: 0, firstError: nil,
+      check: "is_png o/a.png && [ $(side o/b.png) = 427 ]", changes: ["o/a.png", "o/b.png"]),
+    HostileCase(
+      title: "an output that is the --files-from list, by name or by link, is a conflict",
+      setup: "mkdir o9 o11 && printf 'in.jpg\\n' > o9/list.png && printf 'in.jpg\\n' > realist "
+        + "&& ln -s ../realist o11/in.png",
+      command: "hexmask --files-from o9/list.png --out-dir o9 --name list.png; a=$?; "
+        + "hexmask --files-from realist --out-dir o11 2>/dev/null; [ $? = 2 ] && exit $a",
+      status: 2,
+      firstError: "hexmask: conflict: 'in.jpg' would write 'o9/list.png', which is the "
+        + "--files-from list"),
+    HostileCase(
+      title: "--dry-run into an --out-dir that cannot be one fails as the real run does",
+      setup: "touch f",
+      command: "hexmask in.jpg --out-dir f/sub --dry-run", status: 1,
+      firstError: "hexmask: f/sub: cannot be the output folder: 'f' is not a folder"),
+    HostileCase(
+      title: "--dry-run creates no output folder",
+      command: "hexmask in.jpg --out-dir new/sub --dry-run > plan", status: 0, firstError: nil,
+      check: "[ ! -e new ] && grep -q 'new/sub/in.png' plan"),
+    HostileCase(
+      title: "a repeated --svg or --files-from, and picture options with --mask-only, warn",
+      command: "hexmask in.jpg o.png --svg a.svg --svg b.svg --size 32 2> w1; "
+        + "hexmask in.jpg m.png --mask-only --border-color red --strip --no-rotate 2> w2; "
+        + "cat w1 w2 >&2",
+      status: 0,
+      firstError: "hexmask: warning: --svg 'a.svg' has no effect: a later --svg 'b.svg' "
+        + "replaces it",
+      check: "[ ! -e a.svg ] && [ $(grep -c 'no effect with --mask-only' w2) = 3 ]"),
+    HostileCase(
+      title: "a folder named in a message is quoted as ls quotes it",
+      command: #"hexmask in.jpg "$(printf 'no\ndir')/x.png""#, status: 1,
+      firstError: #"hexmask: $'no\ndir/x.png': output folder $'no\ndir' does not exist"#),
+  ]
 }

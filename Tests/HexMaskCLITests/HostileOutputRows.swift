@@ -46,7 +46,7 @@ extension HostileUserTests {
     HostileCase(
       title: "a batch output that would replace an input is a conflict",
       command: "hexmask in.jpg --out-dir . --name '{name}.{ext}'", status: 2,
-      firstError: "hexmask: conflict: 'in.jpg' would replace the input './in.jpg'"),
+      firstError: "hexmask: conflict: 'in.jpg' would write './in.jpg', which is an input file"),
   ]
 
   /// A folder `ro` nothing can be written in: a read-only tmpfs where mounting is allowed

@@ -39,7 +39,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
     + smallThingRows + formatRows + sizeListRows + recipeRows + ineffectiveOptionRows
     + misleadingMessageRows + unixConventionRows + fileNameRows + fileKindRows + photoRows
-    + mutationRows + processRows
+    + mutationRows + processRows + tryoutRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {

@@ -16,11 +16,12 @@ struct BatchPlan: Equatable, Sendable {
 
   /// Names every input's output at each of `sizes` (nil: the square's own size) with
   /// `template` under `outputFolder` and checks that no two share an output and no output
-  /// is one of the inputs.
+  /// is one of the inputs or the `--files-from` list (`list`: its identity).
   ///
   /// - Complexity: O(n) expected, with one `stat` per input and per existing output.
   init(
-    inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil]
+    inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil],
+    list: FileIdentity.Key? = nil
   ) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     items = inputs.flatMap { input in
@@ -34,7 +35,8 @@ struct BatchPlan: Equatable, Sendable {
         return item
       }
     }
-    conflicts = Self.conflicts(among: items, inputs: Set(inputs.compactMap(\.identity)))
+    conflicts = Self.conflicts(
+      among: items, inputs: Set(inputs.compactMap(\.identity)), list: list)
   }
 
   /// Gives `item` its output and record under `prefix` (the output folder and a slash),
@@ -50,13 +52,13 @@ struct BatchPlan: Equatable, Sendable {
       let reason =
         input.folder == nil
         ? "cannot mirror a path that climbs with '..' under the output folder"
-        : "the name template '\(template.text)' gives no usable file name"
+        : "the name template \(quotedName(template.text)) gives no usable file name"
       item.problem = FileFailure(file: input.path, .unnamable(reason))
       return
     }
     if relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
       let reason =
-        "the output '\(relative)' would be among hexmask's rerun records in "
+        "the output \(quotedName(relative)) would be among hexmask's rerun records in "
         + "'\(recordFolderName)'"
       item.problem = FileFailure(file: input.path, .unnamable(reason))
       return
@@ -67,9 +69,9 @@ struct BatchPlan: Equatable, Sendable {
 
   /// Outputs two items would write, and outputs that are inputs (`inputs`: their files'
   /// identities).
-  private static func conflicts(among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>)
-    -> [OutputConflict]
-  {
+  private static func conflicts(
+    among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>, list: FileIdentity.Key?
+  ) -> [OutputConflict] {
     var conflicts: [OutputConflict] = []
     var firstWriter: [String: Int] = [:]
     var conflictIndex: [String: Int] = [:]
@@ -93,10 +95,12 @@ struct BatchPlan: Equatable, Sendable {
       if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
       guard existing[folder]?.contains(name) == true,
         let output = FileIdentity(path: item.output, following: true),
-        inputKeys.contains(output.key)
+        inputKeys.contains(output.key) || output.key == list
       else { continue }
-      conflicts.append(
-        OutputConflict(output: item.output, inputs: [item.input], overwritesInput: true))
+      var conflict = OutputConflict(
+        output: item.output, inputs: [item.input], overwritesInput: true)
+      conflict.overwritesList = output.key == list
+      conflicts.append(conflict)
     }
     return conflicts
   }
@@ -144,6 +148,8 @@ struct OutputConflict: Equatable, Sendable {
   var inputs: [String]
   /// True when `output` is an existing input file that writing would replace.
   var overwritesInput = false
+  /// True when that file is the `--files-from` list.
+  var overwritesList = false
 
   init(output: String, inputs: [String], overwritesInput: Bool = false) {
     self.output = output

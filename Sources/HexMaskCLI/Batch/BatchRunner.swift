@@ -124,7 +124,7 @@ private func renderInput(
       let reason = rerunReason(for: item, recipe: recipe, force: overwrite)
     {
       // An output no record vouches for may be a photo or a file the user may not write.
-      if reason == .changed, let refusal = ReplacementRefusal(replacing: item.output) {
+      if !overwrite, reason == .changed, let refusal = ReplacementRefusal(replacing: item.output) {
         results.append(
           BatchResult(item: item, status: .failed, error: refusal.failure(item.output)))
         continue

@@ -29,7 +29,9 @@ enum ReplacementRefusal: Equatable, Sendable {
     var info = stat()
     guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG
     else { return nil }
-    if path.withFileName({ access($0, W_OK) }) != 0 {
+    // A read-only file system is no permission --force could override: the write itself
+    // then fails with that reason.
+    if path.withFileName({ access($0, W_OK) }) != 0 && errno != EROFS {
       self = .notWritable(reason: systemError())
       return
     }

@@ -254,7 +254,7 @@ func parentFolder(of path: String) -> String {
 func createFolder(_ folder: String) -> String? {
   var info = stat()
   if folder.withFileName({ stat($0, &info) }) == 0 {
-    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "\(quotedName(folder)) is not a folder"
   }
   // A link loop, no permission to look: nothing to create. (ENOTDIR: a file is in the way
   // further up, which the parent's turn names.)
@@ -265,9 +265,9 @@ func createFolder(_ folder: String) -> String? {
     guard errno == EEXIST else { return systemError() }
     // Made meanwhile by another process, or a dangling symbolic link is in the way.
     guard folder.withFileName({ stat($0, &info) }) == 0 else {
-      return "'\(folder)' is a symbolic link to nothing"
+      return "\(quotedName(folder)) is a symbolic link to nothing"
     }
-    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "'\(folder)' is not a folder"
+    return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "\(quotedName(folder)) is not a folder"
   }
   return nil
 }

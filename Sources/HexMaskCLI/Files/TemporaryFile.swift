@@ -29,11 +29,11 @@ struct TemporaryFile {
     guard folder.withFileName({ stat($0, &info) }) == 0 else {
       let reason =
         errno == ENOENT
-        ? "output folder '\(folder)' does not exist" : "cannot write: \(systemError())"
+        ? "output folder \(quotedName(folder)) does not exist" : "cannot write: \(systemError())"
       throw FileFailure(file: name, reason: reason)
     }
     guard (info.st_mode & S_IFMT) == S_IFDIR else {
-      throw FileFailure(file: name, reason: "'\(folder)' is not a folder")
+      throw FileFailure(file: name, reason: "\(quotedName(folder)) is not a folder")
     }
     if !namedTemporariesForced {
       let unnamed = folder.withFileName { hm_open_unnamed($0) }
