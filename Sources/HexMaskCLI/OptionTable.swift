@@ -89,8 +89,11 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "default"),
   OptionDescription(
     long: "quality",
-    value: .wholeNumber(named: "Q", in: 1...100) { $0.options.output.quality = $1 },
-    help: "JPEG and lossy WebP quality, from 1 (smallest file) to 100 (best picture).",
+    value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
+      $0.options.output.quality = $1
+    },
+    help: "JPEG and lossy WebP quality, from \(HexMask.Output.qualityRange.lowerBound) "
+      + "(smallest file) to \(HexMask.Output.qualityRange.upperBound) (best picture).",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
