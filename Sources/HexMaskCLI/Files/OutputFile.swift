@@ -159,8 +159,9 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
 
   init(_ info: stat) {
     size = Int64(info.st_size)
-    seconds = Int64(info.st_mtim.tv_sec)
-    nanoseconds = Int64(info.st_mtim.tv_nsec)
+    let modified = modificationTime(info)
+    seconds = Int64(modified.tv_sec)
+    nanoseconds = Int64(modified.tv_nsec)
   }
 
   /// Reads it with `stat` (following links); nil when the file does not exist.
@@ -178,6 +179,16 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
 
   /// `size seconds.nanoseconds`, as records store it.
   var description: String { "\(size) \(seconds).\(nanoseconds)" }
+}
+
+/// When the file `info` describes was last changed, to the nanosecond where the file system
+/// keeps it: `st_mtim` on Linux, `st_mtimespec` on Darwin (which has no `st_mtim`).
+func modificationTime(_ info: stat) -> timespec {
+  #if os(Linux)
+    info.st_mtim
+  #elseif canImport(Darwin)
+    info.st_mtimespec
+  #endif
 }
 
 /// The path a write to `path` really changes: symbolic links followed to their target, which
