@@ -29,11 +29,12 @@ DEMO_OUTPUT = out/demo.png
 
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 # The C libraries (pkg-config names) and the Debian packages that bring them; librsvg2-bin
-# gives the tests a standard SVG renderer to check --svg against, and parallel the GNU
-# parallel that runs README's Scale-out recipe.
+# gives the tests a standard SVG renderer to check --svg against, parallel the GNU
+# parallel that runs README's Scale-out recipe, and groff-base the groff that checks the
+# man page for warnings.
 PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib
 APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev libheif-dev zlib1g-dev librsvg2-bin parallel \
-  pkg-config
+  groff-base pkg-config
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
 DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # The man page and completions are printed by the binary being installed, from its option
@@ -48,6 +49,7 @@ all: build
 # installed; anywhere else the message names the packages.
 deps:
 	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null && command -v rsvg-convert >/dev/null && \
+	  command -v groff >/dev/null && \
 	  parallel --version </dev/null 2>/dev/null | grep -q '^GNU parallel'; then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -56,9 +58,9 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES) && \
 	  pkg-config --exists $(PKG_MODULES); \
 	else \
-	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert and GNU parallel." >&2; \
+	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert, GNU parallel and groff." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install $(APT_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg parallel pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg parallel groff pkg-config" >&2; \
 	  exit 1; \
 	fi
 

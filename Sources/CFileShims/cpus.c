@@ -1,4 +1,6 @@
-#define _GNU_SOURCE
+#ifdef __linux__
+#define _GNU_SOURCE  // sched_getaffinity, CPU_COUNT
+#endif
 #include "cpus.h"
 
 #include <sched.h>

@@ -1,4 +1,6 @@
-#define _GNU_SOURCE
+#ifdef __linux__
+#define _GNU_SOURCE  // O_TMPFILE, AT_EMPTY_PATH, mkostemp
+#endif
 #include "temporary_files.h"
 
 #include <errno.h>
@@ -18,7 +20,7 @@
 static char *slots[SLOTS];  // read and written only with __atomic builtins
 
 int hm_open_unnamed(const char *folder) {
-#ifdef O_TMPFILE
+#if defined(__linux__) && defined(O_TMPFILE)
   return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 #else
   (void)folder;
@@ -28,7 +30,7 @@ int hm_open_unnamed(const char *folder) {
 }
 
 int hm_link_unnamed(int descriptor, const char *target) {
-#ifdef AT_EMPTY_PATH
+#if defined(__linux__) && defined(AT_EMPTY_PATH)
   char proc_path[64];
   snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", descriptor);
   if (linkat(AT_FDCWD, proc_path, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0) return 0;

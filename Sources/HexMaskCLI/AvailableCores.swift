@@ -47,6 +47,15 @@ private func cgroupQuota() -> Double? {
 /// cgroups above it, innermost first; none without cgroup v2. A limit set on any of them
 /// holds for the process.
 func cgroupFolders() -> [String] {
+  #if os(Linux)
+    linuxCgroupFolders()
+  #else
+    []  // cgroups are Linux's; macOS has none
+  #endif
+}
+
+/// ``cgroupFolders()`` as Linux tells them, in /proc and /sys/fs/cgroup.
+private func linuxCgroupFolders() -> [String] {
   guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
     let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
   else { return [] }

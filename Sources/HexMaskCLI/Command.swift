@@ -22,6 +22,9 @@ import HexMask
 /// exit(runHexMask(Array(CommandLine.arguments.dropFirst())))
 /// ```
 public func runHexMask(_ arguments: [String]) -> Int32 {
+  // Before anything else, while this is the only thread: reading the umask sets it for an
+  // instant, and a batch worker creating a folder meanwhile would get the wrong mask.
+  readCreationMask()
   // Blocks of 1 MiB and more (decoded pictures, libheif's planes) go back to the system as
   // soon as they are freed, so the memory budget's "one decode finished" is memory another
   // job can use: by default glibc keeps them in per-thread arenas, and a -j 4 HEIC batch

@@ -340,9 +340,9 @@ extension ShapeError {
     case .outputTooLarge(let side, let limit):
       "a \(side)×\(side) output has more pixels than the limit of \(limit) (--max-pixels)"
     case .outputTooLargeForFormat(let side, let format, let maximum):
-      "a \(format == .webp ? "WebP" : format.rawValue) can be at most \(maximum) pixels a side, "
+      "a \(format.displayName) can be at most \(maximum) pixels a side, "
         + "not \(side)"
-    case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.rawValue)"
+    case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.displayName)"
     }
   }
 }

@@ -87,14 +87,3 @@ extension Job {
   /// The actions that write pictures or shapes, which the warnings are about.
   private static let writesFiles: [Action] = [.render, .renderBatch, .renderMask, .writeShape]
 }
-
-extension OutputFormat {
-  /// The name people write the format with: PNG, JPEG, WebP.
-  var displayName: String {
-    switch self {
-    case .png: "PNG"
-    case .jpeg: "JPEG"
-    case .webp: "WebP"
-    }
-  }
-}

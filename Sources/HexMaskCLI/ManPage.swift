@@ -66,21 +66,35 @@ private func roffText(_ text: String) -> String {
 }
 
 /// Escapes the characters roff treats specially. Every `-` becomes `\-`, a minus that
-/// survives copying (a plain `-` may be typeset as a hyphen, which no shell accepts); the
-/// few non-ASCII characters of the help text become named glyphs so any roff renders them.
+/// survives copying (a plain `-` may be typeset as a hyphen, which no shell accepts). No
+/// character outside ASCII is left raw, since groff reads its input as Latin-1 and warns
+/// about anything else ("invalid input character"): those with a groff name become that
+/// glyph (`\(mu`), any other its Unicode escape (`\[u00B2]`).
 private func roffEscaped(_ text: String) -> String {
   var result = ""
-  for character in text {
-    switch character {
+  for scalar in text.unicodeScalars {
+    switch scalar {
     case "\\": result += #"\e"#
     case "-": result += #"\-"#
-    case "×": result += #"\(mu"#
-    case "—": result += #"\(em"#
-    case "–": result += #"\(en"#
-    case "≥": result += #"\(>="#
     case "…": result += #"\&..."#
-    default: result.append(character)
+    case _ where scalar.isASCII: result.unicodeScalars.append(scalar)
+    default: result += roffGlyphs[scalar] ?? roffUnicodeEscape(scalar)
     }
   }
   return result
+}
+
+/// groff's names for the non-ASCII characters the help text uses (groff_char(7)).
+private let roffGlyphs: [Unicode.Scalar: String] = [
+  "×": #"\(mu"#, "—": #"\(em"#, "–": #"\(en"#, "≥": #"\(>="#, "≤": #"\(<="#, "→": #"\(->"#,
+]
+
+/// `\[uXXXX]`: groff's escape for a Unicode character, 4 to 6 upper-case hex digits.
+///
+/// ```swift
+/// roffUnicodeEscape("²")  // \[u00B2]
+/// ```
+func roffUnicodeEscape(_ scalar: Unicode.Scalar) -> String {
+  let hex = String(scalar.value, radix: 16, uppercase: true)
+  return #"\[u"# + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
 }

@@ -89,8 +89,11 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "default"),
   OptionDescription(
     long: "quality",
-    value: .wholeNumber(named: "Q", in: 1...100) { $0.options.output.quality = $1 },
-    help: "JPEG and lossy WebP quality, from 1 (smallest file) to 100 (best picture).",
+    value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
+      $0.options.output.quality = $1
+    },
+    help: "JPEG and lossy WebP quality, from \(HexMask.Output.qualityRange.lowerBound) "
+      + "(smallest file) to \(HexMask.Output.qualityRange.upperBound) (best picture).",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
@@ -296,8 +299,9 @@ let commandSummary =
 
 /// What INPUT and OUTPUT may be, after the summary in `--help` and the manual page.
 let filesSummary =
-  "INPUT is a PNG, JPEG, HEIC/HEIF, AVIF or WebP file, recognised by its content; OUTPUT's extension (.png, .jpg, "
-  + ".webp) or --format decides what is written. Either may be '-' for standard input or "
+  "INPUT is a \(ImageFormat.readableNames) file, recognised by its content; OUTPUT's "
+  + "extension (\(OutputFormat.allCases.map { "." + $0.fileExtension }.joined(separator: ", "))) "
+  + "or --format decides what is written. Either may be '-' for standard input or "
   + "output. With --out-dir, each INPUT is a file or a folder and the outputs go into DIR."
 
 /// A colour as `--help` names it: its CSS name when it has one, else `#rrggbbaa`.

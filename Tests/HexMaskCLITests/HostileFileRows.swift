@@ -86,7 +86,7 @@ extension HostileUserTests {
       title: "a HEIC where OUTPUT goes is refused; --force replaces it",
       setup: "cp $FIXTURES/heif/rocket.heic o.png",
       command: "hexmask in.jpg o.png; s=$?; hexmask in.jpg o.png --force && exit $s", status: 2,
-      firstError: "hexmask: o.png exists and is a photo (a HEIC photo), not a picture hexmask "
+      firstError: "hexmask: o.png exists and is a photo (a HEIC/HEIF photo), not a picture hexmask "
         + "made; refusing to replace it (--force replaces it)",
       check: "is_png o.png", changes: ["o.png"]),
     HostileCase(

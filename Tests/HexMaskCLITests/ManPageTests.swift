@@ -62,4 +62,56 @@ import Testing
       #expect(!line.replacingOccurrences(of: #"\-"#, with: "").contains("-"), "\(line)")
     }
   }
+
+  /// No character outside ASCII is left raw: groff warns about some ("invalid input
+  /// character"), and a `\[uXXXX]` or named glyph renders everywhere.
+  @Test func everyNonASCIICharacterIsEscaped() {
+    #expect(page.unicodeScalars.allSatisfy { $0.isASCII })
+    #expect(page.contains(#"\(<="#), "the ≤ of --shard")
+    #expect(roffUnicodeEscape("²") == #"\[u00B2]"#)
+    #expect(roffUnicodeEscape("\u{1F600}") == #"\[u1F600]"#)
+  }
+
+  /// `groff -man -ww -z` (every warning, no output) says nothing about the page the binary
+  /// prints nor about docs/hexmask.1. groff comes from Debian's groff-base.
+  @Test func groffFindsNothingToWarnAbout() throws {
+    let packageRoot = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let printed = try runHexMask(["--man"], in: nil)
+    #expect(printed.status == 0)
+    try withTemporaryFolder { folder in
+      let generated = folder + "/hexmask.1"
+      try printed.standardOutputData.write(to: URL(fileURLWithPath: generated))
+      for page in [generated, packageRoot.appendingPathComponent("docs/hexmask.1").path] {
+        let groff = try runGroff(on: page, in: folder)
+        #expect(groff.status == 0, "groff exited with \(groff.status) on \(page)")
+        #expect(groff.output == "", "groff -man -ww -z \(page)")
+      }
+    }
+  }
+
+  /// Runs `groff -man -ww -z page` and returns its status and everything it printed.
+  private func runGroff(on page: String, in folder: String) throws -> (
+    status: Int32, output: String
+  ) {
+    let groff = ["/usr/bin/groff", "/usr/local/bin/groff", "/opt/homebrew/bin/groff"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    let executable = try #require(
+      groff, "groff not found; install it (Debian: apt-get install groff-base)")
+    let outputURL = URL(fileURLWithPath: folder + "/groff.out")
+    try Data().write(to: outputURL)
+    let output = try FileHandle(forWritingTo: outputURL)
+    defer { try? output.close() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-man", "-ww", "-z", page]
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+    )
+  }
 }

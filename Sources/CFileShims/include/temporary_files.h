@@ -12,12 +12,14 @@
 // by the handler with no lock and no allocation.
 
 // Opens a new file without a name in `folder` for writing (Linux's O_TMPFILE, which Swift
-// cannot see: the macro needs _GNU_SOURCE). Returns the descriptor, or -1 with errno set.
+// cannot see: the macro needs _GNU_SOURCE). Returns the descriptor, or -1 with errno set;
+// always -1 (EOPNOTSUPP) where that is not Linux.
 int hm_open_unnamed(const char *folder);
 
 // Gives the unnamed file `descriptor` the name `target`, which must not exist: through
 // /proc/self/fd as open(2) documents (no privilege needed), or where /proc is missing with
-// AT_EMPTY_PATH (which needs CAP_DAC_READ_SEARCH). Returns 0, or -1 with errno set.
+// AT_EMPTY_PATH (which needs CAP_DAC_READ_SEARCH). Returns 0, or -1 with errno set; always
+// -1 (ENOTSUP) where that is not Linux.
 int hm_link_unnamed(int descriptor, const char *target);
 
 // mkostemp(template, O_CLOEXEC), hidden from Swift by the same _GNU_SOURCE.

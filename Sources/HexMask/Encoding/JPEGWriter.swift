@@ -31,7 +31,7 @@ package final class JPEGWriter: ImageWriter {
   private var flattened: [UInt8]
 
   /// Writes the JPEG headers for a `width`×`height` image with libjpeg's `quality`
-  /// 1…100. Transparent parts show `background` (its alpha is
+  /// (in ``HexMask/Output/qualityRange``). Transparent parts show `background` (its alpha is
   /// ignored). `iccProfile`, when given, is written byte for byte, unless it does not
   /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so.
   package init(
@@ -52,8 +52,11 @@ package final class JPEGWriter: ImageWriter {
       throw ImageError(
         .writeFailed, "cannot write a \(width)×\(height) JPEG (at most 65500 a side)")
     }
-    guard (1...100).contains(quality) else {
-      throw ImageError(.writeFailed, "JPEG quality must be 1…100, not \(quality)")
+    let qualities = HexMask.Output.qualityRange
+    guard qualities.contains(quality) else {
+      throw ImageError(
+        .writeFailed,
+        "JPEG quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
     }
     var profile = iccProfile
     if let given = profile {

@@ -38,7 +38,7 @@ package final class WebPWriter: ImageWriter {
   private var finished = false
 
   /// Prepares a `width`×`height` WebP, at most 16383 a side. Lossy by default with
-  /// `quality` 0…100; `lossless` keeps every byte of every row (then `quality` is
+  /// `quality` in ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then `quality` is
   /// ignored and libwebp's default effort is used). Nothing is written before `finish()`.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
@@ -50,8 +50,11 @@ package final class WebPWriter: ImageWriter {
         .writeFailed,
         "cannot write a \(width)×\(height) WebP (at most \(Self.maximumSide) a side)")
     }
-    guard (0...100).contains(quality) else {
-      throw ImageError(.writeFailed, "WebP quality must be 0…100, not \(quality)")
+    let qualities = HexMask.Output.qualityRange
+    guard qualities.contains(quality) else {
+      throw ImageError(
+        .writeFailed,
+        "WebP quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
     }
     self.file = file
     self.width = width

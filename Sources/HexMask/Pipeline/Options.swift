@@ -57,7 +57,7 @@ extension HexMask {
     public var crop = CropChoice.gravity(.center)
     /// What to write.
     public var format = OutputFormat.png
-    /// JPEG and lossy WebP quality, 1…100.
+    /// JPEG and lossy WebP quality, within ``qualityRange``.
     public var quality = Self.defaultQuality
     /// WebP only: lossless instead of lossy.
     public var lossless = false
@@ -78,6 +78,9 @@ extension HexMask {
 
     /// JPEG and WebP quality unless told otherwise.
     public static let defaultQuality = 90
+    /// The qualities JPEG and lossy WebP accept, 1…100: libjpeg's scale (0 is not a
+    /// quality there), and so WebP's too, so that one `quality` means the same for both.
+    public static let qualityRange = 1...100
     /// The output sides a picture may have.
     public static let sizeRange = 1...65_500
   }

@@ -23,7 +23,9 @@ enum FileKey: Hashable, Sendable {
   init?(existing path: String) {
     var info = stat()
     guard path.withFileName({ stat($0, &info) }) == 0 else { return nil }
-    self = .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    self = .existing(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   /// The regular file open as `descriptor` (standard input or output redirected from or to a
@@ -32,7 +34,9 @@ enum FileKey: Hashable, Sendable {
   init?(descriptor: Int32) {
     var info = stat()
     guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    self = .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    self = .existing(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   /// The file `path` names as a command's INPUT or output: `-` is standard input (`reading`)

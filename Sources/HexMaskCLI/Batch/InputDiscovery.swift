@@ -166,7 +166,9 @@ struct FileIdentity {
     guard path.withFileName({ following ? stat($0, &info) : lstat($0, &info) }) == 0 else {
       return nil
     }
-    key = Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    key = Key(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     isLink = (info.st_mode & S_IFMT) == S_IFLNK
     kind = info.st_mode & S_IFMT

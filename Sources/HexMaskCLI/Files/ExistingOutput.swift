@@ -78,13 +78,16 @@ func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
   if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
     return "a TIFF or camera raw file"
   }
-  switch ImageFormat(sniffing: bytes.prefix(ImageFormat.sniffLength)) {
-  case .heif: return "a HEIC photo"
-  case .avif: return "an AVIF photo"
-  case .jpeg: return jpegMetadata(bytes).map { "a JPEG with \($0) metadata" }
-  case .png: return pngMetadata(bytes).map { "a PNG with \($0) metadata" }
-  case .webp: return webpMetadata(bytes).map { "a WebP with \($0) metadata" }
-  case nil: return nil
+  guard let format = ImageFormat(sniffing: bytes.prefix(ImageFormat.sniffLength)) else {
+    return nil
+  }
+  let name = format.displayName
+  switch format {
+  case .heif: return "a \(name) photo"
+  case .avif: return "an \(name) photo"
+  case .jpeg: return jpegMetadata(bytes).map { "a \(name) with \($0) metadata" }
+  case .png: return pngMetadata(bytes).map { "a \(name) with \($0) metadata" }
+  case .webp: return webpMetadata(bytes).map { "a \(name) with \($0) metadata" }
   }
 }
 

@@ -1,5 +1,6 @@
 import CFileShims
 import HexMask
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -158,8 +159,9 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
 
   init(_ info: stat) {
     size = Int64(info.st_size)
-    seconds = Int64(info.st_mtim.tv_sec)
-    nanoseconds = Int64(info.st_mtim.tv_nsec)
+    let modified = modificationTime(info)
+    seconds = Int64(modified.tv_sec)
+    nanoseconds = Int64(modified.tv_nsec)
   }
 
   /// Reads it with `stat` (following links); nil when the file does not exist.
@@ -177,6 +179,16 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
 
   /// `size seconds.nanoseconds`, as records store it.
   var description: String { "\(size) \(seconds).\(nanoseconds)" }
+}
+
+/// When the file `info` describes was last changed, to the nanosecond where the file system
+/// keeps it: `st_mtim` on Linux, `st_mtimespec` on Darwin (which has no `st_mtim`).
+func modificationTime(_ info: stat) -> timespec {
+  #if os(Linux)
+    info.st_mtim
+  #elseif canImport(Darwin)
+    info.st_mtimespec
+  #endif
 }
 
 /// The path a write to `path` really changes: symbolic links followed to their target, which
@@ -277,9 +289,30 @@ func baseName(of path: String) -> String {
   path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
 }
 
-/// The process's umask, read once (reading it means setting it, so do it only here).
-let creationMask: mode_t = {
+/// The process's umask, for the permissions of new files (`0666 & ~umask`): what
+/// ``readCreationMask()`` read at start-up.
+///
+/// A caller that never ran ``readCreationMask()`` (a unit test using `OutputFile` directly)
+/// gets it read here, on first use, as before.
+var creationMask: mode_t {
+  let stored = storedCreationMask.load(ordering: .acquiring)
+  if stored >= 0 { return mode_t(stored) }
+  return readCreationMask()
+}
+
+/// Reads the process's umask and keeps it for ``creationMask``; `runHexMask` calls it first
+/// thing, while the process still has one thread.
+///
+/// Why then: the only way to read the umask is to set it (to 022 here) and set it back.
+/// Read lazily, the first read could run on a batch worker while another worker creates an
+/// output folder or file, which would then get 022 instead of the user's mask.
+@discardableResult
+func readCreationMask() -> mode_t {
   let mask = umask(0o022)
   umask(mask)
+  storedCreationMask.store(Int(mask), ordering: .releasing)
   return mask
-}()
+}
+
+/// The umask ``readCreationMask()`` read, or -1 before it ran.
+private let storedCreationMask = Atomic<Int>(-1)

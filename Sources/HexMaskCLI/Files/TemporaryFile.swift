@@ -35,19 +35,23 @@ struct TemporaryFile {
     guard (info.st_mode & S_IFMT) == S_IFDIR else {
       throw FileFailure(file: name, reason: "\(quotedName(folder)) is not a folder")
     }
-    if !namedTemporariesForced {
-      let unnamed = folder.withFileName { hm_open_unnamed($0) }
-      if unnamed >= 0 {
-        descriptor = unnamed
-        path = nil
-        slot = -1
-        return
+    // O_TMPFILE and linking it in through /proc are Linux's; elsewhere (macOS) every
+    // temporary file is a named one.
+    #if os(Linux)
+      if !namedTemporariesForced {
+        let unnamed = folder.withFileName { hm_open_unnamed($0) }
+        if unnamed >= 0 {
+          descriptor = unnamed
+          path = nil
+          slot = -1
+          return
+        }
+        // These mean "this file system or kernel has no O_TMPFILE": fall back to a name.
+        guard [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) else {
+          throw FileFailure(file: name, reason: "cannot write: \(systemError())")
+        }
       }
-      // These mean "this file system or kernel has no O_TMPFILE": fall back to a name.
-      guard [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) else {
-        throw FileFailure(file: name, reason: "cannot write: \(systemError())")
-      }
-    }
+    #endif
     var template = temporaryTemplate(for: target).fileNameBytes.map { CChar(bitPattern: $0) } + [0]
     let named = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { hm_make_named($0) } ?? -1
@@ -179,7 +183,7 @@ func removeLeftoverTemporaries(in folder: String, olderThan time: Int) -> Int {
     let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
     var info = stat()
     guard path.withFileName({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      Int(info.st_mtim.tv_sec) < time
+      Int(modificationTime(info).tv_sec) < time
     else { continue }
     if removeFile(path) == 0 { removed += 1 }
   }

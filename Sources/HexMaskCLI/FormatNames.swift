@@ -1,0 +1,36 @@
+import HexMask
+
+extension ImageFormat {
+  /// The name people write the format with: PNG, JPEG, HEIC/HEIF, AVIF, WebP. The one list
+  /// of format names: messages, `--help` and the manual page all take them from here.
+  var displayName: String {
+    switch self {
+    case .png: "PNG"
+    case .jpeg: "JPEG"
+    case .heif: "HEIC/HEIF"
+    case .avif: "AVIF"
+    case .webp: "WebP"
+    }
+  }
+
+  /// Every format hexmask reads, by name, for a sentence: "PNG, JPEG, HEIC/HEIF, AVIF or
+  /// WebP".
+  static var readableNames: String {
+    let names = allCases.map(\.displayName)
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+  }
+}
+
+extension OutputFormat {
+  /// The name of a format hexmask writes: its ``ImageFormat/displayName``.
+  var displayName: String { imageFormat.displayName }
+
+  /// The same format as one hexmask reads.
+  var imageFormat: ImageFormat {
+    switch self {
+    case .png: .png
+    case .jpeg: .jpeg
+    case .webp: .webp
+    }
+  }
+}
