@@ -47,7 +47,13 @@ let package = Package(
     // Benchmark tool for `make bench`: decode + encode only, the "floor" hexmask is
     // measured against (see its main.swift). Not a product; not installed.
     .executableTarget(name: "hexmask-floor", dependencies: ["HexMask"]),
+    // Run by ValueSweepTests: every public field at its extreme values through every entry
+    // point, in a process of its own so that a trap fails the test instead of ending it.
+    // Not a product; not installed.
+    .executableTarget(name: "hexmask-value-sweep", dependencies: ["HexMask"]),
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib"]),
-    .testTarget(name: "HexMaskCLITests", dependencies: ["HexMaskCLI", "HexMask", "hexmask"]),
+    .testTarget(
+      name: "HexMaskCLITests",
+      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep"]),
   ]
 )

@@ -16,6 +16,9 @@ public enum HexMask {}
 extension HexMask {
   /// Why a picture could not be made, by the stage that failed, with its data.
   public enum Error: Swift.Error, Equatable, Sendable {
+    /// A public field of ``Shape``, ``Output`` or ``Input``, or a size argument, is out of
+    /// its range; checked before anything is read or written.
+    case invalidValue(InvalidValue)
     /// The input could not be read as an image (damaged, unsupported, too large).
     case decoding(ImageError)
     /// The shape does not fit this picture (a corner too large for its size, a line
@@ -46,6 +49,7 @@ extension HexMask.Error: CustomStringConvertible {
   /// command makes its own messages from the cases' data, naming its options.)
   public var description: String {
     switch self {
+    case .invalidValue(let value): value.description
     case .decoding(let error): "cannot read the input: \(error.reason)"
     case .encoding(let error): "cannot write the output: \(error.reason)"
     case .warningInStrictMode(let warning): "the input decodes only with a warning: \(warning)"

@@ -314,13 +314,16 @@ extension FileFailure.Cause {
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"
     case .image(.shape(let error)): error.words
+    // The options' own ranges are checked while parsing; this is the library's last word.
+    case .image(.invalidValue(let value)): value.description
     }
   }
 
   /// True when the options, not the file, are at fault: a single-file run exits with 2.
   var isUsage: Bool {
     switch self {
-    case .image(.shape), .outputIsFolder, .outputIsFolderInBatch, .unknownFormat, .unnamable:
+    case .image(.shape), .image(.invalidValue), .outputIsFolder, .outputIsFolderInBatch,
+      .unknownFormat, .unnamable:
       true
     case .image, .system, .closedPipe: false
     }

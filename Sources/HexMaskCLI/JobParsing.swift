@@ -86,7 +86,9 @@ extension Job {
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
     // One file: the threads deflate bands of its PNG (batch mode spends them on files).
-    options.output.threads = batch.jobs ?? availableCores
+    // A machine may have more cores than one PNG may be deflated with.
+    options.output.threads = min(
+      batch.jobs ?? availableCores, HexMask.Output.threadsRange.upperBound)
     if let svgOutput { try checkSizePlaceholder(in: svgOutput, role: "--svg") }
     if !options.sizes.isEmpty && files.count < 2 {
       // A canvas of a given size needs no picture for its mask or its SVG.

@@ -22,6 +22,7 @@ import Testing
     case .decoding(let error), .encoding(let error): error.reason
     case .shape(let error): "\(error)"
     case .warningInStrictMode(let warning): warning
+    case .invalidValue(let value): value.description
     }
   }
 

@@ -30,7 +30,7 @@ struct RunHexMaskError: Error, CustomStringConvertible {
 /// ```
 func runHexMask(
   _ arguments: [String], standardInput: Data? = nil, in directory: URL? = nil,
-  timeout: TimeInterval? = nil
+  timeout: TimeInterval? = nil, executable: String = "hexmask"
 ) throws -> HexMaskRun {
   try withTemporaryDirectory { scratch in
     let inputURL = scratch.appendingPathComponent("stdin")
@@ -40,7 +40,7 @@ func runHexMask(
     for url in [outputURL, errorURL] { try Data().write(to: url) }
 
     let process = Process()
-    process.executableURL = try hexmaskExecutable()
+    process.executableURL = try hexmaskExecutable(named: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     let input = try FileHandle(forReadingFrom: inputURL)
@@ -61,7 +61,8 @@ func runHexMask(
       if process.isRunning {
         process.terminate()
         process.waitUntilExit()
-        throw RunHexMaskError(description: "hexmask \(arguments) ran longer than \(timeout) s")
+        throw RunHexMaskError(
+          description: "\(executable) \(arguments) ran longer than \(timeout) s")
       }
     }
     process.waitUntilExit()
@@ -73,9 +74,9 @@ func runHexMask(
   }
 }
 
-/// The `hexmask` executable SwiftPM built next to the test bundle, or failing that the one in
-/// the package's `.build/debug`.
-func hexmaskExecutable() throws -> URL {
+/// The `hexmask` executable (or another of the package's, by `name`) SwiftPM built next to
+/// the test bundle, or failing that the one in the package's `.build/debug`.
+func hexmaskExecutable(named name: String = "hexmask") throws -> URL {
   let fileManager = FileManager.default
   let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
   let packageRoot = URL(fileURLWithPath: #filePath)
@@ -85,11 +86,11 @@ func hexmaskExecutable() throws -> URL {
     Bundle.main.bundleURL,
     Bundle.main.bundleURL.deletingLastPathComponent(),
     packageRoot.appendingPathComponent(".build/debug"),
-  ].map { $0.appendingPathComponent("hexmask") }
+  ].map { $0.appendingPathComponent(name) }
   guard let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0.path) })
   else {
     throw RunHexMaskError(
-      description: "no built hexmask in \(candidates.map(\.path).joined(separator: ", "))")
+      description: "no built \(name) in \(candidates.map(\.path).joined(separator: ", "))")
   }
   return found
 }

@@ -34,6 +34,36 @@ import Testing
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
 
+  /// A `precondition` traps in release builds too, and a server hosting the library dies
+  /// with it (issue 19): in Sources/HexMask each one needs a `//` comment, on its line or
+  /// the line above, saying why no public value or input can reach it. (`assert` is
+  /// compiled out of release builds and stays allowed.)
+  @Test func everyPreconditionInTheLibrarySaysWhyInputCannotReachIt() throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let base = root.appendingPathComponent("Sources/HexMask")
+    var scanned = 0
+    var justified = 0
+    var found: [String] = []
+    let files = try #require(FileManager.default.subpaths(atPath: base.path))
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+      scanned += 1
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      for (number, line) in lines.enumerated()
+      where line.contains("precondition(") || line.contains("preconditionFailure(") {
+        let above = number > 0 ? lines[number - 1].trimmingCharacters(in: .whitespaces) : ""
+        let saysWhy =
+          line.contains(" // ") || (above.hasPrefix("//") && !above.hasPrefix("///"))
+        if saysWhy { justified += 1 } else { found.append("\(file):\(number + 1): \(line)") }
+      }
+    }
+    #expect(scanned > 40)
+    // The check finds the justified ones too, so it would see an unjustified one.
+    #expect(justified > 0)
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
+
   /// The library speaks in values, not in the command line's words: no `--option` anywhere
   /// in its code, messages or documentation (issue 12). Only the CLI names flags.
   @Test func theLibraryNamesNoCommandLineOptions() throws {

@@ -18,7 +18,9 @@ package func flatten(
 ) {
   let pixels = row.count / 4
   let stride = pixels == 0 ? 3 : output.count / pixels
+  // Not reachable from input: RowPipeline and the JPEG writer size both rows from one width.
   precondition(row.count == pixels * 4, "an RGBA row holds 4 bytes per pixel")
+  // Not reachable from input: as above.
   precondition(
     (stride == 3 || stride == 4) && output.count == pixels * stride,
     "the flattened row holds 3 or 4 bytes per pixel of the input row")

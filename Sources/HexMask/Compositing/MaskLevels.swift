@@ -15,6 +15,7 @@
 package func maskLevels(
   coverage: CoverageRow, layout: Layout, into output: UnsafeMutableBufferPointer<UInt8>
 ) {
+  // Not reachable from input: RowPipeline sizes both rows from the same canvas side.
   precondition(output.count == coverage.width)
   let clipsBorder = layout == .seed
   for i in 0..<coverage.width {

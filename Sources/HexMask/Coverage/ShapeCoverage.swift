@@ -130,6 +130,7 @@ package struct CoverageRow: Sendable, Equatable {
 
   /// Three given coverages (for tests and callers with their own).
   package init(inner: [Float], fill: [Float], outer: [Float]) {
+    // Not reachable from input: only tests give coverages of their own.
     precondition(inner.count == fill.count && outer.count == fill.count)
     self.inner = inner
     self.fill = fill

@@ -55,7 +55,10 @@ extension ImageDecoder {
   /// What every `readRow` checks first, in the same words for every decoder: `row` holds
   /// exactly `width * 4` bytes (a programming error otherwise) and row `index` exists.
   func checkRead(of row: UnsafeMutableBufferPointer<UInt8>, index: Int) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard row.count == width * 4 else {
+      throw ImageError(
+        .unreadable, "a row of \(width) RGBA8 pixels holds \(width * 4) bytes, not \(row.count)")
+    }
     guard index < height else {
       throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
     }

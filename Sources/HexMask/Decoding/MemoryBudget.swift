@@ -19,7 +19,8 @@ extension HexMask {
   /// input.memoryBudget = HexMask.MemoryBudget(limit: 512 << 20)   // shared by all threads
   /// ```
   public final class MemoryBudget: @unchecked Sendable, Hashable, CustomStringConvertible {
-    /// Bytes that may be taken at once; 0 or less lets nothing be decoded whole.
+    /// Bytes that may be taken at once; 0 lets nothing be decoded whole. A render refuses a
+    /// negative limit with ``HexMask/Error/invalidValue(_:)``.
     public let limit: Int
     /// Guards `inUse`, `nextTicket` and `serving`; `changed` wakes waiting requests.
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -24,6 +24,7 @@ final class WholePicture: ImageDecoder {
     width: Int, height: Int, rgba: [UInt8], metadata: ImageMetadata, warnings: [String],
     isOpaque: Bool, reservation: MemoryReservation? = nil
   ) {
+    // Not reachable from input: decoders pass the buffer they sized from these dimensions.
     precondition(rgba.count == width * height * 4, "a whole picture holds width × height pixels")
     self.init(
       width: width, height: height, pixels: PixelBuffer(copying: rgba), metadata: metadata,
@@ -34,6 +35,7 @@ final class WholePicture: ImageDecoder {
     width: Int, height: Int, pixels: PixelBuffer, metadata: ImageMetadata, warnings: [String],
     isOpaque: Bool, chosenSquare: CropSquare? = nil, reservation: MemoryReservation? = nil
   ) {
+    // Not reachable from input: decoders pass the buffer they sized from these dimensions.
     precondition(
       pixels.bytes.count == width * height * 4, "a whole picture holds width × height pixels")
     self.width = width

@@ -35,6 +35,9 @@ struct WrappedReads {
   private(set) var rowsRead = 0
   private var failure: ImageError?
 
+  /// Reads that have not failed yet; `failed` makes every read throw it from the start.
+  init(failed: ImageError? = nil) { failure = failed }
+
   /// Delivers the next row of `decoder` into `row` through `body`, which gets the row's
   /// index: throws an earlier failure again, checks `row` and that a row is left (as
   /// every decoder's `readRow` does), then runs `body` and counts the row.

@@ -86,7 +86,10 @@ package final class JPEGWriter: ImageWriter {
 
   /// Flattens and compresses the next row: exactly `width * 4` bytes of straight RGBA.
   package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == width * 4, "a row of RGBA8 must hold exactly width * 4 bytes")
+    guard row.count == width * 4 else {
+      throw ImageError(
+        .writeFailed, "a row of \(width) RGBA8 pixels holds \(width * 4) bytes, not \(row.count)")
+    }
     let background = background
     let writer = writer
     var failure: ImageError?

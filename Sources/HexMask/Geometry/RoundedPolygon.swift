@@ -71,7 +71,11 @@ package struct RoundedPolygon: Equatable, Sendable {
 
   /// The corners in drawing order; corner `i` (1…n) sits at angle `rotation + i·θ`.
   package var corners: [Corner] {
-    (1...sides).map { i in Corner(of: self, angle: rotation + Double(i) * turn) }
+    // A stride, not `1...sides`: fewer than one side is no corners rather than a trap
+    // (the entry points refuse such shapes first, see `HexMask.validate`).
+    stride(from: 1, through: sides, by: 1).map { i in
+      Corner(of: self, angle: rotation + Double(i) * turn)
+    }
   }
 
   /// The closed outline, starting where the seed's `moveTo` does: n straight sides, each
@@ -79,7 +83,8 @@ package struct RoundedPolygon: Equatable, Sendable {
   package var segments: [PathSegment] {
     var pen = Corner(of: self, angle: rotation).end
     var path: [PathSegment] = []
-    path.reserveCapacity(2 * sides)
+    let corners = corners
+    path.reserveCapacity(2 * corners.count)
     for corner in corners {
       path.append(.line(from: pen, to: corner.start))
       path.append(.quad(from: corner.start, control: corner.tip, to: corner.end))

@@ -17,10 +17,14 @@ extension HexMask {
   /// output.size = 256
   /// let png = try HexMask.render(upload, output: output)
   /// ```
+  ///
+  /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
+  ///   `input` out of its range, before anything is read; otherwise the stage that failed.
   public static func render(
     _ bytes: [UInt8], shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
   ) throws(Error) -> [UInt8] {
-    try readingBytes(bytes) { source throws(Error) in
+    try validate(shape, output, input)
+    return try readingBytes(bytes) { source throws(Error) in
       try collectingBytes { destination throws(Error) in
         _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
       }
@@ -37,11 +41,15 @@ extension HexMask {
   /// ```swift
   /// let report = try HexMask.render(from: 0, to: 1, output: output)   // stdin → stdout
   /// ```
+  ///
+  /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
+  ///   `input` out of its range, before anything is read; otherwise the stage that failed.
   @discardableResult
   public static func render(
     from source: Int32, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> Report {
+    try validate(shape, output, input)
     do throws(TargetedError) {
       return try renderTargets(
         from: source, to: [(output.size, destination)], shape: shape, output: output,
@@ -64,11 +72,17 @@ extension HexMask {
   /// ```
   ///
   /// - Returns: one report per destination, in order.
+  /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
+  ///   `input`, or a destination's size, out of its range, before anything is read; otherwise
+  ///   the stage that failed.
   @discardableResult
   public static func render(
     from source: Int32, toEach destinations: [(size: Int, descriptor: Int32)],
     shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
   ) throws(Error) -> [Report] {
+    try validate(
+      shape, output, input,
+      sizes: destinations.enumerated().map { ("destinations[\($0)].size", $1.size) })
     do throws(TargetedError) {
       return try renderTargets(
         from: source, to: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
@@ -120,11 +134,16 @@ extension HexMask {
   /// ```swift
   /// let avatars = try HexMask.render(upload, sizes: [64, 128, 256])
   /// ```
+  ///
+  /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
+  ///   `input`, or of `sizes`, out of its range, before anything is read; otherwise
+  ///   the stage that failed.
   public static func render(
     _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> [[UInt8]] {
-    try readingBytes(bytes) { source throws(Error) in
+    try validate(shape, output, input, sizes: sizes.enumerated().map { ("sizes[\($0)]", $1) })
+    return try readingBytes(bytes) { source throws(Error) in
       try collectingBytes(count: sizes.count) { destinations throws(Error) in
         do throws(TargetedError) {
           _ = try render(
@@ -139,11 +158,16 @@ extension HexMask {
 
   /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
   /// to `destination`, without any picture.
+  ///
+  /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
+  ///   `input`, or `side`, out of its range, before anything is read; otherwise
+  ///   the stage that failed.
   @discardableResult
   public static func renderMask(
     side: Int, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> Report {
+    try validate(shape, output, input, sizes: [("side", side)])
     let writing = try stream(destination, mode: "wb", failure: Error.encoding)
     defer { fclose(writing) }
     var output = output
@@ -157,7 +181,11 @@ extension HexMask {
 
   /// The shape of a `side` × `side` canvas as an SVG document: the same quadratic curves
   /// the rasterizer fills, the border stroked in `shape.borderColor`.
+  ///
+  /// - Throws: ``Error/invalidValue(_:)`` naming `side` or the first field of `shape` out of
+  ///   its range; ``Error/shape(_:)`` when the shape does not fit the canvas.
   public static func svg(side: Int, shape: Shape = Shape()) throws(Error) -> String {
+    try validate(shape, Output(), Input(), sizes: [("side", side)])
     do {
       return svgDocument(
         for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor)

@@ -38,6 +38,8 @@ struct LanczosWeights {
   /// (a position in pixels, may be fractional) of `length` pixels becomes
   /// `outputLength` pixels.
   init(sourceLength: Int, start: Double, length: Double, outputLength: Int) {
+    // Not reachable from input: ResizedDecoder builds weights only for a crop of at least
+    // one pixel inside the source and a side of at least one.
     precondition(sourceLength > 0 && outputLength > 0 && length > 0)
     let scale = length / Double(outputLength)
     let widening = max(scale, 1)
@@ -74,6 +76,7 @@ struct LanczosWeights {
     self.count = count
     self.weights = weights
     self.stride = stride
+    // Not reachable from input: the clamped taps of a run never outnumber its support.
     precondition(longest <= stride)
   }
 

@@ -46,16 +46,28 @@ package final class ResizedDecoder: WrappingDecoder {
   private var reads = WrappedReads()
 
   /// Shows the square `crop` of `source` (in its pixels, inside it) as `side` × `side`
-  /// pixels (`side` ≥ 1). Reads nothing yet.
+  /// pixels (`side` ≥ 1). Reads nothing yet. A `side` or `crop` outside those bounds
+  /// makes every read throw instead of trapping: the renders check `side` against
+  /// ``HexMask/Output/sizeRange`` and crop inside the picture, but a host's process must
+  /// not depend on that staying so.
   package init(_ source: any ImageDecoder, crop: CropSquare, side: Int) {
-    precondition(side > 0, "the output needs at least one pixel")
-    precondition(
-      crop.side > 0 && crop.left >= 0 && crop.top >= 0 && crop.left + crop.side <= source.width
-        && crop.top + crop.side <= source.height, "the crop must lie inside the source")
     self.source = source
     self.crop = crop
     width = side
     height = side
+    let fits =
+      side > 0 && crop.side > 0 && crop.left >= 0 && crop.top >= 0
+      && crop.left <= source.width - crop.side && crop.top <= source.height - crop.side
+    guard fits else {
+      stored = []
+      filter = nil
+      reads = WrappedReads(
+        failed: ImageError(
+          .unsupported,
+          "cannot show the \(crop.side) px square at (\(crop.left), \(crop.top)) of a "
+            + "\(source.width)×\(source.height) picture as \(side) px"))
+      return
+    }
     stored = [UInt8](repeating: 0, count: source.width * 4)
     filter =
       side == crop.side
@@ -161,8 +173,13 @@ private final class Filter {
     sums.deallocate()
   }
 
-  /// Premultiplies source row `index` (straight RGBA8) and filters it across into its ring row.
+  /// Premultiplies source row `index` (straight RGBA8) and filters it across into its ring
+  /// row. A row too short for the columns' span is left out rather than read past its end.
   func filterAcross(_ bytes: UnsafeBufferPointer<UInt8>, intoRingFor index: Int) {
+    // The loops below read with `&+` and `loadUnaligned`, unchecked: this one comparison
+    // per row keeps every read inside `bytes` (the span starts at 0 or after: the weights
+    // fold taps beyond the edges onto the edge pixels).
+    guard span.upperBound <= bytes.count / 4 else { return }
     let target = (index % ringRows) * side * 4
     guard let pixels = UnsafeMutableRawPointer(premultiplied.baseAddress),
       let out = UnsafeMutableRawPointer(ring.baseAddress),

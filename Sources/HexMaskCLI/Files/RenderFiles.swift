@@ -151,7 +151,7 @@ private func blamed(_ error: HexMask.Error, input: String, output: String) -> St
   switch error {
   case .encoding, .shape(.outputTooLarge), .shape(.outputTooLargeForFormat), .shape(.maskMustBePNG):
     output
-  case .decoding, .shape, .warningInStrictMode:
+  case .decoding, .shape, .warningInStrictMode, .invalidValue:
     input
   }
 }

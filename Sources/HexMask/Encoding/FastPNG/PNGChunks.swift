@@ -23,7 +23,10 @@ struct PNGChunkWriter {
 
   /// Writes one chunk of type `type` (four letters) holding `data`.
   func writeChunk(_ type: String, _ data: [UInt8] = []) throws(ImageError) {
-    precondition(data.count <= 0x7fff_ffff && type.utf8.count == 4)
+    // A chunk's length is 31 bits (an ICC profile comes from the input); the type is ours.
+    guard data.count <= 0x7fff_ffff && type.utf8.count == 4 else {
+      throw ImageError(.writeFailed, "a PNG \(type) chunk cannot hold \(data.count) bytes")
+    }
     let head = bigEndianBytes(UInt32(data.count)) + Array(type.utf8)
     try write(head)
     try write(data)

@@ -100,7 +100,9 @@ package final class PNGStreamEncoder {
   /// Takes the next row: exactly `width * channels` bytes. Compressed bands are written
   /// as they complete, in order; this waits only when `threads` bands are in flight.
   package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
-    precondition(row.count == rowBytes, "a row must hold exactly width * channels bytes")
+    guard row.count == rowBytes else {
+      throw fail(ImageError(.writeFailed, "a row holds \(rowBytes) bytes, not \(row.count)"))
+    }
     if let failure { throw failure }
     guard !finished, rowsWritten < height else {
       throw fail(ImageError(.writeFailed, "more rows written than the image has"))

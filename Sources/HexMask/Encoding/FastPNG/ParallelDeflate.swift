@@ -155,6 +155,7 @@ struct BandQueue {
   /// Starts compressing `band`; call only when `hasRoom`. With one thread it runs on the
   /// caller's thread before returning.
   mutating func submit(_ band: DeflateBand) {
+    // Not reachable from input: the encoder waits for a band to finish while there is no room.
     precondition(hasRoom)
     pending.append(band)
     let (settings, pixelBytes) = (self.settings, self.pixelBytes)
