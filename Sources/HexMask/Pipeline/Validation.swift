@@ -32,8 +32,6 @@ extension HexMask {
 }
 
 extension HexMask.Output {
-  /// JPEG and lossy WebP qualities.
-  public static let qualityRange = 1...100
   /// Threads one PNG may be deflated with: at most one band per thread is in memory.
   public static let threadsRange = 1...1024
 }
