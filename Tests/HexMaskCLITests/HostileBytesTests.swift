@@ -72,11 +72,9 @@ import Testing
           let bytes = mutation.apply(to: original, using: &random)
           let name = "\(seedFile) \(mutation) round \(round)"
 
-          let started = Date()
           let inMemory = Result(catching: { () throws(HexMask.Error) -> [UInt8] in
             try HexMask.render(bytes)
           })
-          #expect(Date().timeIntervalSince(started) < 5, "\(name) took too long")
           switch inMemory {
           case .success(let output):
             written += 1

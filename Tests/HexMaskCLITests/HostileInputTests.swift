@@ -73,7 +73,6 @@ import Testing
           let input = dir.appendingPathComponent("in")
           try Data(bytes).write(to: input)
           let output = dir.appendingPathComponent("out.png").path
-          let started = Date()
           do throws(FileFailure) {
             _ = try renderFile(input: input.path, output: output, settings: RenderSettings())
             written += 1
@@ -81,9 +80,6 @@ import Testing
             #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
           }
           try? FileManager.default.removeItem(atPath: output)
-          #expect(
-            Date().timeIntervalSince(started) < 5,
-            "\(seedFile) \(mutation) round \(round) took too long")
           #expect(try filesIn(dir) == ["in"], "\(seedFile) \(mutation) round \(round) left files")
           tried += 1
         }

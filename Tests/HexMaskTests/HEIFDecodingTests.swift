@@ -264,14 +264,12 @@ import Testing
     let small = try Self.decodeFile(path, targetSide: 100).image
     #expect(small.width == 320 && small.height == 212)
     // The limit refuses it from the header, before decoding.
-    let started = Date()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let error = thrownError { () throws(ImageError) in
       _ = try openHEIF(bytes: bytes, maxPixels: 1_000_000, targetSide: nil)
     }
     #expect(error?.kind == .tooLarge)
     #expect(error?.pixels?.width == 1280)
-    #expect(Date().timeIntervalSince(started) < 1)
   }
 
   @Test(.enabled(if: hasCorpus)) func corpusValidFilesDecode() throws {
