@@ -15,10 +15,9 @@ import Testing
     "jpeg/testimgari.jpg", "jpeg/restarts.jpg",
   ]
 
-  /// The files to sweep: the bundled corrupt ones, PngSuite's `x*`, and the shared corpus's
-  /// `corrupt/` folder when it is there.
-  static var corruptFiles: [String] {
-    var files = ["corrupt", "pngsuite", "jpeg"].flatMap { folder in
+  /// The bundled files to sweep: the corrupt ones, PngSuite's `x*` and the damaged JPEGs.
+  static var corruptFixtures: [String] {
+    let files = ["corrupt", "pngsuite", "jpeg"].flatMap { folder in
       let path = fixture(folder)
       let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
       return names.filter { name in
@@ -27,17 +26,27 @@ import Testing
           || (folder == "jpeg" && (name.contains("truncated") || name.contains("corrupt")))
       }.map { "\(path)/\($0)" }
     }
-    let shared = URL(fileURLWithPath: fixture("")).deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("shared/corpus/corrupt").path
-    if let names = try? FileManager.default.contentsOfDirectory(atPath: shared) {
-      files += names.filter { !$0.hasSuffix(".txt") }.map { "\(shared)/\($0)" }
-    }
     return files.sorted()
   }
 
-  @Test func corruptFilesFailCleanlyOrDecode() throws {
-    let files = Self.corruptFiles
+  @Test func corruptFixturesFailCleanlyOrDecode() throws {
+    let files = Self.corruptFixtures
     #expect(files.count >= 10)
+    try Self.sweep(files, "corrupt fixtures")
+  }
+
+  /// The shared corpus's `corrupt/` folder, when it is there.
+  @Test(.enabled(if: sharedCorpusHas("corrupt")))
+  func corruptCorpusFilesFailCleanlyOrDecode() throws {
+    let folder = sharedCorpus("corrupt")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { !$0.hasSuffix(".txt") }.sorted().map { "\(folder)/\($0)" }
+    #expect(!files.isEmpty)
+    try Self.sweep(files, "corrupt corpus")
+  }
+
+  /// Each of `files` through the binary: a one-line error and no file left, or an image.
+  static func sweep(_ files: [String], _ label: String) throws {
     var refused = 0
     for file in files {
       try withTemporaryDirectory { (dir: URL) throws in
@@ -55,7 +64,7 @@ import Testing
       }
     }
     print(
-      "corrupt sweep: \(files.count) files, \(refused) refused, \(files.count - refused) decoded")
+      "\(label) sweep: \(files.count) files, \(refused) refused, \(files.count - refused) decoded")
   }
 
   /// Thousands of seeded mutations through the library, in process: a crash here takes the
