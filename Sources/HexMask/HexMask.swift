@@ -24,7 +24,7 @@ extension HexMask {
     /// The output could not be encoded or written.
     case encoding(ImageError)
     /// `Input.strict` is set and the input decoded only with this warning.
-    case warningInStrictMode(String)
+    case warningInStrictMode(Warning)
   }
 
   /// What one render did.
@@ -32,9 +32,9 @@ extension HexMask {
     /// Side of the square output, in pixels.
     public var side: Int
     /// Problems that did not stop the output (a truncated JPEG scan, a dropped ICC profile).
-    public var warnings: [String]
+    public var warnings: [Warning]
 
-    public init(side: Int, warnings: [String]) {
+    public init(side: Int, warnings: [Warning]) {
       self.side = side
       self.warnings = warnings
     }

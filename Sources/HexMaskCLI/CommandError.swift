@@ -311,7 +311,7 @@ extension FileFailure.Cause {
           + "\(byteAmount($0.limit)) (--memory-limit)"
       } ?? error.reason
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
-    case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"
+    case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
     }
   }

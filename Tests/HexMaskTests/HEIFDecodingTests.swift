@@ -34,7 +34,8 @@ import Testing
         }
       }
       let image = DecodedImage(
-        width: decoder.width, height: decoder.height, pixels: pixels, warnings: decoder.warnings)
+        width: decoder.width, height: decoder.height, pixels: pixels,
+        warnings: decoder.warnings.map(\.description))
       return (image, decoder.metadata, decoder.isOpaque)
     }
   }

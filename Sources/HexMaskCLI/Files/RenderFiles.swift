@@ -47,11 +47,24 @@ struct RenderSettings: Equatable, Sendable {
   }
 }
 
-/// What rendering one file did: the library's report, and the file put in place (nil for
-/// standard output, a FIFO or a device), which a batch records for reruns.
+/// What rendering one file did: the output's side, its warnings in words, and the file put
+/// in place (nil for standard output, a FIFO or a device), which a batch records for reruns.
 struct RenderedFile: Equatable, Sendable {
-  var report: HexMask.Report
+  var side: Int
+  /// The library's warnings as their `description`s (the command prints only words), then
+  /// the command's own about this file.
+  var warnings: [String]
   var stamp: FileStamp?
+
+  init(side: Int, warnings: [String], stamp: FileStamp?) {
+    self.side = side
+    self.warnings = warnings
+    self.stamp = stamp
+  }
+
+  init(report: HexMask.Report, stamp: FileStamp?) {
+    self.init(side: report.side, warnings: report.warnings.map(\.description), stamp: stamp)
+  }
 }
 
 /// Reads `input` and writes `output` (`-` for standard input or output) through the library,
