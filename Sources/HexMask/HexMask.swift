@@ -4,7 +4,7 @@
 /// ```swift
 /// var output = HexMask.Output()
 /// output.size = 256
-/// let png = try HexMask.render(jpegBytes, output: output)
+/// let avatar = try HexMask.render(photoBytes, output: output)   // .bytes, .warnings
 /// ```
 ///
 /// Everything is a value: ``Shape`` (the look), ``Output`` (what to write) and ``Input``
@@ -35,6 +35,29 @@ extension HexMask {
     public var warnings: [Warning]
 
     public init(side: Int, warnings: [Warning]) {
+      self.side = side
+      self.warnings = warnings
+    }
+  }
+}
+
+extension HexMask {
+  /// One output file made in memory: its bytes, and what the render had to say about it.
+  ///
+  /// ```swift
+  /// let avatar = try HexMask.render(upload)
+  /// if avatar.warnings.contains(where: { $0.kind == .damagedInput }) { … }
+  /// ```
+  public struct Rendered: Equatable, Sendable {
+    /// The output file, in `Output.format`.
+    public var bytes: [UInt8]
+    /// Side of the square output, in pixels.
+    public var side: Int
+    /// Problems that did not stop the output; a damaged input that still decoded is one.
+    public var warnings: [Warning]
+
+    public init(bytes: [UInt8], side: Int, warnings: [Warning]) {
+      self.bytes = bytes
       self.side = side
       self.warnings = warnings
     }

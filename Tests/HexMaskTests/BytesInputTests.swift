@@ -3,7 +3,7 @@ import Testing
 
 @testable import HexMask
 
-/// `HexMask.render(_ bytes:)` keeps the file API's protections: the pixel limit is checked
+/// `HexMask.render(_ bytes:).bytes` keeps the file API's protections: the pixel limit is checked
 /// from the header before any pixel memory, and anything that is not a picture is a typed
 /// error with a one-line reason.
 @Suite struct BytesInputTests {
@@ -23,7 +23,7 @@ import Testing
     output.size = 8  // within every limit used here: the limit bounds the output too
     let started = Date()
     let result = Result(catching: { () throws(HexMask.Error) -> [UInt8] in
-      try HexMask.render(bytes, output: output, input: input)
+      try HexMask.render(bytes, output: output, input: input).bytes
     })
     return (result, Date().timeIntervalSince(started))
   }

@@ -26,11 +26,11 @@ import Testing
     var input = HexMask.Input()
     input.maxPixels = 64 * 64 - 1
     #expect(throws: HexMask.Error.shape(.outputTooLarge(side: 64, limit: 64 * 64 - 1))) {
-      try HexMask.render(Self.picture, output: output, input: input)
+      try HexMask.render(Self.picture, output: output, input: input).bytes
     }
     // Exactly at the limit is fine.
     input.maxPixels = 64 * 64
-    #expect(try !HexMask.render(Self.picture, output: output, input: input).isEmpty)
+    #expect(try !HexMask.render(Self.picture, output: output, input: input).bytes.isEmpty)
   }
 
   @Test func aWebPLargerThanWebPAllowsIsAShapeError() {
@@ -43,7 +43,7 @@ import Testing
       throws: HexMask.Error.shape(
         .outputTooLargeForFormat(side: 16384, format: .webp, maximumSide: 16383))
     ) {
-      try HexMask.render(Self.picture, output: output, input: input)
+      try HexMask.render(Self.picture, output: output, input: input).bytes
     }
   }
 }

@@ -5,8 +5,10 @@
 #endif
 
 extension HexMask {
-  /// Cuts the picture in `bytes` (PNG or JPEG, told by its content) into the shape and
-  /// returns the output file's bytes (PNG, JPEG or WebP, as `output.format` says).
+  /// Cuts the picture in `bytes` (JPEG, PNG, HEIC or AVIF, or WebP, told by its content)
+  /// into the shape and returns the output file's bytes (PNG, JPEG or WebP, as
+  /// `output.format` says) with the render's warnings: a damaged input that still decoded
+  /// (a truncated JPEG, whose missing rows are gray) gives a picture *and* a warning.
   ///
   /// Everything the file API protects stays: the pixel limit is checked from the header
   /// before any pixel memory, malformed data is a typed error, and the C libraries' errors
@@ -15,16 +17,13 @@ extension HexMask {
   /// ```swift
   /// var output = HexMask.Output()
   /// output.size = 256
-  /// let png = try HexMask.render(upload, output: output)
+  /// let avatar = try HexMask.render(upload, output: output)
+  /// for warning in avatar.warnings { log(warning.description) }
   /// ```
   public static func render(
     _ bytes: [UInt8], shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
-  ) throws(Error) -> [UInt8] {
-    try readingBytes(bytes) { source throws(Error) in
-      try collectingBytes { destination throws(Error) in
-        _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
-      }
-    }
+  ) throws(Error) -> Rendered {
+    try renderBytes(bytes, sizes: [output.size], shape: shape, output: output, input: input)[0]
   }
 
   /// Reads a picture from the file descriptor `source` until its end and writes the output
@@ -115,7 +114,7 @@ extension HexMask {
 
   /// Several sizes of the picture in `bytes` from one decode, as
   /// ``render(from:toEach:shape:output:input:)`` makes
-  /// them: one output file's bytes per size, in order.
+  /// them: one output file's bytes and warnings per size, in order.
   ///
   /// ```swift
   /// let avatars = try HexMask.render(upload, sizes: [64, 128, 256])
@@ -123,17 +122,29 @@ extension HexMask {
   public static func render(
     _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
-  ) throws(Error) -> [[UInt8]] {
-    try readingBytes(bytes) { source throws(Error) in
+  ) throws(Error) -> [Rendered] {
+    try renderBytes(bytes, sizes: sizes, shape: shape, output: output, input: input)
+  }
+
+  /// The outputs of `sizes` (nil: the square's own) from the picture in `bytes`, each
+  /// collected in memory with its report.
+  private static func renderBytes(
+    _ bytes: [UInt8], sizes: [Int?], shape: Shape, output: Output, input: Input
+  ) throws(Error) -> [Rendered] {
+    var reports: [Report] = []
+    let files = try readingBytes(bytes) { source throws(Error) in
       try collectingBytes(count: sizes.count) { destinations throws(Error) in
         do throws(TargetedError) {
-          _ = try render(
+          reports = try render(
             from: source, to: zip(sizes, destinations).map { Target(size: $0, file: $1) },
             shape: shape, output: output, input: input)
         } catch {
           throw error.error
         }
       }
+    }
+    return zip(files, reports).map { file, report in
+      Rendered(bytes: file, side: report.side, warnings: report.warnings)
     }
   }
 
@@ -417,13 +428,6 @@ extension HexMask {
       result = Result(catching: { () throws(Error) -> T in try body(source) })
     }
     return try result.get()
-  }
-
-  /// Runs `body` with a C stream that collects what is written into memory.
-  private static func collectingBytes(_ body: (CFile) throws(Error) -> Void) throws(Error)
-    -> [UInt8]
-  {
-    try collectingBytes(count: 1) { streams throws(Error) in try body(streams[0]) }[0]
   }
 
   /// Runs `body` with `count` C streams that collect what is written into memory.
