@@ -14,13 +14,22 @@
 public enum HexMask {}
 
 extension HexMask {
-  /// Why a picture could not be made, by the stage that failed, with its data.
+  /// Why a picture could not be made, by the stage that failed, with its data: the input's
+  /// stages (`decoding`, `shape`, `warningInStrictMode`) or the output's (`output`,
+  /// `encoding`).
+  ///
+  /// An enum, so that a `switch` over the stages is checked by the compiler: a program that
+  /// maps each stage to the file to blame, as the `hexmask` command does, is told when a
+  /// stage appears. A new reason goes into its stage's own type, not into a new case here.
   public enum Error: Swift.Error, Equatable, Sendable {
     /// The input could not be read as an image (damaged, unsupported, too large).
     case decoding(ImageError)
     /// The shape does not fit this picture (a corner too large for its size, a line
-    /// leaving no room, an output larger than the pixel limit).
+    /// leaving no room).
     case shape(ShapeError)
+    /// The output cannot be made as ``Output`` asks (too large for the pixel limit or its
+    /// format, a field it does not use); found before anything is written.
+    case output(OutputError)
     /// The output could not be encoded or written.
     case encoding(ImageError)
     /// `Input.strict` is set and the input decoded only with this warning.
@@ -73,6 +82,7 @@ extension HexMask.Error: CustomStringConvertible {
     case .encoding(let error): "cannot write the output: \(error.reason)"
     case .warningInStrictMode(let warning): "the input decodes only with a warning: \(warning)"
     case .shape(let error): error.description
+    case .output(let error): error.description
     }
   }
 }
@@ -86,11 +96,6 @@ extension HexMask.ShapeError: CustomStringConvertible {
         + "canvas with this line and number of sides"
     case .lineTooWide(let line, let side):
       "a line of \(line) px leaves no room for the shape in a \(side) px canvas"
-    case .outputTooLarge(let side, let limit):
-      "a \(side)×\(side) output has more pixels than the limit of \(limit)"
-    case .outputTooLargeForFormat(let side, let format, let maximum):
-      "a \(format.rawValue) output can be at most \(maximum) pixels a side, not \(side)"
-    case .maskMustBePNG(let format): "a mask is a gray PNG; it cannot be \(format.rawValue)"
     }
   }
 }

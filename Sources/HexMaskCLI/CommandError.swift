@@ -313,13 +313,15 @@ extension FileFailure.Cause {
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
+    case .image(.output(let error)): error.words
     }
   }
 
   /// True when the options, not the file, are at fault: a single-file run exits with 2.
   var isUsage: Bool {
     switch self {
-    case .image(.shape), .outputIsFolder, .outputIsFolderInBatch, .unknownFormat, .unnamable:
+    case .image(.shape), .image(.output), .outputIsFolder, .outputIsFolderInBatch, .unknownFormat,
+      .unnamable:
       true
     case .image, .system, .closedPipe: false
     }
@@ -336,12 +338,24 @@ extension ShapeError {
     case .lineTooWide(let line, let side):
       "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
         + "less than \(side)"
-    case .outputTooLarge(let side, let limit):
+    }
+  }
+}
+
+extension OutputError {
+  /// What cannot be written, in the options' words.
+  var words: String {
+    switch self {
+    case .tooManyPixels(let side, let limit):
       "a \(side)×\(side) output has more pixels than the limit of \(limit) (--max-pixels)"
-    case .outputTooLargeForFormat(let side, let format, let maximum):
+    case .tooLargeForFormat(let side, let format, let maximum):
       "a \(format == .webp ? "WebP" : format.rawValue) can be at most \(maximum) pixels a side, "
         + "not \(side)"
     case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.rawValue)"
+    // The command drops the options an output does not use (with a warning) before it
+    // renders, so this says only what went wrong if it ever did not.
+    case .unusedField(let field, let format):
+      "--\(field.rawValue) has no effect on \(format.displayName) output"
     }
   }
 }

@@ -21,6 +21,7 @@ import Testing
     switch error {
     case .decoding(let error), .encoding(let error): error.reason
     case .shape(let error): "\(error)"
+    case .output(let error): "\(error)"
     case .warningInStrictMode(let warning): warning.description
     }
   }

@@ -52,7 +52,7 @@ extension HexMask {
 
   /// Several sizes of one picture from one decode: the picture read from `source` is
   /// decoded once (shrunk on load only as far as the largest size allows) and each size
-  /// is resampled from that, then written to its descriptor. `output.size` is not used.
+  /// is resampled from that, then written to its descriptor. `output.size` must be nil.
   /// Length options in pixels are pixels of each output; `.percent` scales with each.
   /// Memory follows the widths, as for one size: a decoded row is kept only until every
   /// size has used it. Nothing is written before every size is known to fit the shape; a
@@ -68,6 +68,7 @@ extension HexMask {
     from source: Int32, toEach destinations: [(size: Int, descriptor: Int32)],
     shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
   ) throws(Error) -> [Report] {
+    try checkNoSize(output)
     do throws(TargetedError) {
       return try renderTargets(
         from: source, to: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
@@ -123,7 +124,8 @@ extension HexMask {
     _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> [Rendered] {
-    try renderBytes(bytes, sizes: sizes, shape: shape, output: output, input: input)
+    try checkNoSize(output)
+    return try renderBytes(bytes, sizes: sizes, shape: shape, output: output, input: input)
   }
 
   /// The outputs of `sizes` (nil: the square's own) from the picture in `bytes`, each
@@ -149,12 +151,13 @@ extension HexMask {
   }
 
   /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
-  /// to `destination`, without any picture.
+  /// to `destination`, without any picture. `output.size` must be nil: `side` is the size.
   @discardableResult
   public static func renderMask(
     side: Int, to destination: Int32, shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
   ) throws(Error) -> Report {
+    try checkNoSize(output)
     let writing = try stream(destination, mode: "wb", failure: Error.encoding)
     defer { fclose(writing) }
     var output = output
@@ -217,7 +220,7 @@ extension HexMask {
     from source: CFile, to targets: [Target], shape: Shape, output: Output, input: Input
   ) throws(TargetedError) -> [Report] {
     func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
-    do throws(Error) { try checkMaskFormat(output) } catch { throw forInput(error) }
+    do throws(Error) { try checkOutput(output) } catch { throw forInput(error) }
     let sizes = targets.map(\.size)
     // Shrink only as far as the largest output allows; nil (own size) forbids any.
     let fixedSizes = sizes.contains(nil) ? [] : sizes.compactMap { $0 }
@@ -311,7 +314,7 @@ extension HexMask {
   static func renderMask(
     side: Int, to destination: CFile, shape: Shape, output: Output, input: Input
   ) throws(Error) -> Report {
-    try checkMaskFormat(output)
+    try checkOutput(output)
     try checkOutputSize(side: side, output: output, input: input)
     let mask = try maskShape(shape, side: side)
     let writer = try encoding { () throws(ImageError) in
@@ -333,16 +336,27 @@ extension HexMask {
   static func checkOutputSize(side: Int, output: Output, input: Input) throws(Error) {
     let (pixels, overflow) = side.multipliedReportingOverflow(by: side)
     if overflow || pixels > input.maxPixels {
-      throw .shape(.outputTooLarge(side: side, limit: input.maxPixels))
+      throw .output(.tooManyPixels(side: side, limit: input.maxPixels))
     }
     if output.format == .webp && !output.maskOnly && side > WebPWriter.maximumSide {
-      throw .shape(
-        .outputTooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
+      throw .output(
+        .tooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
     }
   }
 
-  private static func checkMaskFormat(_ output: Output) throws(Error) {
-    if output.maskOnly && output.format != .png { throw .shape(.maskMustBePNG(output.format)) }
+  /// Refuses an output that asks for what it cannot be (a mask in another format than
+  /// PNG) or sets a field it does not use, before the input is read.
+  private static func checkOutput(_ output: Output) throws(Error) {
+    if output.maskOnly && output.format != .png { throw .output(.maskMustBePNG(output.format)) }
+    if let field = output.unusedField() {
+      throw .output(.unusedField(field, format: output.writtenFormat))
+    }
+  }
+
+  /// Refuses `output.size` in the calls that take the sides from their own arguments (the
+  /// multi-size ones and the mask's).
+  private static func checkNoSize(_ output: Output) throws(Error) {
+    if output.size != nil { throw .output(.unusedField(.size, format: output.writtenFormat)) }
   }
 
   private static func maskShape(_ shape: Shape, side: Int) throws(Error) -> MaskShape {
@@ -360,22 +374,24 @@ extension HexMask {
   {
     if output.maskOnly {
       return try PNGStreamEncoder(
-        file: file, width: side, height: side, channels: 1, compression: output.compression,
+        file: file, width: side, height: side, channels: 1,
+        compression: output.compression ?? .default,
         threads: output.threads)
     }
     switch output.format {
     case .png:
       return try PNGStreamEncoder(
-        file: file, width: side, height: side, compression: output.compression,
+        file: file, width: side, height: side, compression: output.compression ?? .default,
         iccProfile: profile, threads: output.threads)
     case .jpeg:
       return try JPEGWriter(
-        file: file, width: side, height: side, quality: output.quality,
-        background: output.background ?? .white, iccProfile: profile)
+        file: file, width: side, height: side,
+        quality: output.quality ?? Output.defaultQuality, background: output.background ?? .white,
+        iccProfile: profile)
     case .webp:
       return try WebPWriter(
-        file: file, width: side, height: side, lossless: output.lossless,
-        quality: output.quality, iccProfile: profile)
+        file: file, width: side, height: side, lossless: output.lossless ?? false,
+        quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
     }
   }
 
