@@ -4,7 +4,7 @@
 /// ```swift
 /// var output = HexMask.Output()
 /// output.size = 256
-/// let png = try HexMask.render(jpegBytes, output: output)
+/// let avatar = try HexMask.render(photoBytes, output: output)   // .bytes, .warnings
 /// ```
 ///
 /// Everything is a value: ``Shape`` (the look), ``Output`` (what to write) and ``Input``
@@ -14,7 +14,13 @@
 public enum HexMask {}
 
 extension HexMask {
-  /// Why a picture could not be made, by the stage that failed, with its data.
+  /// Why a picture could not be made, by the stage that failed, with its data: the input's
+  /// stages (`decoding`, `shape`, `warningInStrictMode`) or the output's (`output`,
+  /// `encoding`).
+  ///
+  /// An enum, so that a `switch` over the stages is checked by the compiler: a program that
+  /// maps each stage to the file to blame, as the `hexmask` command does, is told when a
+  /// stage appears. A new reason goes into its stage's own type, not into a new case here.
   public enum Error: Swift.Error, Equatable, Sendable {
     /// A public field of ``Shape``, ``Output`` or ``Input``, or a size argument, is out of
     /// its range; checked before anything is read or written.
@@ -22,12 +28,15 @@ extension HexMask {
     /// The input could not be read as an image (damaged, unsupported, too large).
     case decoding(ImageError)
     /// The shape does not fit this picture (a corner too large for its size, a line
-    /// leaving no room, an output larger than the pixel limit).
+    /// leaving no room).
     case shape(ShapeError)
+    /// The output cannot be made as ``Output`` asks (too large for the pixel limit or its
+    /// format, a field it does not use); found before anything is written.
+    case output(OutputError)
     /// The output could not be encoded or written.
     case encoding(ImageError)
     /// `Input.strict` is set and the input decoded only with this warning.
-    case warningInStrictMode(String)
+    case warningInStrictMode(Warning)
   }
 
   /// What one render did.
@@ -35,9 +44,32 @@ extension HexMask {
     /// Side of the square output, in pixels.
     public var side: Int
     /// Problems that did not stop the output (a truncated JPEG scan, a dropped ICC profile).
-    public var warnings: [String]
+    public var warnings: [Warning]
 
-    public init(side: Int, warnings: [String]) {
+    public init(side: Int, warnings: [Warning]) {
+      self.side = side
+      self.warnings = warnings
+    }
+  }
+}
+
+extension HexMask {
+  /// One output file made in memory: its bytes, and what the render had to say about it.
+  ///
+  /// ```swift
+  /// let avatar = try HexMask.render(upload)
+  /// if avatar.warnings.contains(where: { $0.kind == .damagedInput }) { … }
+  /// ```
+  public struct Rendered: Equatable, Sendable {
+    /// The output file, in `Output.format`.
+    public var bytes: [UInt8]
+    /// Side of the square output, in pixels.
+    public var side: Int
+    /// Problems that did not stop the output; a damaged input that still decoded is one.
+    public var warnings: [Warning]
+
+    public init(bytes: [UInt8], side: Int, warnings: [Warning]) {
+      self.bytes = bytes
       self.side = side
       self.warnings = warnings
     }
@@ -54,6 +86,7 @@ extension HexMask.Error: CustomStringConvertible {
     case .encoding(let error): "cannot write the output: \(error.reason)"
     case .warningInStrictMode(let warning): "the input decodes only with a warning: \(warning)"
     case .shape(let error): error.description
+    case .output(let error): error.description
     }
   }
 }
@@ -67,11 +100,6 @@ extension HexMask.ShapeError: CustomStringConvertible {
         + "canvas with this line and number of sides"
     case .lineTooWide(let line, let side):
       "a line of \(line) px leaves no room for the shape in a \(side) px canvas"
-    case .outputTooLarge(let side, let limit):
-      "a \(side)×\(side) output has more pixels than the limit of \(limit)"
-    case .outputTooLargeForFormat(let side, let format, let maximum):
-      "a \(format.rawValue) output can be at most \(maximum) pixels a side, not \(side)"
-    case .maskMustBePNG(let format): "a mask is a gray PNG; it cannot be \(format.rawValue)"
     }
   }
 }

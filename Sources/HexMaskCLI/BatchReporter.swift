@@ -178,7 +178,7 @@ final class BatchReporter: Sendable {
     case .skipped where verbosity == .verbose:
       lines.append("hexmask: skipped \(displayName(result.item.output)) (up to date)")
     case .written where verbosity == .verbose:
-      let side = result.report?.report.side ?? 0
+      let side = result.report?.side ?? 0
       lines.append(
         "hexmask: wrote \(displayName(result.item.output)) from "
           + "\(displayName(result.item.input)) (\(result.reason?.rawValue ?? "new"), "
@@ -186,7 +186,7 @@ final class BatchReporter: Sendable {
     default: break
     }
     if verbosity != .quiet {
-      for warning in result.report?.report.warnings ?? [] {
+      for warning in result.report?.warnings ?? [] {
         let line = "hexmask: \(displayName(result.item.input)): warning: \(warning)"
         if state.saidForLastInput.insert(line).inserted { lines.append(line) }
       }
@@ -248,8 +248,8 @@ func duration(_ seconds: Double) -> String {
 /// `warnings` (last, and `[]` when there are none) says what a file written from a damaged
 /// input lacks, as the warnings on standard error do.
 func jsonLine(_ result: BatchResult, status: String) -> String {
-  let side = result.report.map { String($0.report.side) } ?? "null"
-  let warnings = (result.report?.report.warnings ?? []).map(jsonString)
+  let side = result.report.map { String($0.side) } ?? "null"
+  let warnings = (result.report?.warnings ?? []).map(jsonString)
   let fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),

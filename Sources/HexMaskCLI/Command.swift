@@ -120,16 +120,16 @@ func run(
       // The sizes share one decode, so they share its warnings: each is said once, and
       // none with --quiet.
       var said: Set<String> = []
-      let warnings = job.batch.verbosity == .quiet ? [] : rendered.flatMap(\.report.warnings)
+      let warnings = job.batch.verbosity == .quiet ? [] : rendered.flatMap(\.warnings)
       for warning in warnings where said.insert(warning).inserted {
         standardError("hexmask: \(name): warning: \(warning)\n")
       }
-      try writeShapes(sides: rendered.map(\.report.side), job: job)
+      try writeShapes(sides: rendered.map(\.side), job: job)
     case .renderMask:
       var sides: [Int] = []
       do throws(FileFailure) {
         for file in job.outputFiles {
-          sides.append(try renderMaskFile(output: file, settings: job.options).report.side)
+          sides.append(try renderMaskFile(output: file, settings: job.options).side)
         }
       } catch {
         throw .renderFailed(error)

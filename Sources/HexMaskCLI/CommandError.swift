@@ -312,18 +312,19 @@ extension FileFailure.Cause {
           + "\(byteAmount($0.limit)) (--memory-limit)"
       } ?? error.reason
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
-    case .image(.warningInStrictMode(let warning)): "\(warning) (--strict)"
+    case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
     // The options' own ranges are checked while parsing; this is the library's last word.
     case .image(.invalidValue(let value)): value.description
+    case .image(.output(let error)): error.words
     }
   }
 
   /// True when the options, not the file, are at fault: a single-file run exits with 2.
   var isUsage: Bool {
     switch self {
-    case .image(.shape), .image(.invalidValue), .outputIsFolder, .outputIsFolderInBatch,
-      .unknownFormat, .unnamable:
+    case .image(.shape), .image(.output), .image(.invalidValue), .outputIsFolder,
+      .outputIsFolderInBatch, .unknownFormat, .unnamable:
       true
     case .image, .system, .closedPipe: false
     }
@@ -340,12 +341,24 @@ extension ShapeError {
     case .lineTooWide(let line, let side):
       "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
         + "less than \(side)"
-    case .outputTooLarge(let side, let limit):
+    }
+  }
+}
+
+extension OutputError {
+  /// What cannot be written, in the options' words.
+  var words: String {
+    switch self {
+    case .tooManyPixels(let side, let limit):
       "a \(side)×\(side) output has more pixels than the limit of \(limit) (--max-pixels)"
-    case .outputTooLargeForFormat(let side, let format, let maximum):
+    case .tooLargeForFormat(let side, let format, let maximum):
       "a \(format.displayName) can be at most \(maximum) pixels a side, "
         + "not \(side)"
     case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.displayName)"
+    // The command drops the options an output does not use (with a warning) before it
+    // renders, so this says only what went wrong if it ever did not.
+    case .unusedField(let field, let format):
+      "--\(field.rawValue) has no effect on \(format.displayName) output"
     }
   }
 }

@@ -39,7 +39,7 @@ extension Job {
 
   private var formatWarnings: [String] {
     guard let format = pictureFormat else { return [] }
-    let lossless = format == .webp && options.output.lossless
+    let lossless = format == .webp && options.output.lossless == true
     var unused: [String] = []
     if format == .png || lossless { unused.append("quality") }
     if format != .webp { unused.append("lossless") }

@@ -134,7 +134,7 @@ func resetFiles() {
 for item in shapeCases + otherCases {
   let (shape, output, input) = (item.shape, item.output, item.input)
   call("render(_:)", item.field, item.value) { () throws(HexMask.Error) in
-    try HexMask.render(photo, shape: shape, output: output, input: input).count
+    try HexMask.render(photo, shape: shape, output: output, input: input).bytes.count
   }
   call("render(from:to:)", item.field, item.value) { () throws(HexMask.Error) in
     resetFiles()

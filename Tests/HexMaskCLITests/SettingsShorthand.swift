@@ -50,15 +50,15 @@ extension RenderSettings {
     get { output.crop }
     set { output.crop = newValue }
   }
-  var quality: Int {
+  var quality: Int? {
     get { output.quality }
     set { output.quality = newValue }
   }
-  var lossless: Bool {
+  var lossless: Bool? {
     get { output.lossless }
     set { output.lossless = newValue }
   }
-  var compression: PNGCompression {
+  var compression: PNGCompression? {
     get { output.compression }
     set { output.compression = newValue }
   }

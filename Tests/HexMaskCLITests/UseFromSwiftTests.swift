@@ -31,7 +31,7 @@ import Testing
     #expect(program.contains("FileHandle.standardInput"))
     #expect(program.contains("output.size = 256"))
     // The switch names every stage of the typed error.
-    for stage in [".decoding", ".shape", ".encoding", ".warningInStrictMode"] {
+    for stage in [".decoding", ".shape", ".output", ".encoding", ".warningInStrictMode"] {
       #expect(program.contains("case \(stage)"), "the README program does not show \(stage)")
     }
   }

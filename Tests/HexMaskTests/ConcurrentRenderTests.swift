@@ -18,7 +18,7 @@ import Testing
     }
 
     func render(_ bytes: [UInt8]) throws(HexMask.Error) -> [UInt8] {
-      try HexMask.render(bytes, shape: shape, output: output, input: input)
+      try HexMask.render(bytes, shape: shape, output: output, input: input).bytes
     }
   }
 

@@ -21,7 +21,7 @@ import Testing
     let photo = try Self.photo()
     var output = HexMask.Output()
     output.size = 256
-    return try decodePNG(try HexMask.render(photo, output: output)).image
+    return try decodePNG(try HexMask.render(photo, output: output).bytes).image
   }
 
   @Test func theDefaultShapeHasTheseExactAlphaLevels() throws {
@@ -47,8 +47,8 @@ import Testing
     shape.rotation = 90
     shape.sides = 6
     #expect(
-      try HexMask.render(photo, shape: shape, output: output)
-        == HexMask.render(photo, output: output))
+      try HexMask.render(photo, shape: shape, output: output).bytes
+        == HexMask.render(photo, output: output).bytes)
   }
 
   /// Σ alpha of the default 256 px render: 44 393.8 px of coverage, a hexagon of circumradius

@@ -50,7 +50,7 @@ func encodeStream(
         }
       }
       try encoder.finish()
-      return encoder.warnings
+      return encoder.warnings.map(\.description)
     }
     return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), warnings)
   }

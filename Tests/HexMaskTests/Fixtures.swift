@@ -76,7 +76,8 @@ func decode(file: CFile, maxPixels: Int = 1 << 28) throws(ImageError) -> Decoded
     pixels.replaceSubrange(y * rowBytes..<(y + 1) * rowBytes, with: row)
   }
   return DecodedImage(
-    width: decoder.width, height: decoder.height, pixels: pixels, warnings: decoder.warnings)
+    width: decoder.width, height: decoder.height, pixels: pixels,
+    warnings: decoder.warnings.map(\.description))
 }
 
 /// Decodes the fixture `name` (a path inside `Fixtures/`).

@@ -19,7 +19,7 @@ import Testing
     output.quality = 95
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
-    return try HexMask.render(try bytes("photos/rocket.jpg"), shape: shape, output: output)
+    return try HexMask.render(try bytes("photos/rocket.jpg"), shape: shape, output: output).bytes
   }
 
   /// The mean difference of two RGBA8 images, premultiplied, in levels per channel.
@@ -57,11 +57,13 @@ import Testing
     let sizes = [256, 17, 24, 32, 48, 64, 128, 300]
     var output = HexMask.Output()
     output.upscale = true
-    let together = try HexMask.render(input, sizes: sizes, shape: Self.shape, output: output)
+    let together = try HexMask.render(input, sizes: sizes, shape: Self.shape, output: output).map(
+      \.bytes)
     #expect(together.count == sizes.count)
     for (size, png) in zip(sizes, together) {
       output.size = size
-      let alone = try decodePNG(try HexMask.render(input, shape: Self.shape, output: output)).image
+      let alone = try decodePNG(try HexMask.render(input, shape: Self.shape, output: output).bytes)
+        .image
       let image = try decodePNG(png).image
       #expect(image.width == size && image.height == size)
       let difference = Self.meanPremultipliedDifference(image, alone)
@@ -74,8 +76,8 @@ import Testing
     let input = try Self.bytes("photos/rocket.jpg")
     var output = HexMask.Output()
     output.size = 96
-    let alone = try HexMask.render(input, shape: Self.shape, output: output)
-    #expect(try HexMask.render(input, sizes: [96], shape: Self.shape) == [alone])
+    let alone = try HexMask.render(input, shape: Self.shape, output: output).bytes
+    #expect(try HexMask.render(input, sizes: [96], shape: Self.shape).map(\.bytes) == [alone])
   }
 
   /// Where a separate run decodes the same pixels (no shrink-on-load for any size), each
@@ -85,18 +87,18 @@ import Testing
   func withoutShrinkingEachSizeIsTheSeparateRunsBytes(fixture: String) throws {
     let input = try Self.bytes(fixture)
     let sizes = [48, 128, 64, 256]
-    let together = try HexMask.render(input, sizes: sizes, shape: Self.shape)
+    let together = try HexMask.render(input, sizes: sizes, shape: Self.shape).map(\.bytes)
     for (size, png) in zip(sizes, together) {
       var output = HexMask.Output()
       output.size = size
-      #expect(try HexMask.render(input, shape: Self.shape, output: output) == png, "\(size)")
+      #expect(try HexMask.render(input, shape: Self.shape, output: output).bytes == png, "\(size)")
     }
   }
 
   /// The descriptor API writes the same bytes as the bytes API, one file per size.
   @Test func descriptorsGetTheSameBytes() throws {
     let input = try Self.bytes("exif/Landscape_5.jpg")
-    let expected = try HexMask.render(input, sizes: [40, 80], shape: Self.shape)
+    let expected = try HexMask.render(input, sizes: [40, 80], shape: Self.shape).map(\.bytes)
     try withTemporaryDirectory { directory in
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
@@ -162,7 +164,7 @@ import Testing
     shape.corner = .pixels(30)
     let input = try Self.bytes("photos/rocket.jpg")
     #expect(throws: HexMask.Error.self) {
-      try HexMask.render(input, sizes: [256, 32], shape: shape)
+      try HexMask.render(input, sizes: [256, 32], shape: shape).map(\.bytes)
     }
     try withTemporaryDirectory { directory in
       let inPath = directory + "/in.jpg"

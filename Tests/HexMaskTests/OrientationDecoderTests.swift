@@ -7,7 +7,7 @@ import Testing
 final class GridDecoder: ImageDecoder {
   let width: Int
   let height: Int
-  let warnings = ["grid warning"]
+  let warnings = [Warning(.damagedInput, "grid warning")]
   let metadata = ImageMetadata()
   private(set) var rowsRead = 0
   let failingRow: Int?
@@ -127,7 +127,7 @@ func readsLazilyAndStreamsWhenItCan(orientation: Orientation) throws {
   #expect(grid.rowsRead == 0)
   _ = try readMatrix(decoder, rows: 1)
   #expect(grid.rowsRead == (orientation.rawValue <= 2 ? 1 : 4))
-  #expect(decoder.warnings == ["grid warning"])
+  #expect(decoder.warnings.map(\.description) == ["grid warning"])
 }
 
 @Test(arguments: Orientation.allCases)

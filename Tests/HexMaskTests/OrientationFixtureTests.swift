@@ -41,7 +41,8 @@ func decodeUpright(_ name: String) throws -> (orientation: Orientation, image: D
       try openDecoder(file: file, maxPixels: 1 << 28), orientation: orientation)
     let pixels = try readMatrix(decoder).flatMap { $0.flatMap { $0 } }
     return DecodedImage(
-      width: decoder.width, height: decoder.height, pixels: pixels, warnings: decoder.warnings)
+      width: decoder.width, height: decoder.height, pixels: pixels,
+      warnings: decoder.warnings.map(\.description))
   }
   return (orientation, image)
 }

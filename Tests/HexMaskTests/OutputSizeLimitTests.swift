@@ -12,7 +12,7 @@ import Testing
 
   @Test func aMaskLargerThanTheLimitIsRefused() throws {
     let pipe = Pipe()
-    #expect(throws: HexMask.Error.shape(.outputTooLarge(side: 65_500, limit: 268_402_689))) {
+    #expect(throws: HexMask.Error.output(.tooManyPixels(side: 65_500, limit: 268_402_689))) {
       try HexMask.renderMask(side: 65_500, to: pipe.fileHandleForWriting.fileDescriptor)
     }
     try pipe.fileHandleForWriting.close()
@@ -25,12 +25,12 @@ import Testing
     output.size = 64
     var input = HexMask.Input()
     input.maxPixels = 64 * 64 - 1
-    #expect(throws: HexMask.Error.shape(.outputTooLarge(side: 64, limit: 64 * 64 - 1))) {
-      try HexMask.render(Self.picture, output: output, input: input)
+    #expect(throws: HexMask.Error.output(.tooManyPixels(side: 64, limit: 64 * 64 - 1))) {
+      try HexMask.render(Self.picture, output: output, input: input).bytes
     }
     // Exactly at the limit is fine.
     input.maxPixels = 64 * 64
-    #expect(try !HexMask.render(Self.picture, output: output, input: input).isEmpty)
+    #expect(try !HexMask.render(Self.picture, output: output, input: input).bytes.isEmpty)
   }
 
   @Test func aWebPLargerThanWebPAllowsIsAShapeError() {
@@ -40,10 +40,10 @@ import Testing
     var input = HexMask.Input()
     input.maxPixels = .max
     #expect(
-      throws: HexMask.Error.shape(
-        .outputTooLargeForFormat(side: 16384, format: .webp, maximumSide: 16383))
+      throws: HexMask.Error.output(
+        .tooLargeForFormat(side: 16384, format: .webp, maximumSide: 16383))
     ) {
-      try HexMask.render(Self.picture, output: output, input: input)
+      try HexMask.render(Self.picture, output: output, input: input).bytes
     }
   }
 }

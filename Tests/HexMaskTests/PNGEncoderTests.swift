@@ -122,7 +122,7 @@ func writePNG(iccProfile: [UInt8]?, to path: String) throws -> [String] {
       try pixels[y * 20..<(y + 1) * 20].withUnsafeBufferPointer { try writer.writeRow($0) }
     }
     try writer.finish()
-    return writer.warnings
+    return writer.warnings.map(\.description)
   }
 }
 

@@ -7,7 +7,7 @@ import Testing
 final class PatternDecoder: ImageDecoder {
   let width: Int
   let height: Int
-  let warnings = ["pattern warning"]
+  let warnings = [Warning(.damagedInput, "pattern warning")]
   let metadata = ImageMetadata()
   private(set) var rowsRead = 0
   let failingRow: Int?

@@ -60,7 +60,7 @@ struct ResizeStreamingTests {
     #expect(errors[firstFailure...].allSatisfy { $0 == damaged })
     #expect(
       thrownError { () throws(ImageError) in try resized.readRemainingSourceRows() } == damaged)
-    #expect(resized.warnings == ["pattern warning"])
+    #expect(resized.warnings.map(\.description) == ["pattern warning"])
   }
 
   @Test("reading past the last row is an error")

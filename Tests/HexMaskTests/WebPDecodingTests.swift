@@ -111,9 +111,9 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var input = HexMask.Input()
     input.strict = true
     #expect(throws: HexMask.Error.self) {
-      try HexMask.render(try Self.bytes("webp/animated.webp"), input: input)
+      try HexMask.render(try Self.bytes("webp/animated.webp"), input: input).bytes
     }
-    let png = try HexMask.render(try Self.bytes("webp/animated.webp"))
+    let png = try HexMask.render(try Self.bytes("webp/animated.webp")).bytes
     #expect(try Self.decodeBytes(png).width == 32)
   }
 
@@ -124,7 +124,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     #expect(try Self.decoder("webp/lossy-photo.webp").metadata.iccProfile == nil)
 
     // And forwarded into the output, as for PNG and JPEG input.
-    let png = try HexMask.render(try Self.bytes("webp/icc-p3.webp"))
+    let png = try HexMask.render(try Self.bytes("webp/icc-p3.webp")).bytes
     let forwarded = try Self.withStream(png) { file in
       try openDecoder(file: file, maxPixels: 1 << 28).metadata.iccProfile
     }
@@ -140,6 +140,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var output = HexMask.Output()
     output.size = nil
     let png = try HexMask.render(try Self.bytes("webp/exif-orientation-6.webp"), output: output)
+      .bytes
     #expect(try Self.decodeBytes(png).width == 65)
   }
 
@@ -159,9 +160,11 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var output = HexMask.Output()
     output.size = 8
     let bytes = try Self.bytes(fixture)
-    #expect(throws: HexMask.Error.self) { try HexMask.render(bytes, output: output, input: input) }
+    #expect(throws: HexMask.Error.self) {
+      try HexMask.render(bytes, output: output, input: input).bytes
+    }
     do {
-      _ = try HexMask.render(bytes, output: output, input: input)
+      _ = try HexMask.render(bytes, output: output, input: input).bytes
     } catch {
       guard case .decoding(let error) = error else {
         Issue.record("\(error)")
@@ -228,14 +231,14 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var output = HexMask.Output()
     output.format = .webp
     output.lossless = lossless
-    let webp = try HexMask.render(try Self.bytes("pngsuite/basn2c08.png"), output: output)
+    let webp = try HexMask.render(try Self.bytes("pngsuite/basn2c08.png"), output: output).bytes
     #expect(ImageFormat(sniffing: webp.prefix(ImageFormat.sniffLength)) == .webp)
     let decoded = try Self.decodeBytes(webp)
     #expect(decoded.width == 32 && decoded.height == 32)
     #expect(decoded.pixel(0, 0)[3] == 0)  // outside the shape
     #expect(decoded.pixel(16, 16)[3] == 255)  // inside it
 
-    let png = try HexMask.render(webp)
+    let png = try HexMask.render(webp).bytes
     #expect(png.starts(with: ImageFormat.pngSignature))
     let again = try Self.decodeBytes(png)
     #expect(again.width == 32 && again.height == 32)

@@ -6,12 +6,12 @@ import Testing
 private final class LabelledDecoder: ImageDecoder {
   let width = 6
   let height = 4
-  var warnings: [String]
+  var warnings: [Warning]
   let metadata: ImageMetadata
   let isOpaque: Bool
   private var rowsRead = 0
 
-  init(warnings: [String], metadata: ImageMetadata, isOpaque: Bool) {
+  init(warnings: [Warning], metadata: ImageMetadata, isOpaque: Bool) {
     self.warnings = warnings
     self.metadata = metadata
     self.isOpaque = isOpaque
@@ -30,9 +30,11 @@ private final class LabelledDecoder: ImageDecoder {
   /// adds later show at once.
   @Test(arguments: [true, false])
   func wrappersReportTheirSourcesWarningsMetadataAndOpacity(opaque: Bool) throws {
+    let (first, second) = (Warning(.damagedInput, "first"), Warning(.encoder, "second"))
     let metadata = ImageMetadata(
-      exif: [0x4D, 0x4D, 0, 42], iccProfile: [1, 2, 3], warnings: ["profile dropped"])
-    let source = LabelledDecoder(warnings: ["first"], metadata: metadata, isOpaque: opaque)
+      exif: [0x4D, 0x4D, 0, 42], iccProfile: [1, 2, 3],
+      warnings: [Warning(.metadataDropped, "profile dropped")])
+    let source = LabelledDecoder(warnings: [first], metadata: metadata, isOpaque: opaque)
     let upright = OrientedDecoder(source, orientation: .left)
     let square = ResizedDecoder(upright, crop: CropSquare(left: 0, top: 1, side: 4), side: 3)
     #expect(upright.source === source && square.source === upright)
@@ -41,11 +43,11 @@ private final class LabelledDecoder: ImageDecoder {
     for decoder in [upright, square] as [any ImageDecoder] {
       #expect(decoder.isOpaque == opaque)
       #expect(decoder.metadata == metadata)
-      #expect(decoder.warnings == ["first"])
+      #expect(decoder.warnings == [first])
     }
     _ = try readPixels(square)
-    source.warnings.append("second")
-    #expect(upright.warnings == ["first", "second"] && square.warnings == ["first", "second"])
+    source.warnings.append(second)
+    #expect(upright.warnings == [first, second] && square.warnings == [first, second])
   }
 
   /// The same through real decoders: a JPEG stays opaque, a PNG is "maybe not".

@@ -17,7 +17,7 @@ func writeImage(
       }
     }
     try writer.finish()
-    return writer.warnings
+    return writer.warnings.map(\.description)
   }
 }
 

@@ -67,10 +67,13 @@ private func decodeHEIF(
     try checkPixels(width: Int(width), height: Int(height), maxPixels: maxPixels)
   }
 
-  var warnings: [String] = []
+  var warnings: [Warning] = []
   let pictures = Int(heif_context_get_number_of_top_level_images(context))
   if pictures > 1 {
-    warnings.append("the file holds \(pictures) pictures; only the primary one is used")
+    warnings.append(
+      Warning(
+        .otherPicturesIgnored, "the file holds \(pictures) pictures; only the primary one is used"
+      ))
   }
 
   // The ICC profile describes the colour of the primary picture and its thumbnails alike.

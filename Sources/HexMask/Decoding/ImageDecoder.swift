@@ -24,7 +24,7 @@ package protocol ImageDecoder: AnyObject {
   var height: Int { get }
   /// Non-fatal problems libpng/libjpeg reported so far (e.g. a truncated scan);
   /// problems with the metadata are in `metadata.warnings` instead.
-  var warnings: [String] { get }
+  var warnings: [Warning] { get }
   /// The EXIF block and ICC profile found before the image data; complete as soon as
   /// the decoder is opened.
   var metadata: ImageMetadata { get }

@@ -15,9 +15,9 @@ package struct ImageMetadata: Sendable, Equatable {
   /// The embedded ICC profile, reassembled from JPEG APP2 "ICC_PROFILE\0" segments or PNG iCCP. nil when absent or malformed.
   package var iccProfile: [UInt8]?
   /// Problems with metadata that did not stop decoding, e.g. "ICC profile segments are inconsistent; profile dropped".
-  package var warnings: [String]
+  package var warnings: [Warning]
 
-  package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [String] = []) {
+  package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif
     self.iccProfile = iccProfile
     self.warnings = warnings

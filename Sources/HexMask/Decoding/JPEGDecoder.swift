@@ -26,8 +26,8 @@ final class JPEGDecoder: ImageDecoder {
   let isOpaque = true
   private(set) var width = 0
   private(set) var height = 0
-  var warnings: [String] {
-    shimWarnings(count: hm_jpeg_reader_warning_count(reader)) {
+  var warnings: [Warning] {
+    shimWarnings(.damagedInput, count: hm_jpeg_reader_warning_count(reader)) {
       hm_jpeg_reader_warning(reader, $0)
     }
   }
@@ -89,6 +89,7 @@ final class JPEGDecoder: ImageDecoder {
     }
     let icc = reassembleICCProfile(segments, tooMany: hm_jpeg_reader_icc_overflow(reader) != 0)
     return ImageMetadata(
-      exif: exif, iccProfile: icc.profile, warnings: icc.warning.map { [$0] } ?? [])
+      exif: exif, iccProfile: icc.profile,
+      warnings: icc.warning.map { [Warning(.metadataDropped, $0)] } ?? [])
   }
 }

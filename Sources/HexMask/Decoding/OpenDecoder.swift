@@ -4,8 +4,8 @@
   import Darwin
 #endif
 
-/// Opens a PNG or JPEG decoder for `file`, chosen by the file's first bytes, not its name:
-/// `ImageFormat(sniffing:)` decides, as it does for folder discovery.
+/// Opens a decoder for `file` (JPEG, PNG, HEIC or AVIF, WebP), chosen by the file's first
+/// bytes, not its name: `ImageFormat(sniffing:)` decides, as it does for folder discovery.
 ///
 /// Works on pipes: the sniffed bytes are handed to the decoder, never re-read. The
 /// decoder reads from `file` but does not close it. Images with more than `maxPixels`

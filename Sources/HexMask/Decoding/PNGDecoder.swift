@@ -17,11 +17,11 @@ import CImageShims
 final class PNGDecoder: ImageDecoder {
   private(set) var width = 0
   private(set) var height = 0
-  var warnings: [String] {
-    let all = shimWarnings(count: hm_png_reader_warning_count(reader)) {
+  var warnings: [Warning] {
+    let all = shimWarnings(.damagedInput, count: hm_png_reader_warning_count(reader)) {
       hm_png_reader_warning(reader, $0)
     }
-    return all.filter { !isAboutMetadata($0) }
+    return all.filter { !isAboutMetadata($0.description) }
   }
   private(set) var metadata = ImageMetadata()
 
@@ -59,9 +59,9 @@ final class PNGDecoder: ImageDecoder {
     // only a chunk that was dropped is worth a warning.
     let dropped =
       (metadata.exif == nil ? ["eXIf"] : []) + (metadata.iccProfile == nil ? ["iCCP"] : [])
-    metadata.warnings = shimWarnings(count: hm_png_reader_warning_count(reader)) {
+    metadata.warnings = shimWarnings(.metadataDropped, count: hm_png_reader_warning_count(reader)) {
       hm_png_reader_warning(reader, $0)
-    }.filter { warning in dropped.contains { warning.hasPrefix($0) } }
+    }.filter { warning in dropped.contains { warning.description.hasPrefix($0) } }
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }

@@ -24,9 +24,13 @@ func callShim(
   if let failure { throw failure }
 }
 
-/// The warnings a shim handle has collected, worded like error reasons.
-func shimWarnings(count: Int32, _ warning: (Int32) -> UnsafePointer<CChar>?) -> [String] {
-  (0..<count).compactMap { index in warning(index).map { userMessage(String(cString: $0)) } }
+/// The warnings a shim handle has collected, of `kind`, worded like error reasons.
+func shimWarnings(
+  _ kind: Warning.Kind, count: Int32, _ warning: (Int32) -> UnsafePointer<CChar>?
+) -> [Warning] {
+  (0..<count).compactMap { index in
+    warning(index).map { Warning(kind, userMessage(String(cString: $0))) }
+  }
 }
 
 /// A Swift copy of `size` bytes a shim handle owns; nil when `bytes` is NULL or `size` is 0.

@@ -44,7 +44,8 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
     let opaque = !stride(from: 3, to: rgba.bytes.count, by: 4).contains { rgba.bytes[$0] != 255 }
     return WholePicture(
       width: width, height: height, pixels: rgba, metadata: metadata,
-      warnings: ["an animated WebP: only its first frame is used"], isOpaque: opaque,
+      warnings: [Warning(.otherPicturesIgnored, "an animated WebP: only its first frame is used")],
+      isOpaque: opaque,
       reservation: reservation)
   }
   let window = DecodeWindow(width: width, height: height, need: need)

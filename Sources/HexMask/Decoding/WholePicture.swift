@@ -9,7 +9,7 @@
 final class WholePicture: ImageDecoder {
   let width: Int
   let height: Int
-  let warnings: [String]
+  let warnings: [Warning]
   let metadata: ImageMetadata
   let isOpaque: Bool
   /// The square the outputs show, when the decoder delivered only a window around it.
@@ -21,7 +21,7 @@ final class WholePicture: ImageDecoder {
   private var rowsRead = 0
 
   convenience init(
-    width: Int, height: Int, rgba: [UInt8], metadata: ImageMetadata, warnings: [String],
+    width: Int, height: Int, rgba: [UInt8], metadata: ImageMetadata, warnings: [Warning],
     isOpaque: Bool, reservation: MemoryReservation? = nil
   ) {
     // Not reachable from input: decoders pass the buffer they sized from these dimensions.
@@ -32,7 +32,7 @@ final class WholePicture: ImageDecoder {
   }
 
   init(
-    width: Int, height: Int, pixels: PixelBuffer, metadata: ImageMetadata, warnings: [String],
+    width: Int, height: Int, pixels: PixelBuffer, metadata: ImageMetadata, warnings: [Warning],
     isOpaque: Bool, chosenSquare: CropSquare? = nil, reservation: MemoryReservation? = nil
   ) {
     // Not reachable from input: decoders pass the buffer they sized from these dimensions.

@@ -16,7 +16,7 @@ package protocol WrappingDecoder: ImageDecoder {
 
 extension WrappingDecoder {
   /// The source's warnings.
-  package var warnings: [String] { source.warnings }
+  package var warnings: [Warning] { source.warnings }
   /// The source's metadata.
   package var metadata: ImageMetadata { source.metadata }
   /// The source's promise: no wrapping decoder makes an opaque pixel transparent.

@@ -16,7 +16,7 @@ package protocol ImageWriter: AnyObject {
   /// An error here means the file is incomplete.
   func finish() throws(ImageError)
   /// Problems that did not stop the image, such as a colour profile left out.
-  var warnings: [String] { get }
+  var warnings: [Warning] { get }
 }
 
 /// Why `profile` cannot be attached to RGB pixels, or nil when it can.

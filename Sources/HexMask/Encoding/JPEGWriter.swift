@@ -17,14 +17,14 @@ import CImageShims
 package final class JPEGWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out (one that describes
   /// CMYK or gray pixels, or too large for JPEG markers), and libjpeg's warnings.
-  package var warnings: [String] {
+  package var warnings: [Warning] {
     notes
-      + shimWarnings(count: hm_jpeg_writer_warning_count(writer)) {
+      + shimWarnings(.encoder, count: hm_jpeg_writer_warning_count(writer)) {
         hm_jpeg_writer_warning(writer, $0)
       }
   }
 
-  private var notes: [String] = []
+  private var notes: [Warning] = []
   private let writer: OpaquePointer
   private let width: Int
   private let background: RGBAColor
@@ -61,10 +61,13 @@ package final class JPEGWriter: ImageWriter {
     var profile = iccProfile
     if let given = profile {
       if let refusal = iccProfileRefusal(given) {
-        notes.append(refusal)
+        notes.append(Warning(.profileNotWritten, refusal))
         profile = nil
       } else if given.count > Self.maximumProfileSize {
-        notes.append("ICC profile not written: \(given.count) bytes is more than JPEG can hold")
+        notes.append(
+          Warning(
+            .profileNotWritten,
+            "ICC profile not written: \(given.count) bytes is more than JPEG can hold"))
         profile = nil
       }
     }

@@ -23,7 +23,7 @@ import CWebP
 package final class WebPWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out because it describes
   /// CMYK or gray pixels.
-  package private(set) var warnings: [String] = []
+  package private(set) var warnings: [Warning] = []
 
   /// WebP's largest side (`WEBP_MAX_DIMENSION`).
   package static let maximumSide = 16383
@@ -62,7 +62,7 @@ package final class WebPWriter: ImageWriter {
     self.lossless = lossless
     self.quality = quality
     if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
-      warnings.append(refusal)
+      warnings.append(Warning(.profileNotWritten, refusal))
       self.iccProfile = nil
     } else {
       self.iccProfile = iccProfile

@@ -82,12 +82,6 @@ extension HexMask {
     case cornerTooLarge(Double, maximum: Double, canvasSide: Int)
     /// The line (px) is as wide as the canvas, or wider.
     case lineTooWide(Double, canvasSide: Int)
-    /// A `side × side` output would have more pixels than `limit`.
-    case outputTooLarge(side: Int, limit: Int)
-    /// A `side × side` output is larger than `format` can hold (`maximumSide`).
-    case outputTooLargeForFormat(side: Int, format: OutputFormat, maximumSide: Int)
-    /// A mask is always a gray PNG; it cannot be written as `format`.
-    case maskMustBePNG(OutputFormat)
   }
 }
 

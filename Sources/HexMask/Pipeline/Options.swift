@@ -48,7 +48,8 @@ extension HexMask {
   /// output.format = .webp
   /// ```
   public struct Output: Sendable, Equatable, Hashable {
-    /// Side of the square output in pixels; nil keeps the square's own size.
+    /// Side of the square output in pixels; nil keeps the square's own size. The multi-size
+    /// calls take their sizes apart, so set there it is an error.
     public var size: Int? = nil
     /// Enlarge squares smaller than `size`; false keeps them at their own size.
     public var upscale = true
@@ -57,17 +58,22 @@ extension HexMask {
     public var crop = CropChoice.gravity(.center)
     /// What to write.
     public var format = OutputFormat.png
-    /// JPEG and lossy WebP quality, within ``qualityRange``.
-    public var quality = Self.defaultQuality
-    /// WebP only: lossless instead of lossy.
-    public var lossless = false
-    /// PNG filter and zlib settings; the default beats vips' `pngsave` on time and size.
-    public var compression = PNGCompression.default
+    /// JPEG and lossy WebP quality, 1…100; nil means ``defaultQuality``. Set for another
+    /// output, it is an error (``OutputError/unusedField(_:format:)``): nil is how "the
+    /// format's default" is told from a choice.
+    public var quality: Int? = nil
+    /// WebP only: lossless instead of lossy; nil means lossy. Set (even to false) for
+    /// another format, it is an error.
+    public var lossless: Bool? = nil
+    /// PNG (and mask) filter and zlib settings; nil means ``PNGCompression/default``, which
+    /// beats vips' `pngsave` on time and size. Set for JPEG or WebP, it is an error.
+    public var compression: PNGCompression? = nil
     /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
-    /// unless this says otherwise.
+    /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
+    /// error.
     public var background: RGBAColor? = nil
     /// Write the shape's 8-bit coverage (fill and border) as a gray PNG instead of the
-    /// picture.
+    /// picture; with another ``format`` it is an error.
     public var maskOnly = false
     /// Copy the input's ICC colour profile into the output, so colours stay right.
     public var keepColorProfile = true

@@ -5,8 +5,10 @@
 #endif
 
 extension HexMask {
-  /// Cuts the picture in `bytes` (PNG or JPEG, told by its content) into the shape and
-  /// returns the output file's bytes (PNG, JPEG or WebP, as `output.format` says).
+  /// Cuts the picture in `bytes` (JPEG, PNG, HEIC or AVIF, or WebP, told by its content)
+  /// into the shape and returns the output file's bytes (PNG, JPEG or WebP, as
+  /// `output.format` says) with the render's warnings: a damaged input that still decoded
+  /// (a truncated JPEG, whose missing rows are gray) gives a picture *and* a warning.
   ///
   /// Everything the file API protects stays: the pixel limit is checked from the header
   /// before any pixel memory, malformed data is a typed error, and the C libraries' errors
@@ -15,20 +17,18 @@ extension HexMask {
   /// ```swift
   /// var output = HexMask.Output()
   /// output.size = 256
-  /// let png = try HexMask.render(upload, output: output)
+  /// let avatar = try HexMask.render(upload, output: output)
+  /// for warning in avatar.warnings { log(warning.description) }
   /// ```
   ///
   /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
   ///   `input` out of its range, before anything is read; otherwise the stage that failed.
   public static func render(
     _ bytes: [UInt8], shape: Shape = Shape(), output: Output = Output(), input: Input = Input()
-  ) throws(Error) -> [UInt8] {
+  ) throws(Error) -> Rendered {
     try validate(shape, output, input)
-    return try readingBytes(bytes) { source throws(Error) in
-      try collectingBytes { destination throws(Error) in
-        _ = try render(from: source, to: destination, shape: shape, output: output, input: input)
-      }
-    }
+    return try renderBytes(bytes, sizes: [output.size], shape: shape, output: output, input: input)[
+      0]
   }
 
   /// Reads a picture from the file descriptor `source` until its end and writes the output
@@ -61,7 +61,7 @@ extension HexMask {
 
   /// Several sizes of one picture from one decode: the picture read from `source` is
   /// decoded once (shrunk on load only as far as the largest size allows) and each size
-  /// is resampled from that, then written to its descriptor. `output.size` is not used.
+  /// is resampled from that, then written to its descriptor. `output.size` must be nil.
   /// Length options in pixels are pixels of each output; `.percent` scales with each.
   /// Memory follows the widths, as for one size: a decoded row is kept only until every
   /// size has used it. Nothing is written before every size is known to fit the shape; a
@@ -83,6 +83,7 @@ extension HexMask {
     try validate(
       shape, output, input,
       sizes: destinations.enumerated().map { ("destinations[\($0)].size", $1.size) })
+    try checkNoSize(output)
     do throws(TargetedError) {
       return try renderTargets(
         from: source, to: destinations.map { ($0.size, $0.descriptor) }, shape: shape,
@@ -129,7 +130,7 @@ extension HexMask {
 
   /// Several sizes of the picture in `bytes` from one decode, as
   /// ``render(from:toEach:shape:output:input:)`` makes
-  /// them: one output file's bytes per size, in order.
+  /// them: one output file's bytes and warnings per size, in order.
   ///
   /// ```swift
   /// let avatars = try HexMask.render(upload, sizes: [64, 128, 256])
@@ -141,12 +142,22 @@ extension HexMask {
   public static func render(
     _ bytes: [UInt8], sizes: [Int], shape: Shape = Shape(), output: Output = Output(),
     input: Input = Input()
-  ) throws(Error) -> [[UInt8]] {
+  ) throws(Error) -> [Rendered] {
     try validate(shape, output, input, sizes: sizes.enumerated().map { ("sizes[\($0)]", $1) })
-    return try readingBytes(bytes) { source throws(Error) in
+    try checkNoSize(output)
+    return try renderBytes(bytes, sizes: sizes, shape: shape, output: output, input: input)
+  }
+
+  /// The outputs of `sizes` (nil: the square's own) from the picture in `bytes`, each
+  /// collected in memory with its report.
+  private static func renderBytes(
+    _ bytes: [UInt8], sizes: [Int?], shape: Shape, output: Output, input: Input
+  ) throws(Error) -> [Rendered] {
+    var reports: [Report] = []
+    let files = try readingBytes(bytes) { source throws(Error) in
       try collectingBytes(count: sizes.count) { destinations throws(Error) in
         do throws(TargetedError) {
-          _ = try render(
+          reports = try render(
             from: source, to: zip(sizes, destinations).map { Target(size: $0, file: $1) },
             shape: shape, output: output, input: input)
         } catch {
@@ -154,10 +165,13 @@ extension HexMask {
         }
       }
     }
+    return zip(files, reports).map { file, report in
+      Rendered(bytes: file, side: report.side, warnings: report.warnings)
+    }
   }
 
   /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
-  /// to `destination`, without any picture.
+  /// to `destination`, without any picture. `output.size` must be nil: `side` is the size.
   ///
   /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
   ///   `input`, or `side`, out of its range, before anything is read; otherwise
@@ -168,6 +182,7 @@ extension HexMask {
     input: Input = Input()
   ) throws(Error) -> Report {
     try validate(shape, output, input, sizes: [("side", side)])
+    try checkNoSize(output)
     let writing = try stream(destination, mode: "wb", failure: Error.encoding)
     defer { fclose(writing) }
     var output = output
@@ -234,7 +249,7 @@ extension HexMask {
     from source: CFile, to targets: [Target], shape: Shape, output: Output, input: Input
   ) throws(TargetedError) -> [Report] {
     func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
-    do throws(Error) { try checkMaskFormat(output) } catch { throw forInput(error) }
+    do throws(Error) { try checkOutput(output) } catch { throw forInput(error) }
     let sizes = targets.map(\.size)
     // Shrink only as far as the largest output allows; nil (own size) forbids any.
     let fixedSizes = sizes.contains(nil) ? [] : sizes.compactMap { $0 }
@@ -328,7 +343,7 @@ extension HexMask {
   static func renderMask(
     side: Int, to destination: CFile, shape: Shape, output: Output, input: Input
   ) throws(Error) -> Report {
-    try checkMaskFormat(output)
+    try checkOutput(output)
     try checkOutputSize(side: side, output: output, input: input)
     let mask = try maskShape(shape, side: side)
     let writer = try encoding { () throws(ImageError) in
@@ -350,16 +365,27 @@ extension HexMask {
   static func checkOutputSize(side: Int, output: Output, input: Input) throws(Error) {
     let (pixels, overflow) = side.multipliedReportingOverflow(by: side)
     if overflow || pixels > input.maxPixels {
-      throw .shape(.outputTooLarge(side: side, limit: input.maxPixels))
+      throw .output(.tooManyPixels(side: side, limit: input.maxPixels))
     }
     if output.format == .webp && !output.maskOnly && side > WebPWriter.maximumSide {
-      throw .shape(
-        .outputTooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
+      throw .output(
+        .tooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
     }
   }
 
-  private static func checkMaskFormat(_ output: Output) throws(Error) {
-    if output.maskOnly && output.format != .png { throw .shape(.maskMustBePNG(output.format)) }
+  /// Refuses an output that asks for what it cannot be (a mask in another format than
+  /// PNG) or sets a field it does not use, before the input is read.
+  private static func checkOutput(_ output: Output) throws(Error) {
+    if output.maskOnly && output.format != .png { throw .output(.maskMustBePNG(output.format)) }
+    if let field = output.unusedField() {
+      throw .output(.unusedField(field, format: output.writtenFormat))
+    }
+  }
+
+  /// Refuses `output.size` in the calls that take the sides from their own arguments (the
+  /// multi-size ones and the mask's).
+  private static func checkNoSize(_ output: Output) throws(Error) {
+    if output.size != nil { throw .output(.unusedField(.size, format: output.writtenFormat)) }
   }
 
   private static func maskShape(_ shape: Shape, side: Int) throws(Error) -> MaskShape {
@@ -377,22 +403,24 @@ extension HexMask {
   {
     if output.maskOnly {
       return try PNGStreamEncoder(
-        file: file, width: side, height: side, channels: 1, compression: output.compression,
+        file: file, width: side, height: side, channels: 1,
+        compression: output.compression ?? .default,
         threads: output.threads)
     }
     switch output.format {
     case .png:
       return try PNGStreamEncoder(
-        file: file, width: side, height: side, compression: output.compression,
+        file: file, width: side, height: side, compression: output.compression ?? .default,
         iccProfile: profile, threads: output.threads)
     case .jpeg:
       return try JPEGWriter(
-        file: file, width: side, height: side, quality: output.quality,
-        background: output.background ?? .white, iccProfile: profile)
+        file: file, width: side, height: side,
+        quality: output.quality ?? Output.defaultQuality, background: output.background ?? .white,
+        iccProfile: profile)
     case .webp:
       return try WebPWriter(
-        file: file, width: side, height: side, lossless: output.lossless,
-        quality: output.quality, iccProfile: profile)
+        file: file, width: side, height: side, lossless: output.lossless ?? false,
+        quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
     }
   }
 
@@ -445,13 +473,6 @@ extension HexMask {
       result = Result(catching: { () throws(Error) -> T in try body(source) })
     }
     return try result.get()
-  }
-
-  /// Runs `body` with a C stream that collects what is written into memory.
-  private static func collectingBytes(_ body: (CFile) throws(Error) -> Void) throws(Error)
-    -> [UInt8]
-  {
-    try collectingBytes(count: 1) { streams throws(Error) in try body(streams[0]) }[0]
   }
 
   /// Runs `body` with `count` C streams that collect what is written into memory.

@@ -71,8 +71,12 @@ extension HexMask {
         throw invalid("Output.crop.focus.\(name)", "\(value)", "a fraction from 0 to 1")
       }
     }
-    try checkInt(output.quality, in: Output.qualityRange, field: "Output.quality")
-    try checkInt(output.compression.level, in: 0...9, field: "Output.compression.level")
+    if let quality = output.quality {
+      try checkInt(quality, in: Output.qualityRange, field: "Output.quality")
+    }
+    if let compression = output.compression {
+      try checkInt(compression.level, in: 0...9, field: "Output.compression.level")
+    }
     try checkInt(output.threads, in: Output.threadsRange, field: "Output.threads")
   }
 

@@ -152,14 +152,14 @@ private func renderInput(
       if let recordPath = item.record, let input, let output = made.stamp,
         let recipe = recipes[item.size]
       {
-        let side = made.report.side
+        let side = made.side
         let digest = recipe.digest(
           input: input, side: side, format: recipe.format(of: item.output))
         let record = RunRecord(recipe: digest, side: side, output: output)
         do throws(FileFailure) {
           try record.write(to: recordPath)
         } catch {
-          made.report.warnings.append(
+          made.warnings.append(
             "the next run will rebuild this output: \(error.description)")
         }
       }

@@ -49,11 +49,13 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   switch format {
   case _ where mask: break
   case .png: break
-  case .jpeg: add("quality", String(output.quality))
-  case .webp: add("quality", output.lossless ? "lossless" : String(output.quality))
+  case .jpeg: add("quality", String(output.quality ?? HexMask.Output.defaultQuality))
+  case .webp:
+    let quality = output.quality ?? HexMask.Output.defaultQuality
+    add("quality", output.lossless == true ? "lossless" : String(quality))
   }
   if mask || format == .png {
-    let compression = output.compression
+    let compression = output.compression ?? .default
     add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
   }
   if !mask {

@@ -49,7 +49,8 @@ struct InputRules: Equatable, Sendable {
 }
 
 /// The photos `paths` name, in order: a file is taken as it is (the renderer reports it if it
-/// is not an image); a folder contributes its PNG and JPEG files, recognised by content, in
+/// is not an image); a folder contributes its pictures (JPEG, PNG, HEIC, AVIF, WebP),
+/// recognised by content, in
 /// byte order of their names. Hidden files and folders (names starting with `.`) and the
 /// excluded folder are skipped; subfolders only with `recursive`. A file reached twice (named
 /// twice, or named and found in a folder, by any spelling or link) counts once, where it was

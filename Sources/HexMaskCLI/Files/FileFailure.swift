@@ -12,8 +12,8 @@ struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
   var cause: Cause
 
   enum Cause: Equatable, Sendable {
-    /// The library's error: decoding and strict mode are about the input, the shape about
-    /// the picture's size, encoding about the output.
+    /// The library's error: decoding, the shape and strict mode are about the input, the
+    /// output stage and encoding about the output.
     case image(HexMask.Error)
     /// The file system said no; the words say what was attempted and why.
     case system(String)

@@ -36,22 +36,37 @@ struct RenderSettings: Equatable, Sendable {
     return settings
   }
 
-  /// The output settings for the file `path`: its format from `--format` or its extension.
+  /// The output settings for the file `path`: its format from `--format` or its extension,
+  /// without the options that format does not use (the library refuses those; the command
+  /// warns about them once, before rendering, and goes on).
   func output(for path: String) throws(FileFailure) -> HexMask.Output {
     guard let format = format ?? OutputFormat(forPath: path) else {
       throw FileFailure(file: path, .unknownFormat)
     }
     var output = output
     output.format = format
-    return output
+    return output.withoutUnusedOptions()
   }
 }
 
-/// What rendering one file did: the library's report, and the file put in place (nil for
-/// standard output, a FIFO or a device), which a batch records for reruns.
+/// What rendering one file did: the output's side, its warnings in words, and the file put
+/// in place (nil for standard output, a FIFO or a device), which a batch records for reruns.
 struct RenderedFile: Equatable, Sendable {
-  var report: HexMask.Report
+  var side: Int
+  /// The library's warnings as their `description`s (the command prints only words), then
+  /// the command's own about this file.
+  var warnings: [String]
   var stamp: FileStamp?
+
+  init(side: Int, warnings: [String], stamp: FileStamp?) {
+    self.side = side
+    self.warnings = warnings
+    self.stamp = stamp
+  }
+
+  init(report: HexMask.Report, stamp: FileStamp?) {
+    self.init(side: report.side, warnings: report.warnings.map(\.description), stamp: stamp)
+  }
 }
 
 /// Reads `input` and writes `output` (`-` for standard input or output) through the library,
@@ -117,6 +132,7 @@ func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFail
   }
   var outputSettings = try settings.output(for: output.path)
   outputSettings.maskOnly = true
+  outputSettings = outputSettings.withoutUnusedOptions()
   let destination = try OutputFile(path: output.path)
   let report: HexMask.Report
   do throws(HexMask.Error) {
@@ -145,13 +161,28 @@ func writeSVGFile(side: Int, shape: HexMask.Shape, to path: String) throws(FileF
   try destination.commit()
 }
 
-/// The file a library error is about: the output for encoding and for outputs the format
-/// or the pixel limit cannot hold, the input for everything read from it.
+/// The file a library error is about, by the stage that failed: the output's stages blame
+/// the output, the input's the input.
 private func blamed(_ error: HexMask.Error, input: String, output: String) -> String {
   switch error {
-  case .encoding, .shape(.outputTooLarge), .shape(.outputTooLargeForFormat), .shape(.maskMustBePNG):
-    output
-  case .decoding, .shape, .warningInStrictMode, .invalidValue:
-    input
+  case .output, .encoding: output
+  case .decoding, .shape, .warningInStrictMode, .invalidValue: input
+  }
+}
+
+extension HexMask.Output {
+  /// These settings with every option the output does not use set back to nil (`quality`
+  /// for PNG, a mask or lossless WebP; `lossless` but for WebP; `compression` but for PNG
+  /// and masks; `background` for a mask), as the command line's warnings say. A mask in
+  /// another format than PNG keeps them: the library refuses it as such.
+  func withoutUnusedOptions() -> HexMask.Output {
+    guard !maskOnly || format == .png else { return self }
+    var output = self
+    let png = maskOnly || format == .png
+    if png || (format == .webp && lossless == true) { output.quality = nil }
+    if maskOnly || format != .webp { output.lossless = nil }
+    if !png { output.compression = nil }
+    if maskOnly { output.background = nil }
+    return output
   }
 }

@@ -24,7 +24,7 @@ import CZlib
 package final class PNGStreamEncoder {
   /// Problems that did not stop the image, set by `init`: a profile libpng would refuse
   /// (e.g. a CMYK profile) is left out and explained here, "ICC profile not written: …".
-  package private(set) var warnings: [String] = []
+  package private(set) var warnings: [Warning] = []
 
   /// Rows per band target this many filtered bytes; only the width decides the split.
   static let bandBytes = 1 << 20
@@ -89,7 +89,8 @@ package final class PNGStreamEncoder {
     try chunks.writeChunk("IHDR", headerChunkData(width: width, height: height, channels: channels))
     if let iccProfile {
       if let refusal = iccProfileRefusal(iccProfile, gray: channels == 1) {
-        warnings.append("ICC profile not written: \(userMessage(refusal))")
+        warnings.append(
+          Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
       } else {
         try chunks.writeChunk("iCCP", iccProfileChunkData(iccProfile))
       }

@@ -1,0 +1,41 @@
+extension HexMask {
+  /// A problem that did not stop the output, and what it cost: typed, so that a program
+  /// can decide which it accepts (a server may refuse a damaged upload and accept a
+  /// dropped colour profile), and worded in ``description`` for people.
+  ///
+  /// ```swift
+  /// let rendered = try HexMask.render(upload)
+  /// if rendered.warnings.contains(where: { $0.kind == .damagedInput }) { … }
+  /// ```
+  public struct Warning: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it was; programs rely on it, people read ``description``.
+    public enum Kind: Equatable, Hashable, Sendable {
+      /// The input's data is damaged, and the decoder filled in what it could not read
+      /// (the rows a truncated JPEG lacks come out gray).
+      case damagedInput
+      /// A malformed colour profile or EXIF block of the input was left out: colours or
+      /// orientation may be off.
+      case metadataDropped
+      /// The input holds several pictures or frames; only the primary one, or the first
+      /// frame, was used.
+      case otherPicturesIgnored
+      /// The input's colour profile cannot describe the output's pixels, so the output
+      /// was written without it.
+      case profileNotWritten
+      /// The encoder reported a problem that did not stop it.
+      case encoder
+    }
+
+    public let kind: Kind
+    /// One line, lower case, no trailing period, as ``ImageError/reason`` is.
+    public let description: String
+
+    package init(_ kind: Kind, _ description: String) {
+      self.kind = kind
+      self.description = description
+    }
+  }
+}
+
+/// `HexMask.Warning` by its short name inside the package.
+package typealias Warning = HexMask.Warning
