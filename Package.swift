@@ -51,9 +51,12 @@ let package = Package(
     // point, in a process of its own so that a trap fails the test instead of ending it.
     // Not a product; not installed.
     .executableTarget(name: "hexmask-value-sweep", dependencies: ["HexMask"]),
-    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib"]),
+    // What both test targets share: the package root and fixtures, temporary folders, the
+    // seeded generator, and running a child process. Foundation only.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib", "TestSupport"]),
     .testTarget(
       name: "HexMaskCLITests",
-      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep"]),
+      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "TestSupport"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The manual page and completion scripts as the built executable prints them for
@@ -16,8 +17,6 @@ import Testing
   }
 
   @Test func manPageEqualsTheCommittedCopy() throws {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let run = try runHexMask(["--man"])
     #expect(run.status == 0)
     #expect(run.standardError.isEmpty)

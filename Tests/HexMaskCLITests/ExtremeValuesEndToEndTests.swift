@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One run of the sweep: an option with one value, on a small input.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// README's one-machine GNU parallel recipe under "## Scale-out", run for real: four
@@ -24,8 +25,6 @@ import Testing
     """
 
   @Test func readmeRecipeMakesWhatOnePlainRunMakes() throws {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let readme = try String(
       contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(readme.contains(Self.recipe), "README's Scale-out no longer shows \(Self.recipe)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One thing a careless or hostile user does with the built binary, and what must be true
@@ -127,46 +128,20 @@ private let shellPrelude = """
   """
 
 /// Runs `script` with `/bin/sh` in `folder`, standard input empty, `HEXMASK` set.
-func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws -> HexMaskRun {
-  try withTemporaryDirectory { scratch in
-    let outputURL = scratch.appendingPathComponent("stdout")
-    let errorURL = scratch.appendingPathComponent("stderr")
-    for url in [outputURL, errorURL] { try Data().write(to: url) }
-    let process = Process()
-    // Foundation starts children with most signals blocked (SIGCHLD among them, which makes
-    // `wait` in sh hang); perl (essential on Debian) clears the mask, as a terminal's shell
-    // would have it, and becomes /bin/sh.
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-    process.arguments = [
+func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws -> ProcessRun {
+  var environment = ProcessInfo.processInfo.environment
+  environment["HEXMASK"] = try hexmaskExecutable().path
+  environment["FIXTURES"] = fixture("")
+  // Foundation starts children with most signals blocked (SIGCHLD among them, which makes
+  // `wait` in sh hang); perl (essential on Debian) clears the mask, as a terminal's shell
+  // would have it, and becomes /bin/sh.
+  let run = try runProcess(
+    URL(fileURLWithPath: "/usr/bin/perl"),
+    [
       "-e", "use POSIX; sigprocmask(SIG_SETMASK, POSIX::SigSet->new); exec '/bin/sh', @ARGV",
       "--", "-c", shellPrelude + script,
-    ]
-    process.currentDirectoryURL = folder
-    var environment = ProcessInfo.processInfo.environment
-    environment["HEXMASK"] = try hexmaskExecutable().path
-    environment["FIXTURES"] = fixture("")
-    process.environment = environment
-    let output = try FileHandle(forWritingTo: outputURL)
-    let error = try FileHandle(forWritingTo: errorURL)
-    defer {
-      try? output.close()
-      try? error.close()
-    }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(2_000) }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-      throw RunHexMaskError(description: "`\(script)` ran longer than \(timeout) s")
-    }
-    return HexMaskRun(
-      status: process.terminationStatus,
-      standardOutputData: try Data(contentsOf: outputURL),
-      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-      killedBySignal: process.terminationReason == .uncaughtSignal)
-  }
+    ],
+    in: folder, environment: environment, timeout: timeout)
+  if run.timedOut { throw ProcessRunError(description: "`\(script)` ran longer than \(timeout) s") }
+  return run
 }

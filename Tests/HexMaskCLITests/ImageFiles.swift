@@ -1,27 +1,15 @@
 import Foundation
 import HexMask
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A decoded image: straight RGBA8, row after row.
-struct DecodedImage {
-  var width: Int
-  var height: Int
-  var pixels: [UInt8]
-
-  /// The RGBA of pixel (x, y).
-  func pixel(_ x: Int, _ y: Int) -> [UInt8] {
-    let start = (y * width + x) * 4
-    return Array(pixels[start..<(start + 4)])
-  }
-}
-
 /// Decodes a PNG or JPEG with hexmask's own decoders (tested on their own elsewhere).
 func decodeImage(at path: String) throws -> DecodedImage {
   guard let stream = fopen(path, "rb") else {
-    throw RunHexMaskError(description: "cannot open \(path)")
+    throw ProcessRunError(description: "cannot open \(path)")
   }
   defer { fclose(stream) }
   let decoder = try openDecoder(file: stream, maxPixels: 1 << 30)
@@ -32,13 +20,6 @@ func decodeImage(at path: String) throws -> DecodedImage {
     pixels.replaceSubrange((y * decoder.width * 4)..<((y + 1) * decoder.width * 4), with: row)
   }
   return DecodedImage(width: decoder.width, height: decoder.height, pixels: pixels)
-}
-
-/// The absolute path of a file under the package's `Fixtures/` folder.
-func fixture(_ relativePath: String) -> String {
-  URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").appendingPathComponent(relativePath).path
 }
 
 /// The absolute path of `relativePath` in `shared/corpus` beside the checkout (CI has it; a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI
@@ -9,8 +10,6 @@ import Testing
   /// `docs/hexmask.1` is what `hexmask --man` prints; `make man` rewrites it after a change to
   /// the option table.
   @Test func committedCopyIsUpToDate() throws {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let committed = try String(
       contentsOf: packageRoot.appendingPathComponent("docs/hexmask.1"), encoding: .utf8)
     #expect(committed == page, "docs/hexmask.1 is out of date: run 'make man'")
@@ -75,8 +74,6 @@ import Testing
   /// `groff -man -ww -z` (every warning, no output) says nothing about the page the binary
   /// prints nor about docs/hexmask.1. groff comes from Debian's groff-base.
   @Test func groffFindsNothingToWarnAbout() throws {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let printed = try runHexMask(["--man"], in: nil)
     #expect(printed.status == 0)
     try withTemporaryFolder { folder in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--memory-limit` end to end: usage errors, the one-line failure naming the limit, a

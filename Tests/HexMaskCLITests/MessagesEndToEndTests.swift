@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One bad command line and exactly what a user sees: the lines on standard error and the

@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ func pngChunkTypes(_ bytes: [UInt8]) -> [String] {
 /// The metadata hexmask's own decoder reads from `path`.
 func metadataOf(_ path: String) throws -> ImageMetadata {
   guard let stream = fopen(path, "rb") else {
-    throw RunHexMaskError(description: "cannot open \(path)")
+    throw ProcessRunError(description: "cannot open \(path)")
   }
   defer { fclose(stream) }
   return try openDecoder(file: stream, maxPixels: 1 << 30).metadata

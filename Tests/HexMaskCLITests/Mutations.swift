@@ -1,20 +1,5 @@
 import Foundation
-
-/// A small seeded generator (SplitMix64), so every mutated file can be made again from its
-/// seed when a test fails.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import TestSupport
 
 /// Ways of damaging a file the way disks, networks and attackers do.
 enum Mutation: CaseIterable {
@@ -26,7 +11,7 @@ enum Mutation: CaseIterable {
   case editLength
 
   /// `data` damaged this way; the same generator state gives the same result.
-  func apply(to data: [UInt8], using random: inout SeededRandom) -> [UInt8] {
+  func apply(to data: [UInt8], using random: inout SplitMix64) -> [UInt8] {
     var bytes = data
     switch self {
     case .flipBytes:

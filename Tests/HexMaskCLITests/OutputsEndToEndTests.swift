@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Testing
 /// Writes a `width × height` RGBA PNG whose pixel (x, y) is `color(x, y)`.
 func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> [UInt8]) throws {
   guard let file = fopen(path, "wb") else {
-    throw RunHexMaskError(description: "cannot create \(path)")
+    throw ProcessRunError(description: "cannot create \(path)")
   }
   defer { fclose(file) }
   let writer = try PNGStreamEncoder(file: file, width: width, height: height)

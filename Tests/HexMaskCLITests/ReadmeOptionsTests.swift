@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI
@@ -15,8 +16,6 @@ import Testing
 
   /// The rows of the table whose header is `| option | default | meaning |`.
   static func readmeRows() throws -> [Row] {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let readme = try String(
       contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)

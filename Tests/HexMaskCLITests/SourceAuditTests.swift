@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Traps that user input or an OS error could reach have no place in hexmask's own code:
@@ -12,8 +13,7 @@ import Testing
   static let traps = ["try!", "fatalError(", "as!"]
 
   @Test func noForcedTryFatalErrorOrForcedCastInTheCommandsSources() throws {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     var scanned = 0
     var found: [String] = []
     for folder in Self.folders {
@@ -39,8 +39,7 @@ import Testing
   /// the line above, saying why no public value or input can reach it. (`assert` is
   /// compiled out of release builds and stays allowed.)
   @Test func everyPreconditionInTheLibrarySaysWhyInputCannotReachIt() throws {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     let base = root.appendingPathComponent("Sources/HexMask")
     var scanned = 0
     var justified = 0
@@ -67,8 +66,7 @@ import Testing
   /// The library speaks in values, not in the command line's words: no `--option` anywhere
   /// in its code, messages or documentation (issue 12). Only the CLI names flags.
   @Test func theLibraryNamesNoCommandLineOptions() throws {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     let option = try Regex("--[a-z][a-z-]+")
     var scanned = 0
     var found: [String] = []
@@ -95,8 +93,7 @@ import Testing
   /// would pass their UTF-8 instead and name another file, so no such call may take a
   /// `String` directly: only on a line that calls `withFileName`, or with a string literal.
   @Test func everyPathReachesTheSystemAsBytes() throws {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     let call = try Regex(
       #"\b(open|stat|lstat|rename|unlink|mkdir|rmdir|opendir|readlink|access|realpath|fopen|"#
         + #"chmod|chown|symlink|link|truncate|hm_open_unnamed|hm_link_unnamed|"#

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Standard input and output, warnings, `--strict` and `--max-pixels`, through the binary.

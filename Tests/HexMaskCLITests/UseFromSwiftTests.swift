@@ -1,13 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// README's "Use from Swift" program, built as an outside package that depends on this one by
 /// path, and run: its output must be the bytes `hexmask in.jpg out.png --size 256` writes.
 /// It compiles HexMask once more, in a scratch folder of its own.
 @Suite struct UseFromSwiftTests {
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
   /// The first ```swift block under `## Use from Swift` in README.md, as written there.
   static func readmeProgram() throws -> String {
     let readme = try String(
@@ -39,7 +37,7 @@ import Testing
   @Test(.timeLimit(.minutes(30)))
   func readmeProgramWritesTheBytesOfTheCommand() throws {
     let program = try Self.readmeProgram()
-    let photo = Self.packageRoot.appendingPathComponent("Fixtures/photos/rocket.jpg")
+    let photo = packageRoot.appendingPathComponent("Fixtures/photos/rocket.jpg")
     let hexmask = try hexmaskExecutable()
     // Build the way the tests' own hexmask was built, so both run the same code.
     let configuration = hexmask.path.contains("/release/") ? "release" : "debug"
@@ -50,7 +48,7 @@ import Testing
       try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
       try program.write(
         to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-      try Self.manifest(dependingOn: Self.packageRoot).write(
+      try Self.manifest(dependingOn: packageRoot).write(
         to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
 
       let scratch = folder.appendingPathComponent("build")
@@ -75,7 +73,8 @@ import Testing
         """)
 
       let avatar = scratch.appendingPathComponent("\(configuration)/avatar")
-      let run = try runProcess(avatar, [], standardInput: photo, timeout: 120)
+      let run = try runProcess(
+        avatar, [], standardInput: try Data(contentsOf: photo), timeout: 120)
       try #require(
         !run.timedOut && run.status == 0 && run.standardError.isEmpty,
         "the README program exited with \(run.status): \(run.standardError)")
@@ -85,22 +84,20 @@ import Testing
         [photo.path, expectedFile.path, "--size", "256"], timeout: 120)
       try #require(command.status == 0, "hexmask failed: \(command.standardError)")
       let expected = try Data(contentsOf: expectedFile)
-      #expect(run.standardOutput.starts(with: [0x89, 0x50, 0x4E, 0x47]), "not a PNG")
+      #expect(run.standardOutputData.starts(with: [0x89, 0x50, 0x4E, 0x47]), "not a PNG")
       // A Bool, so that a failure does not diff 70 kB of bytes element by element.
-      let same = run.standardOutput == expected
+      let same = run.standardOutputData == expected
       #expect(
         same,
         """
-        the README program wrote \(run.standardOutput.count) bytes, \
+        the README program wrote \(run.standardOutputData.count) bytes, \
         hexmask --size 256 wrote \(expected.count); the first difference is at byte \
-        \(zip(run.standardOutput, expected).prefix { $0 == $1 }.count)
+        \(zip(run.standardOutputData, expected).prefix { $0 == $1 }.count)
         """)
 
       // Its error path: one line on standard error, exit status 1.
-      let empty = folder.appendingPathComponent("empty")
-      try Data().write(to: empty)
-      let failed = try runProcess(avatar, [], standardInput: empty, timeout: 120)
-      #expect(failed.status == 1 && failed.standardOutput.isEmpty)
+      let failed = try runProcess(avatar, [], standardInput: Data(), timeout: 120)
+      #expect(failed.status == 1 && failed.standardOutputData.isEmpty)
       #expect(
         failed.standardError.hasPrefix("avatar: ")
           && failed.standardError.filter { $0 == "\n" }.count == 1
@@ -144,61 +141,5 @@ import Testing
       throw ProcessRunError(description: "no swift on PATH (\(path)) nor in /opt/swift/usr/bin")
     }
     return URL(fileURLWithPath: found)
-  }
-}
-
-/// What one run of a process did.
-struct ProcessRun {
-  var status: Int32
-  var standardOutput: Data
-  var standardError: String
-  var timedOut: Bool
-
-  /// Standard output as text, then standard error: a build's whole log.
-  var combinedOutput: String { String(decoding: standardOutput, as: UTF8.self) + standardError }
-}
-
-struct ProcessRunError: Error, CustomStringConvertible {
-  var description: String
-}
-
-/// Runs `executable` with `arguments`, standard input from the file `standardInput` (empty
-/// when nil), output through files so nothing can block; after `timeout` seconds it is killed.
-func runProcess(
-  _ executable: URL, _ arguments: [String], standardInput: URL? = nil, timeout: TimeInterval
-) throws -> ProcessRun {
-  try withTemporaryDirectory { (scratch: URL) throws in
-    let outputURL = scratch.appendingPathComponent("stdout")
-    let errorURL = scratch.appendingPathComponent("stderr")
-    let emptyURL = scratch.appendingPathComponent("stdin")
-    for url in [outputURL, errorURL, emptyURL] { try Data().write(to: url) }
-    let input = try FileHandle(forReadingFrom: standardInput ?? emptyURL)
-    let output = try FileHandle(forWritingTo: outputURL)
-    let error = try FileHandle(forWritingTo: errorURL)
-    defer {
-      try? input.close()
-      try? output.close()
-      try? error.close()
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    do {
-      try process.run()
-    } catch {
-      throw ProcessRunError(description: "cannot run \(executable.path): \(error)")
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    let timedOut = process.isRunning
-    if timedOut { process.terminate() }
-    process.waitUntilExit()
-    return ProcessRun(
-      status: process.terminationStatus, standardOutput: try Data(contentsOf: outputURL),
-      standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-      timedOut: timedOut)
   }
 }

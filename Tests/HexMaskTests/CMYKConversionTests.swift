@@ -1,5 +1,6 @@
 import CImageShims
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -70,7 +71,7 @@ func adobeCMYKIsConvertedAsInverted(name: String) throws {
   let marker = try #require(
     (0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xEE })
   bytes[marker + 1] = 0xEF
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/plain-cmyk.jpg"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let raw = try rawCMYK(path: path)

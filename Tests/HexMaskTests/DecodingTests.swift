@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -198,7 +199,7 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
 
 /// Decodes `bytes` written to a file in a fresh temporary directory.
 func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/input"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return try withFile(path) { file in
@@ -342,7 +343,7 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
 }
 
 @Test func theNameDoesNotMatter() throws {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/photo.png"
     try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/jpg-gray.jpg"), toPath: path)
     let image = try withFile(path) { file in try decode(file: file) }

@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 /// Pins the default look itself: `--sides 6 --corner 10 --line 5 --rotation 90` (SPEC §3,

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -37,7 +38,7 @@ func encodeStream(
   compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1,
   bandBytes: Int = PNGStreamEncoder.bandBytes
 ) throws -> (bytes: [UInt8], warnings: [String]) {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     let warnings = try withFile(path, mode: "wb") { file in
       let encoder = try PNGStreamEncoder(
@@ -58,7 +59,7 @@ func encodeStream(
 
 /// Decodes PNG bytes with the project's decoder (libpng).
 func decodePNG(_ bytes: [UInt8]) throws -> (image: DecodedImage, metadata: ImageMetadata) {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/in.png"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let metadata = try withFile(path) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata }
@@ -231,7 +232,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
   }
 
   @Test func streamFinishingEarlyOrWritingTooMuchIsAnError() throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       try withFile(directory + "/out.png", mode: "wb") { file in
         let encoder = try PNGStreamEncoder(file: file, width: 4, height: 3)
         let row = [UInt8](repeating: 0, count: 16)
@@ -252,7 +253,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
   }
 
   @Test func streamRefusesBadArguments() throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       try withFile(directory + "/out.png", mode: "wb") { file in
         #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
         #expect(throws: ImageError.self) {

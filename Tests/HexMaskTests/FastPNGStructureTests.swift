@@ -1,4 +1,5 @@
 import CZlib
+import TestSupport
 import Testing
 
 @testable import HexMask

@@ -1,54 +1,12 @@
 import Foundation
 import HexMask
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// Test files in `Fixtures/` at the package root, found from this file's path so that
-/// nothing is copied into a bundle.
-enum Fixtures {
-  static let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // HexMaskTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
-    .appendingPathComponent("Fixtures")
-
-  /// The path of `name` inside `Fixtures/`, e.g. `"pngsuite/basn0g08.png"`.
-  static func path(_ name: String) -> String {
-    root.appendingPathComponent(name).path
-  }
-
-  /// The file names in a fixture folder, sorted, filtered by `include`.
-  static func names(in folder: String, where include: (String) -> Bool) -> [String] {
-    let all = (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []
-    return all.filter(include).sorted()
-  }
-
-  /// The PngSuite test images, without the suite's logo.
-  static func pngSuite(corrupt: Bool) -> [String] {
-    names(in: "pngsuite") {
-      $0.hasSuffix(".png") && $0 != "PngSuite.png" && $0.hasPrefix("x") == corrupt
-    }
-  }
-}
-
-/// A whole decoded image, for comparing pixels in tests.
-struct DecodedImage: Equatable {
-  var width: Int
-  var height: Int
-  /// RGBA8, rows top to bottom.
-  var pixels: [UInt8]
-  var warnings: [String]
-
-  /// The RGBA value at column `x`, row `y`.
-  func pixel(_ x: Int, _ y: Int) -> [UInt8] {
-    let start = (y * width + x) * 4
-    return Array(pixels[start..<start + 4])
-  }
-}
 
 struct TestFileError: Error, CustomStringConvertible {
   var description: String
@@ -100,13 +58,4 @@ func thrownError(_ body: () throws(ImageError) -> Void) -> ImageError? {
   } catch {
     return error
   }
-}
-
-/// A fresh directory for one test; `body` gets its path, and it is removed afterwards.
-func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("hexmask-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: url) }
-  return try body(url.path)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -298,7 +299,7 @@ import Testing
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     #expect(names.count > 20)
     let executable = try #require(
-      Self.hexmaskExecutable(), "the built hexmask is needed to run hostile files safely")
+      try? hexmaskExecutable(), "the built hexmask is needed to run hostile files safely")
     var refused = 0
     for name in names {
       let path = folder.appendingPathComponent(name).path
@@ -316,17 +317,6 @@ import Testing
       }
     }
     #expect(refused > 20)
-  }
-
-  /// The built `hexmask` next to the test binary, if any.
-  static func hexmaskExecutable() -> URL? {
-    let testBinary = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
-    let candidates = [
-      testBinary.deletingLastPathComponent(), Bundle.main.bundleURL,
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Fixtures.root.deletingLastPathComponent().appendingPathComponent(".build/debug"),
-    ].map { $0.appendingPathComponent("hexmask") }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }
 
   /// How `hexmask path` in a child process crashed or hung (no end after 30 s, far beyond

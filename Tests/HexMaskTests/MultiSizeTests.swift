@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -99,7 +100,7 @@ import Testing
   @Test func descriptorsGetTheSameBytes() throws {
     let input = try Self.bytes("exif/Landscape_5.jpg")
     let expected = try HexMask.render(input, sizes: [40, 80], shape: Self.shape).map(\.bytes)
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)
@@ -166,7 +167,7 @@ import Testing
     #expect(throws: HexMask.Error.self) {
       try HexMask.render(input, sizes: [256, 32], shape: shape).map(\.bytes)
     }
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -33,7 +34,7 @@ func writePNG(
 @Test(arguments: [(1, 1, 0), (17, 5, 6), (64, 48, 9), (300, 2, 1)])
 func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throws {
   let pixels = randomPixels(width: width, height: height, seed: UInt64(width * 1000 + height))
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     try writePNG(pixels, width: width, height: height, to: path, compressionLevel: level)
     let image = try withFile(path) { file in try decode(file: file) }
@@ -45,7 +46,7 @@ func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throw
 
 @Test func sameImageGivesSameBytes() throws {
   let pixels = randomPixels(width: 40, height: 30, seed: 7)
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let first = directory + "/first.png"
     let second = directory + "/second.png"
     try writePNG(pixels, width: 40, height: 30, to: first)
@@ -88,7 +89,7 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 }
 
 @Test func finishingEarlyIsAnError() throws {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     try withFile(directory + "/out.png", mode: "wb") { file in
       let writer = try PNGStreamEncoder(file: file, width: 4, height: 3)
       let row = [UInt8](repeating: 0, count: 16)
@@ -101,7 +102,7 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 }
 
 @Test func badSizesAndLevelsAreRefused() throws {
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     try withFile(directory + "/out.png", mode: "wb") { file in
       #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
       #expect(throws: ImageError.self) {
@@ -133,7 +134,7 @@ func writePNG(iccProfile: [UInt8]?, to path: String) throws -> [String] {
 ])
 func iccProfileRoundTrips(name: String) throws {
   let profile = try #require(try metadata(name).iccProfile)
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [])
     let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
@@ -151,7 +152,7 @@ func bigIccProfileRoundTrips() throws {
   let source = sharedCorpus.appendingPathComponent("icc/icc_profile_big.jpg").path
   let profile = try #require(
     try withFile(source) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata.iccProfile })
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [])
     let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
@@ -174,7 +175,7 @@ func bigIccProfileRoundTrips() throws {
   ])
 func refusedIccProfileIsAWarning(name: String, warning: String) throws {
   let profile = try #require(try metadata(name).iccProfile)
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [warning])
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -186,7 +187,7 @@ func refusedIccProfileIsAWarning(name: String, warning: String) throws {
 
 @Test func sameProfileSameBytes() throws {
   let profile = try #require(try metadata("icc/p3.png").iccProfile)
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     _ = try writePNG(iccProfile: profile, to: directory + "/a.png")
     _ = try writePNG(iccProfile: profile, to: directory + "/b.png")
     let first = try Data(contentsOf: URL(fileURLWithPath: directory + "/a.png"))
@@ -202,7 +203,7 @@ func refusedIccProfileIsAWarning(name: String, warning: String) throws {
 ])
 func outputCarriesNoOtherMetadata(name: String) throws {
   let image = try decodeFixture(name)
-  try withTemporaryDirectory { directory in
+  try withTemporaryFolder { directory in
     let path = directory + "/out.png"
     try writePNG(image.pixels, width: image.width, height: image.height, to: path)
     let types = chunkTypes(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -11,7 +12,7 @@ import Testing
 
   @Test func bothWritersAcceptExactlyTheRange() throws {
     let range = HexMask.Output.qualityRange
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       try withFile(directory + "/out", mode: "wb") { file in
         for quality in [range.lowerBound, range.upperBound] {
           _ = try JPEGWriter(file: file, width: 3, height: 3, quality: quality)

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -147,7 +148,7 @@ private func rasterize(_ svg: String, zoom: Int, in directory: String) throws ->
     let svg = svgDocument(for: shape, borderColor: .white)
     var errors: [Int: Double] = [:]
     for zoom in [1, 4] {
-      let rendered = try withTemporaryDirectory { directory in
+      let rendered = try withTemporaryFolder { directory in
         try rasterize(svg, zoom: zoom, in: directory)
       }
       #expect(rendered.width == side * zoom && rendered.height == side * zoom)

@@ -1,5 +1,6 @@
 import CWebP
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HexMask

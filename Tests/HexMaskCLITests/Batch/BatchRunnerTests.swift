@@ -1,6 +1,7 @@
 import Foundation
 import HexMask
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI

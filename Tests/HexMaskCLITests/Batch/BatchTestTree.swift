@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 
 @testable import HexMaskCLI
 

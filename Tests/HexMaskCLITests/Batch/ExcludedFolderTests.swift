@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI

@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI
@@ -104,7 +105,7 @@ private func fixtureBytes(_ name: String) throws -> [UInt8] {
 /// Calls `body` with the file at `path` opened for reading, and closes it.
 private func withFile<R>(_ path: String, _ body: (CFile) throws -> R) throws -> R {
   guard let file = fopen(path, "rb") else {
-    throw RunHexMaskError(description: "cannot open \(path)")
+    throw ProcessRunError(description: "cannot open \(path)")
   }
   defer { fclose(file) }
   return try body(file)

@@ -1,12 +1,12 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same on every platform, so
 /// a failing case is reproduced from its printed seed. The tests' one generator.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  public var state: UInt64
 
-  init(state: UInt64) { self.state = state }
-  init(seed: UInt64) { state = seed }
+  public init(state: UInt64) { self.state = state }
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,10 +15,10 @@ struct SplitMix64: RandomNumberGenerator {
   }
 
   /// Uniform in [0, 1).
-  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+  public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
   /// Uniform in `range`.
-  mutating func int(in range: ClosedRange<Int>) -> Int {
+  public mutating func int(in range: ClosedRange<Int>) -> Int {
     range.lowerBound + Int(next() % UInt64(range.count))
   }
 }
