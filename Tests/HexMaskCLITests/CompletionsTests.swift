@@ -13,17 +13,10 @@ import Testing
     let driver =
       script + "\nCOMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count); _hexmask\n"
       + #"printf '%s\n' "${COMPREPLY[@]}""#
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["--norc", "-c", driver]
-    process.currentDirectoryURL = directory
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+    let run = try runProcess(
+      URL(fileURLWithPath: "/bin/bash"), ["--norc", "-c", driver], in: directory)
+    #expect(run.status == 0, "\(run.standardError)")
+    return run.standardOutput.split(separator: "\n").map(String.init).sorted()
   }
 
   @Test func bashCompletesOptionsValuesAndFiles() throws {

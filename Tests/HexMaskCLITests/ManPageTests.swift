@@ -80,7 +80,7 @@ import Testing
       let generated = folder + "/hexmask.1"
       try printed.standardOutputData.write(to: URL(fileURLWithPath: generated))
       for page in [generated, packageRoot.appendingPathComponent("docs/hexmask.1").path] {
-        let groff = try runGroff(on: page, in: folder)
+        let groff = try runGroff(on: page)
         #expect(groff.status == 0, "groff exited with \(groff.status) on \(page)")
         #expect(groff.output == "", "groff -man -ww -z \(page)")
       }
@@ -88,7 +88,7 @@ import Testing
   }
 
   /// Runs `groff -man -ww -z page` and returns its status and everything it printed.
-  private func runGroff(on page: String, in folder: String) throws -> (
+  private func runGroff(on page: String) throws -> (
     status: Int32, output: String
   ) {
     let groff = ["/usr/bin/groff", "/usr/local/bin/groff", "/opt/homebrew/bin/groff"].first {
@@ -96,19 +96,7 @@ import Testing
     }
     let executable = try #require(
       groff, "groff not found; install it (Debian: apt-get install groff-base)")
-    let outputURL = URL(fileURLWithPath: folder + "/groff.out")
-    try Data().write(to: outputURL)
-    let output = try FileHandle(forWritingTo: outputURL)
-    defer { try? output.close() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-man", "-ww", "-z", page]
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
-    )
+    let run = try runProcess(URL(fileURLWithPath: executable), ["-man", "-ww", "-z", page])
+    return (run.status, run.combinedOutput)
   }
 }

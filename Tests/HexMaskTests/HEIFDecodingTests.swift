@@ -322,25 +322,17 @@ import Testing
   /// How `hexmask path` in a child process crashed or hung (no end after 30 s, far beyond
   /// any real decoding: a guard against hangs, not a speed check), or nil when it ended.
   static func crashesOrHangs(_ executable: URL, _ path: String) -> String? {
-    let process = Process()
-    process.executableURL = executable
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("hexmask-heif-\(UUID().uuidString).png")
     defer { try? FileManager.default.removeItem(at: output) }
-    process.arguments = [path, output.path, "--size", "16"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return "could not be started: \(error)" }
-    let deadline = Date().addingTimeInterval(30)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-      return "hung (no end after 30 s)"
+    let run: ProcessRun
+    do {
+      run = try runProcess(executable, [path, output.path, "--size", "16"], timeout: 30)
+    } catch {
+      return "could not be started: \(error)"
     }
-    if process.terminationReason == .uncaughtSignal {
-      return "crashed with signal \(process.terminationStatus)"
-    }
+    if run.timedOut { return "hung (no end after 30 s)" }
+    if run.killedBySignal { return "crashed with signal \(run.status)" }
     return nil
   }
 }

@@ -44,13 +44,11 @@ private func rasterize(_ svg: String, zoom: Int, in directory: String) throws ->
   let input = directory + "/shape.svg"
   let output = directory + "/shape.png"
   try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: rsvgConvert)
-  process.arguments = ["--format", "png", "--zoom", String(zoom), "--output", output, input]
-  try process.run()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    throw TestFileError(description: "rsvg-convert exited with \(process.terminationStatus)")
+  let run = try runProcess(
+    URL(fileURLWithPath: rsvgConvert),
+    ["--format", "png", "--zoom", String(zoom), "--output", output, input])
+  guard run.status == 0 else {
+    throw TestFileError(description: "rsvg-convert exited with \(run.status)")
   }
   return try withFile(output) { file in try decode(file: file) }
 }
