@@ -11,7 +11,7 @@ import Testing
 ///
 /// The pixels come from the real hot path: `ShapeCoverage` rows, their spans, and
 /// `Compositor.composite(image:coverage:spans:imageIsOpaque:into:)`. The worst errors are
-/// printed and written to `/tmp/hexmask-compositing.txt`.
+/// printed and written to `hexmask-compositing.txt` in the run's `testRunFolder`.
 @Suite("Compositing accuracy against exact area weights")
 struct CompositingAccuracyTests {
   /// One shape, border colour and picture.
@@ -278,7 +278,7 @@ struct CompositingAccuracyTests {
 /// Worst errors across all compositing cases, kept for the team to quote.
 final class CompositingLedger: @unchecked Sendable {
   static let shared = CompositingLedger()
-  static let path = "/tmp/hexmask-compositing.txt"
+  static let path = testRunFolder.appendingPathComponent("hexmask-compositing.txt").path
 
   private let lock = NSLock()
   private var cases = 0

@@ -7,7 +7,7 @@ import Testing
 /// `ShapeCoverage` against `ExactReference` (independent polygons clipped to each pixel):
 /// every compared pixel must be within 1 level of 255 of the exact area, for the fill, the
 /// fill eroded and dilated by half the line width, and the border between those two. The worst errors seen are printed and written to
-/// `/tmp/hexmask-accuracy.txt`.
+/// `hexmask-accuracy.txt` in the run's `testRunFolder`.
 @Suite("Rasterizer accuracy against an exact reference")
 struct RasterizerAccuracyTests {
   /// One shape to compare; everything needed to rebuild it is in its description.
@@ -453,7 +453,7 @@ extension RasterizerAccuracyTests {
 /// Worst errors across all cases (they run in parallel), kept for the team to quote.
 final class AccuracyLedger: @unchecked Sendable {
   static let shared = AccuracyLedger()
-  static let path = "/tmp/hexmask-accuracy.txt"
+  static let path = testRunFolder.appendingPathComponent("hexmask-accuracy.txt").path
 
   private let lock = NSLock()
   private var cases = 0

@@ -48,3 +48,14 @@ public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 public func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
   try withTemporaryDirectory { (url: URL) throws -> T in try body(url.path) }
 }
+
+/// A folder of this test run's own under the temporary directory (`TMPDIR`), for reports that
+/// gather across many tests, such as the accuracy ledgers. Made on first use and left in place
+/// so the report can be read after the run; no two runs share it.
+public let testRunFolder: URL = {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "hexmask-test-run-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)",
+    isDirectory: true)
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return folder
+}()
