@@ -118,12 +118,14 @@ private func outputFolderProblem(_ folder: String, creating: Bool) -> String? {
 /// The device and inode of the `--files-from` list, `-` being standard input, when it is a
 /// regular file an output could replace.
 private func listIdentity(_ path: String) -> FileIdentity.Key? {
-  var info = stat()
-  let found =
-    path == "-" ? fstat(0, &info) : path.withFileName { stat($0, &info) }
-  guard found == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-  return FileIdentity.Key(
-    device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+  guard path != "-" else {
+    guard case .existing(let device, let inode)? = FileKey(descriptor: 0) else { return nil }
+    return FileIdentity.Key(device: device, inode: inode)
+  }
+  guard let file = FileIdentity(path: path, following: true), file.kind == S_IFREG else {
+    return nil
+  }
+  return file.key
 }
 
 /// The longest `--files-from` list read: a million paths of 256 bytes.

@@ -278,9 +278,12 @@ func jsonString(_ text: String) -> String {
     case "\t": escaped += "\\t"
     case let control where control.value < 0x20 || control.value == 0x7F:
       escaped += String(format: "\\u%04x", control.value)
-    case let raw where rawFileNameByte(raw) != nil:
-      escaped += String(format: "\\udc%02x", UInt32(rawFileNameByte(raw) ?? 0))
-    default: escaped.unicodeScalars.append(scalar)
+    default:
+      if let byte = rawFileNameByte(scalar) {
+        escaped += String(format: "\\udc%02x", UInt32(byte))
+      } else {
+        escaped.unicodeScalars.append(scalar)
+      }
     }
   }
   return escaped + "\""

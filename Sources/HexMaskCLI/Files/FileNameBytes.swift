@@ -53,13 +53,11 @@ extension String {
   /// The bytes a system call gets for this path: each raw-byte character turned back into
   /// its byte, everything else as UTF-8.
   var fileNameBytes: [UInt8] {
-    guard unicodeScalars.contains(where: { rawByteScalars.contains($0.value) }) else {
-      return Array(utf8)
-    }
+    guard hasRawFileNameBytes else { return Array(utf8) }
     var bytes: [UInt8] = []
     for scalar in unicodeScalars {
-      if rawByteScalars.contains(scalar.value) {
-        bytes.append(UInt8(scalar.value - 0xF700))
+      if let byte = rawFileNameByte(scalar) {
+        bytes.append(byte)
       } else {
         bytes.append(contentsOf: String(scalar).utf8)
       }
@@ -69,9 +67,7 @@ extension String {
 
   /// Calls `body` with this path as the NUL-terminated bytes the system expects.
   func withFileName<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-    guard unicodeScalars.contains(where: { rawByteScalars.contains($0.value) }) else {
-      return try withCString(body)
-    }
+    guard hasRawFileNameBytes else { return try withCString(body) }
     let bytes = fileNameBytes.map { CChar(bitPattern: $0) } + [0]
     return try bytes.withUnsafeBufferPointer { buffer in
       // A non-empty array's buffer always has a base address.
