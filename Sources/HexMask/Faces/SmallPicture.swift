@@ -1,0 +1,39 @@
+/// A small upright copy of the whole picture, 8-bit RGB, that the smart crops look at:
+/// the face detector (as gray) and the attention heuristic. It is made from a reduced
+/// decode (JPEG's DCT scaling, libwebp's scaled decode, a HEIF thumbnail) or, where the
+/// format has none, by averaging boxes of rows as they stream past, so it never costs a
+/// second full-size picture in memory.
+///
+/// ```swift
+/// let look = SmallPicture(width: 2, height: 1, rgb: [255, 0, 0, 0, 0, 255])
+/// look.gray   // [76, 29]: BT.601 luma, as OpenCV's cvtColor computes it
+/// ```
+package struct SmallPicture: Sendable, Equatable {
+  /// Pixels per row.
+  package var width: Int
+  /// Rows.
+  package var height: Int
+  /// `width * height * 3` bytes, rows top to bottom, R G B.
+  package var rgb: [UInt8]
+
+  package init(width: Int, height: Int, rgb: [UInt8]) {
+    self.width = width
+    self.height = height
+    self.rgb = rgb
+  }
+
+  /// BT.601 luma in OpenCV's fixed point (`COLOR_RGB2GRAY`: 14 fractional bits, rounded),
+  /// so the detector sees the gray picture OpenCV would.
+  package var gray: [UInt8] {
+    var out = [UInt8](repeating: 0, count: width * height)
+    rgb.withUnsafeBufferPointer { source in
+      for index in 0..<out.count {
+        let r = Int(source[3 * index])
+        let g = Int(source[3 * index + 1])
+        let b = Int(source[3 * index + 2])
+        out[index] = UInt8((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14)
+      }
+    }
+    return out
+  }
+}
