@@ -45,10 +45,17 @@ extension HexMask {
     public var side: Int
     /// Problems that did not stop the output (a truncated JPEG scan, a dropped ICC profile).
     public var warnings: [Warning]
+    /// The square of the upright input the output shows, in its pixels; nil for a mask.
+    public var crop: Crop?
+    /// The faces ``CropChoice/faces(_:)`` found, in upright input pixels; nil for the
+    /// other crops.
+    public var faces: [Face]?
 
-    public init(side: Int, warnings: [Warning]) {
+    public init(side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil) {
       self.side = side
       self.warnings = warnings
+      self.crop = crop
+      self.faces = faces
     }
   }
 }
@@ -67,11 +74,20 @@ extension HexMask {
     public var side: Int
     /// Problems that did not stop the output; a damaged input that still decoded is one.
     public var warnings: [Warning]
+    /// The square of the upright input the output shows, in its pixels.
+    public var crop: Crop?
+    /// The faces ``CropChoice/faces(_:)`` found, in upright input pixels; nil for the
+    /// other crops.
+    public var faces: [Face]?
 
-    public init(bytes: [UInt8], side: Int, warnings: [Warning]) {
+    public init(
+      bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil
+    ) {
       self.bytes = bytes
       self.side = side
       self.warnings = warnings
+      self.crop = crop
+      self.faces = faces
     }
   }
 }

@@ -77,7 +77,7 @@ private func decodeHEIF(
   }
 
   // The ICC profile describes the colour of the primary picture and its thumbnails alike.
-  let metadata = ImageMetadata(
+  var metadata = ImageMetadata(
     // HEIF files (iPhone ones among them) carry both the `irot`/`imir` transforms, which
     // libheif applies while decoding, and an EXIF orientation tag that describes the same
     // turn. hexmask applies EXIF orientation only from `metadata.exif`; leaving it nil
@@ -91,6 +91,8 @@ private func decodeHEIF(
   }
   defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
   let handle = thumbnail ?? primary
+  metadata.storedWidth = Int(heif_image_handle_get_width(primary))
+  metadata.storedHeight = Int(heif_image_handle_get_height(primary))
   if thumbnail != nil {
     try checkPixels(
       width: Int(heif_image_handle_get_width(handle)),

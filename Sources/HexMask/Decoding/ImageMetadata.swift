@@ -16,6 +16,10 @@ package struct ImageMetadata: Sendable, Equatable {
   package var iccProfile: [UInt8]?
   /// Problems with metadata that did not stop decoding, e.g. "ICC profile segments are inconsistent; profile dropped".
   package var warnings: [Warning]
+  /// The picture's size as stored, before any shrink-on-load, thumbnail or window; 0
+  /// where the decoder delivers it whole (its own `width` and `height` then say it).
+  package var storedWidth = 0
+  package var storedHeight = 0
 
   package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif

@@ -61,6 +61,7 @@ final class JPEGDecoder: ImageDecoder {
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
+    (metadata.storedWidth, metadata.storedHeight) = (width, height)
     // The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
     let shrink =
       targetSide.map { shrinkFactor(sourceShortSide: min(width, height), targetSide: $0) } ?? 1

@@ -16,13 +16,18 @@ package struct PictureNeed {
   /// The square an upright `width × height` picture shows; nil: the decoder cannot know,
   /// so it delivers the whole picture.
   package var square: ((_ width: Int, _ height: Int) -> CropSquare)?
+  /// With no `square`: the whole picture may still be scaled down (to twice
+  /// `largestSide` on its short side, when that is at most half of it), as a smart crop's
+  /// look at the whole picture wants.
+  package var scalesWhole = false
 
   package init(
-    largestSide: Int?, smallestSide: Int?,
+    largestSide: Int?, smallestSide: Int?, scalesWhole: Bool = false,
     square: ((_ width: Int, _ height: Int) -> CropSquare)? = nil
   ) {
     self.largestSide = largestSide
     self.smallestSide = smallestSide
+    self.scalesWhole = scalesWhole
     self.square = square
   }
 }
@@ -53,7 +58,17 @@ struct DecodeWindow: Equatable {
   /// The window of a stored `width × height` picture that `need` asks for.
   init(width: Int, height: Int, need: PictureNeed?) {
     (self.width, self.height, outputWidth, outputHeight) = (width, height, width, height)
-    guard let need, let choose = need.square else { return }
+    guard let need else { return }
+    guard let choose = need.square else {
+      let short = min(width, height)
+      if need.scalesWhole, let largest = need.largestSide, largest > 0, largest <= short / 4 {
+        // The whole picture, its short side scaled to 2 × largest.
+        let factor = Double(2 * largest) / Double(short)
+        outputWidth = max(1, Int((Double(width) * factor).rounded()))
+        outputHeight = max(1, Int((Double(height) * factor).rounded()))
+      }
+      return
+    }
     let square = choose(width, height)
     guard square.side > 0, square.left >= 0, square.top >= 0,
       square.left <= width - square.side, square.top <= height - square.side

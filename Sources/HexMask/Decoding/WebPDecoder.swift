@@ -34,7 +34,8 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
   guard !overflow, pixels <= maxPixels else {
     throw ImageError.tooManyPixels(width: width, height: height, maxPixels: maxPixels)
   }
-  let metadata = ImageMetadata(iccProfile: webPChunk("ICCP", in: bytes))
+  var metadata = ImageMetadata(iccProfile: webPChunk("ICCP", in: bytes))
+  (metadata.storedWidth, metadata.storedHeight) = (width, height)
   if features.has_animation != 0 {
     // libwebp's animation decoder keeps two canvases; hexmask copies the first frame out.
     let reservation = try memory.reserve(pixels * 12)

@@ -120,13 +120,31 @@ extension HexMask {
     case gravity(Gravity)
     /// Centred on this point (fractions 0…1 of the width and height) as far as it fits.
     case focus(x: Double, y: Double)
+    /// Where the faces are: the square that keeps the most face area (whole heads, inside
+    /// the shape) of the faces `FaceModel` finds on a small copy of the picture; a pet's
+    /// face where there is no human one; ``attention`` where there is neither.
+    case faces(FaceModel)
+    /// Where the interest is: edges, saturated colour and skin tones, found on a small
+    /// copy of the picture, as libvips' `attention` does.
+    case attention
 
-    /// The square of a `width × height` picture.
+    /// True when the square depends on what the picture shows, so it is chosen by a
+    /// look at a small copy before the render.
+    var looksAtPicture: Bool {
+      switch self {
+      case .gravity, .focus: false
+      case .faces, .attention: true
+      }
+    }
+
+    /// The square of a `width × height` picture (the centre one for the choices that
+    /// look at the picture: the render chooses theirs first and passes it as a focus).
     func square(width: Int, height: Int) -> CropSquare {
       switch self {
       case .gravity(let gravity):
         CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
       case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
+      case .faces, .attention: CropSquare(imageWidth: width, imageHeight: height)
       }
     }
   }

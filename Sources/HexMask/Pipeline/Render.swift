@@ -166,7 +166,9 @@ extension HexMask {
       }
     }
     return zip(files, reports).map { file, report in
-      Rendered(bytes: file, side: report.side, warnings: report.warnings)
+      Rendered(
+        bytes: file, side: report.side, warnings: report.warnings, crop: report.crop,
+        faces: report.faces)
     }
   }
 
@@ -250,6 +252,31 @@ extension HexMask {
   ) throws(TargetedError) -> [Report] {
     func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
     do throws(Error) { try checkOutput(output) } catch { throw forInput(error) }
+    var output = output
+    var faces: [Face]? = nil
+    if output.crop.looksAtPicture && shape.layout != .seed && !output.maskOnly {
+      guard isSeekable(source) else {
+        // A pipe is read once: keep its bytes, then look and render from memory.
+        let bytes: [UInt8]
+        do throws(Error) {
+          bytes = try decoding { () throws(ImageError) in
+            try readRest(of: source, maxPixels: input.maxPixels)
+          }
+        } catch {
+          throw forInput(error)
+        }
+        return try readingBytes(targeted: bytes) { memory throws(TargetedError) in
+          try render(from: memory, to: targets, shape: shape, output: output, input: input)
+        }
+      }
+      do throws(Error) {
+        (output.crop, faces) = try decoding { () throws(ImageError) in
+          try chooseSquare(source, shape: shape, output: output, input: input)
+        }
+      } catch {
+        throw forInput(error)
+      }
+    }
     let sizes = targets.map(\.size)
     // Shrink only as far as the largest output allows; nil (own size) forbids any.
     let fixedSizes = sizes.contains(nil) ? [] : sizes.compactMap { $0 }
@@ -323,8 +350,12 @@ extension HexMask {
       }
     }
     let readWarnings = (output.keepColorProfile ? metadata.warnings : []) + picture.warnings
+    let inputCrop = cropInInput(
+      stored: stored, orientation: orientation, shape: shape, crop: output.crop)
     let reports = outputs.map { target in
-      Report(side: target.side, warnings: readWarnings + target.writer.warnings)
+      Report(
+        side: target.side, warnings: readWarnings + target.writer.warnings, crop: inputCrop,
+        faces: faces)
     }
     if input.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw forInput(.warningInStrictMode(first))
@@ -457,7 +488,7 @@ extension HexMask {
 
   /// Runs `body` with a C stream that reads `bytes` (fmemopen), so the file pipeline serves
   /// bytes in memory too.
-  private static func readingBytes<T>(
+  static func readingBytes<T>(
     _ bytes: [UInt8], _ body: (CFile) throws(Error) -> T
   ) throws(Error) -> T {
     guard !bytes.isEmpty else { throw .decoding(ImageError(.unreadable, "empty file")) }

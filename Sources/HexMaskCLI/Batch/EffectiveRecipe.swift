@@ -98,5 +98,8 @@ private func crop(_ crop: HexMask.CropChoice) -> String {
   case .gravity(let gravity): "gravity \(gravity.rawValue)"
   case .focus(let x, let y) where x == 0.5 && y == 0.5: "gravity center"
   case .focus(let x, let y): "focus \(bits(x)) \(bits(y))"
+  // The model's identity is in the recipe: another opencv-data rebuilds these outputs.
+  case .faces(let model): "gravity face \(model.identity)"
+  case .attention: "gravity attention"
   }
 }

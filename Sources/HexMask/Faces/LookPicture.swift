@@ -1,0 +1,112 @@
+/// The smart crops' look at a picture: a small upright RGB copy, and the upright size of
+/// the picture it stands for.
+package struct Look: Sendable {
+  package var picture: SmallPicture
+  /// The upright input's size in its own pixels (as stored, turned by EXIF).
+  package var width: Int
+  package var height: Int
+}
+
+extension Look {
+  /// The long side a look is made at: a face needs about 20 pixels for the cascades to
+  /// see it, so this finds faces down to 1/19 of a 4:3 picture's short side, and a phone
+  /// photo's JPEG decodes straight to it (1/8 of 4032 × 3024 is 504 × 378).
+  package static let longSide = 512
+
+  /// Decodes `file` as small as its format allows (JPEG's 1/2…1/8, libwebp's scaling,
+  /// a HEIF thumbnail), turns it upright, and averages it down to at most ``longSide``
+  /// pixels, row by row: the whole picture is never held at full size unless its decoder
+  /// must (HEIF without a thumbnail, a lossless WebP, an EXIF turn).
+  package init(
+    file: CFile, maxPixels: Int, autoOrient: Bool, memory: MemoryBudget?
+  ) throws(ImageError) {
+    // Ask for a short side about twice that of the look's (shrink-on-load's rule).
+    let need = PictureNeed(largestSide: Self.longSide * 3 / 8, smallestSide: nil, scalesWhole: true)
+    let stored = try openDecoder(file: file, maxPixels: maxPixels, need: need, memory: memory)
+    let metadata = stored.metadata
+    let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
+    let upright = openOriented(stored, orientation: orientation)
+    var (fullWidth, fullHeight) =
+      metadata.storedWidth > 0
+      ? (metadata.storedWidth, metadata.storedHeight) : (stored.width, stored.height)
+    if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
+    picture = try SmallPicture(averaging: upright, longSide: Self.longSide)
+    (width, height) = (fullWidth, fullHeight)
+  }
+
+  /// The square of the full upright picture that a square of the look stands for, as
+  /// fractions of the width and height at its centre (what ``HexMask/CropChoice/focus(x:y:)``
+  /// takes), so every decode size of the render finds the same place.
+  func focus(of square: CropSquare) -> (x: Double, y: Double) {
+    (
+      (Double(square.left) + Double(square.side) / 2) / Double(max(picture.width, 1)),
+      (Double(square.top) + Double(square.side) / 2) / Double(max(picture.height, 1))
+    )
+  }
+
+  /// A box of the look in upright input pixels.
+  func inInput(_ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
+    let sx = Double(width) / Double(max(picture.width, 1))
+    let sy = Double(height) / Double(max(picture.height, 1))
+    func scaled(_ value: Int, _ factor: Double) -> Int {
+      let result = (Double(value) * factor).rounded()
+      return result < 1e15 ? Int(result) : 0
+    }
+    return (scaled(box.x, sx), scaled(box.y, sy), scaled(box.width, sx), scaled(box.height, sy))
+  }
+}
+
+extension SmallPicture {
+  /// `decoder`'s rows averaged into boxes, so the long side is at most `longSide`: each
+  /// source pixel counts once, in the box its position falls in.
+  init(averaging decoder: any ImageDecoder, longSide: Int) throws(ImageError) {
+    let (sourceWidth, sourceHeight) = (decoder.width, decoder.height)
+    guard sourceWidth > 0, sourceHeight > 0 else {
+      throw ImageError(.corrupt, "the picture is \(sourceWidth)×\(sourceHeight)")
+    }
+    let long = max(sourceWidth, sourceHeight)
+    let (width, height) =
+      long <= longSide
+      ? (sourceWidth, sourceHeight)
+      : (
+        max(1, sourceWidth * longSide / long), max(1, sourceHeight * longSide / long)
+      )
+    var rgb = [UInt8](repeating: 0, count: width * height * 3)
+    var sums = [UInt32](repeating: 0, count: width * 3)
+    var counts = [UInt32](repeating: 0, count: width)
+    var row = [UInt8](repeating: 0, count: sourceWidth * 4)
+    let column = (0..<sourceWidth).map { $0 * width / sourceWidth }
+    var outputRow = 0
+    func flush() {
+      for x in 0..<width where counts[x] > 0 {
+        let half = counts[x] / 2
+        for c in 0..<3 {
+          rgb[(outputRow * width + x) * 3 + c] = UInt8((sums[3 * x + c] + half) / counts[x])
+        }
+      }
+      for index in sums.indices { sums[index] = 0 }
+      for index in counts.indices { counts[index] = 0 }
+    }
+    for y in 0..<sourceHeight {
+      let target = y * height / sourceHeight
+      if target != outputRow {
+        flush()
+        outputRow = target
+      }
+      try decoder.readRow(into: &row)
+      // Transparent pixels count as what they show on white: a cut-out's empty parts
+      // must not look like dark detail.
+      for x in 0..<sourceWidth {
+        let alpha = UInt32(row[4 * x + 3])
+        let slot = column[x]
+        for c in 0..<3 {
+          let value = (UInt32(row[4 * x + c]) * alpha + 255 * (255 - alpha) + 127) / 255
+          sums[3 * slot + c] += value
+        }
+        counts[slot] += 1
+      }
+    }
+    flush()
+    self.init(width: width, height: height, rgb: rgb)
+  }
+}
