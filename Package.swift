@@ -51,12 +51,15 @@ let package = Package(
     // point, in a process of its own so that a trap fails the test instead of ending it.
     // Not a product; not installed.
     .executableTarget(name: "hexmask-value-sweep", dependencies: ["HexMask"]),
+    // Runs one face cascade over pictures and prints the boxes, for comparing the evaluator
+    // with OpenCV's (scripts/opencv_faces.py, FaceAgreementTests). Not a product; not installed.
+    .executableTarget(name: "hexmask-faces", dependencies: ["HexMask"]),
     // What both test targets share: the package root and fixtures, temporary folders, the
     // seeded generator, and running a child process. Foundation only.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib", "TestSupport"]),
     .testTarget(
       name: "HexMaskCLITests",
-      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "TestSupport"]),
+      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "TestSupport"]),
   ]
 )

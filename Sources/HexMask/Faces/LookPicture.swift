@@ -59,7 +59,7 @@ extension Look {
 extension SmallPicture {
   /// `decoder`'s rows averaged into boxes, so the long side is at most `longSide`: each
   /// source pixel counts once, in the box its position falls in.
-  init(averaging decoder: any ImageDecoder, longSide: Int) throws(ImageError) {
+  package init(averaging decoder: any ImageDecoder, longSide: Int) throws(ImageError) {
     let (sourceWidth, sourceHeight) = (decoder.width, decoder.height)
     guard sourceWidth > 0, sourceHeight > 0 else {
       throw ImageError(.corrupt, "the picture is \(sourceWidth)×\(sourceHeight)")

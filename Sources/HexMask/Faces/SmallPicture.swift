@@ -22,7 +22,7 @@ package struct SmallPicture: Sendable, Equatable {
     self.rgb = rgb
   }
 
-  /// BT.601 luma in OpenCV's fixed point (`COLOR_RGB2GRAY`: 14 fractional bits, rounded),
+  /// BT.601 luma in OpenCV's fixed point (`COLOR_RGB2GRAY`: 15 fractional bits, rounded),
   /// so the detector sees the gray picture OpenCV would.
   package var gray: [UInt8] {
     var out = [UInt8](repeating: 0, count: width * height)
@@ -31,7 +31,7 @@ package struct SmallPicture: Sendable, Equatable {
         let r = Int(source[3 * index])
         let g = Int(source[3 * index + 1])
         let b = Int(source[3 * index + 2])
-        out[index] = UInt8((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14)
+        out[index] = UInt8((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15)
       }
     }
     return out

@@ -1,0 +1,75 @@
+// hexmask-faces CASCADE.xml PICTURE…: runs one cascade over each picture at its full
+// upright size, as OpenCV's detectMultiScale(gray, 1.1, 3) would, and prints one JSON line
+// per picture. The agreement test and scripts/opencv_faces.py compare these boxes with
+// OpenCV's own. Not a product; not installed.
+import HexMask
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A line on standard error (descriptor 2: the C `stderr` global is not concurrency-safe).
+func complain(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count >= 2, let cascadePath = arguments.first else {
+  complain("usage: hexmask-faces CASCADE.xml PICTURE...")
+  exit(2)
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+  guard let file = fopen(path, "rb") else { return nil }
+  defer { fclose(file) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = fread(&chunk, 1, chunk.count, file)
+    if count == 0 { return ferror(file) == 0 ? bytes : nil }
+    bytes += chunk[..<count]
+  }
+}
+
+guard let xml = readFile(cascadePath) else {
+  complain("hexmask-faces: cannot read \(cascadePath)")
+  exit(1)
+}
+let cascade: Cascade
+do {
+  cascade = try Cascade(xml: xml)
+} catch {
+  complain("hexmask-faces: \(cascadePath): \(error.reason)")
+  exit(1)
+}
+
+var failed = false
+for path in arguments.dropFirst() {
+  guard let file = fopen(path, "rb") else {
+    complain("hexmask-faces: cannot open \(path)")
+    failed = true
+    continue
+  }
+  defer { fclose(file) }
+  do throws(ImageError) {
+    let stored = try openDecoder(file: file, maxPixels: 1 << 28, need: nil)
+    let orientation = stored.metadata.exif.map(Orientation.fromExif) ?? .up
+    let upright = openOriented(stored, orientation: orientation)
+    let picture = try SmallPicture(averaging: upright, longSide: Int.max)
+    let gray = GrayPicture(width: picture.width, height: picture.height, pixels: picture.gray)
+    let boxes = cascade.detect(in: gray)
+    let sum = gray.pixels.reduce(0) { $0 + Int($1) }
+    let list = boxes.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }.joined(separator: ",")
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    print(
+      "{\"file\":\"\(name)\",\"width\":\(gray.width),\"height\":\(gray.height),"
+        + "\"graySum\":\(sum),\"faces\":[\(list)]}")
+  } catch {
+    complain("hexmask-faces: \(path): \(error.reason)")
+    failed = true
+  }
+}
+exit(failed ? 1 : 0)
