@@ -60,6 +60,8 @@ let package = Package(
     .testTarget(name: "HexMaskTests", dependencies: ["HexMask", "CWebP", "CZlib", "TestSupport"]),
     .testTarget(
       name: "HexMaskCLITests",
-      dependencies: ["HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "TestSupport"]),
+      dependencies: [
+        "HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "TestSupport",
+      ]),
   ]
 )

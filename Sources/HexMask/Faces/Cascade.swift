@@ -116,7 +116,8 @@ package struct Cascade: Sendable {
             let right = Int(exactly: numbers[4 * index + 1]),
             let feature = Int(exactly: numbers[4 * index + 2]),
             feature >= 0, feature < features.count,
-            Self.isChild(left, of: index, nodes: count), Self.isChild(right, of: index, nodes: count)
+            Self.isChild(left, of: index, nodes: count),
+            Self.isChild(right, of: index, nodes: count)
           else { throw CascadeError("stage \(stageIndex) has a tree with a bad node") }
           nodes.append(
             Node(

@@ -69,23 +69,24 @@ extension Cascade {
       // Positions whose window lies inside the integral image (OpenCV's working size).
       let lastX = shrunkWidth + 1 - windowWidth
       let lastY = shrunkHeight + 1 - windowHeight
-      let evaluator = WindowEvaluator(cascade: self, integral: integral)
-      var y = 0
-      while y < lastY {
-        var x = 0
-        while x < lastX {
-          let result = evaluator.run(x: x, y: y)
-          if result > 0 {
-            found.append(
-              PixelBox(
-                x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
-                width: winWidth, height: winHeight))
+      WindowEvaluator(cascade: self, integral: integral).withRunner { run in
+        var y = 0
+        while y < lastY {
+          var x = 0
+          while x < lastX {
+            let result = run(x, y)
+            if result > 0 {
+              found.append(
+                PixelBox(
+                  x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
+                  width: winWidth, height: winHeight))
+            }
+            // Rejected by the very first stage: the next position likely is too.
+            if result == 0 { x += step }
+            x += step
           }
-          // Rejected by the very first stage: the next position likely is too.
-          if result == 0 { x += step }
-          x += step
+          y += step
         }
-        y += step
       }
     }
     return found
@@ -152,13 +153,14 @@ struct IntegralImage {
   }
 }
 
-/// One scale's evaluation of windows: the features' corner offsets in this integral
-/// image, computed once.
+/// One scale's evaluation of windows: every node's feature as corner offsets into this
+/// integral image, flattened once, so that the loop over windows reads only arrays.
 private struct WindowEvaluator {
   let cascade: Cascade
   let integral: IntegralImage
-  /// Per feature, 3 rectangles × 4 corners into the integral image.
+  /// Per node: 3 rectangles × 4 corners into the integral image.
   let offsets: [Int]
+  /// Per node: the 3 rectangles' weights.
   let weights: [Float]
   /// The variance window: the cascade's window less one pixel all round, as OpenCV's.
   let normOffsets: (Int, Int, Int, Int)
@@ -170,8 +172,10 @@ private struct WindowEvaluator {
     let stride = integral.width
     var offsets: [Int] = []
     var weights: [Float] = []
-    offsets.reserveCapacity(cascade.features.count * 12)
-    for feature in cascade.features {
+    offsets.reserveCapacity(cascade.nodes.count * 12)
+    weights.reserveCapacity(cascade.nodes.count * 3)
+    for node in cascade.nodes {
+      let feature = cascade.features[node.feature]
       for index in 0..<3 {
         if index < feature.rects.count {
           let r = feature.rects[index]
@@ -193,54 +197,69 @@ private struct WindowEvaluator {
     normArea = Double(w * h)
   }
 
-  /// OpenCV's `runAt`: 1 when every stage passes, `-stage` for the stage that failed (so 0
-  /// for the first), -1 for a window too flat to judge.
-  func run(x: Int, y: Int) -> Int {
-    let origin = x + y * integral.width
-    return integral.sums.withUnsafeBufferPointer { sums in
+  /// Runs `body` with a function that evaluates the window at (x, y) as OpenCV's `runAt`
+  /// does: 1 when every stage passes, `-stage` for the stage that failed (so 0 for the
+  /// first), -1 for a window too flat to judge.
+  func withRunner<T>(_ body: ((Int, Int) -> Int) -> T) -> T {
+    integral.sums.withUnsafeBufferPointer { sums in
       integral.squares.withUnsafeBufferPointer { squares in
         offsets.withUnsafeBufferPointer { offsets in
           weights.withUnsafeBufferPointer { weights in
-            let n = normOffsets
-            let sum = sums[origin + n.0] &- sums[origin + n.1] &- sums[origin + n.2]
-              &+ sums[origin + n.3]
-            let square =
-              squares[origin + n.0] &- squares[origin + n.1] &- squares[origin + n.2]
-              &+ squares[origin + n.3]
-            var spread = normArea * Double(square) - Double(sum) * Double(sum)
-            guard spread > 0 else { return -1 }
-            spread = spread.squareRoot()
-            let normalizer = Float(1 / spread)
-            guard normArea * Double(normalizer) < 0.1 else { return -1 }
+            cascade.nodes.withUnsafeBufferPointer { nodes in
+              cascade.trees.withUnsafeBufferPointer { trees in
+                cascade.leaves.withUnsafeBufferPointer { leaves in
+                  cascade.stages.withUnsafeBufferPointer { stages in
+                    let stride = integral.width
+                    let n = normOffsets
+                    let area = normArea
+                    return body { x, y in
+                      let origin = x + y * stride
+                      let sum =
+                        sums[origin + n.0] &- sums[origin + n.1] &- sums[origin + n.2]
+                        &+ sums[origin + n.3]
+                      let square =
+                        squares[origin + n.0] &- squares[origin + n.1] &- squares[origin + n.2]
+                        &+ squares[origin + n.3]
+                      let spread = area * Double(square) - Double(sum) * Double(sum)
+                      guard spread > 0 else { return -1 }
+                      let normalizer = Float(1 / spread.squareRoot())
+                      guard area * Double(normalizer) < 0.1 else { return -1 }
 
-            func value(_ feature: Int) -> Float {
-              let o = feature * 12
-              let w = feature * 3
-              func rectSum(_ k: Int) -> Float {
-                let a = origin + offsets[o + 4 * k]
-                return Float(
-                  sums[a] &- sums[origin + offsets[o + 4 * k + 1]]
-                    &- sums[origin + offsets[o + 4 * k + 2]] &+ sums[origin + offsets[o + 4 * k + 3]])
-              }
-              var total = weights[w] * rectSum(0) + weights[w + 1] * rectSum(1)
-              if weights[w + 2] != 0 { total += weights[w + 2] * rectSum(2) }
-              return total * normalizer
-            }
+                      @inline(__always) func rectSum(_ o: Int) -> Float {
+                        Float(
+                          sums[origin + offsets[o]] &- sums[origin + offsets[o + 1]]
+                            &- sums[origin + offsets[o + 2]] &+ sums[origin + offsets[o + 3]])
+                      }
+                      @inline(__always) func value(_ node: Int) -> Float {
+                        let w = 3 * node
+                        var total =
+                          weights[w] * rectSum(12 * node)
+                          + weights[w + 1] * rectSum(12 * node + 4)
+                        if weights[w + 2] != 0 { total += weights[w + 2] * rectSum(12 * node + 8) }
+                        return total * normalizer
+                      }
 
-            for (stageIndex, stage) in cascade.stages.enumerated() {
-              var total = 0.0
-              for treeIndex in stage.trees {
-                let tree = cascade.trees[treeIndex]
-                var index = 0
-                repeat {
-                  let node = cascade.nodes[tree.firstNode + index]
-                  index = value(node.feature) < node.threshold ? node.left : node.right
-                } while index > 0
-                total += Double(cascade.leaves[tree.firstLeaf - index])
+                      for stageIndex in 0..<stages.count {
+                        let stage = stages[stageIndex]
+                        var total = 0.0
+                        for treeIndex in stage.trees {
+                          let tree = trees[treeIndex]
+                          var index = 0
+                          repeat {
+                            let nodeIndex = tree.firstNode + index
+                            let node = nodes[nodeIndex]
+                            index = value(nodeIndex) < node.threshold ? node.left : node.right
+                          } while index > 0
+                          total += Double(leaves[tree.firstLeaf - index])
+                        }
+                        if total < Double(stage.threshold) { return -stageIndex }
+                      }
+                      return 1
+                    }
+                  }
+                }
               }
-              if total < Double(stage.threshold) { return -stageIndex }
             }
-            return 1
           }
         }
       }

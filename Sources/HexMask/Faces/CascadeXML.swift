@@ -20,7 +20,8 @@ package struct XMLElement: Sendable {
   /// The numbers in the text, split at white space; nil if any piece is not a number.
   package var numbers: [Double]? {
     var values: [Double] = []
-    for piece in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
+    for piece in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+    {
       guard let value = Double(piece) else { return nil }
       values.append(value)
     }

@@ -36,4 +36,29 @@ package struct SmallPicture: Sendable, Equatable {
     }
     return out
   }
+
+  /// This picture averaged down so its long side is at most `longSide` (itself if it is).
+  package func shrunk(longSide: Int) -> SmallPicture {
+    let long = max(width, height)
+    guard long > longSide, longSide > 0 else { return self }
+    let w = max(1, width * longSide / long)
+    let h = max(1, height * longSide / long)
+    var sums = [UInt32](repeating: 0, count: w * h * 3)
+    var counts = [UInt32](repeating: 0, count: w * h)
+    for y in 0..<height {
+      let ty = y * h / height
+      for x in 0..<width {
+        let target = ty * w + x * w / width
+        for c in 0..<3 { sums[3 * target + c] += UInt32(rgb[3 * (y * width + x) + c]) }
+        counts[target] += 1
+      }
+    }
+    var out = [UInt8](repeating: 0, count: w * h * 3)
+    for index in 0..<(w * h) where counts[index] > 0 {
+      for c in 0..<3 {
+        out[3 * index + c] = UInt8((sums[3 * index + c] + counts[index] / 2) / counts[index])
+      }
+    }
+    return SmallPicture(width: w, height: h, rgb: out)
+  }
 }

@@ -5,24 +5,82 @@
 #endif
 
 extension HexMask {
-  /// Looks at a small copy of the picture in `source` and turns a crop that depends on
-  /// the picture (``CropChoice/faces(_:)``, ``CropChoice/attention``) into the focus of the
-  /// square it chooses, with the faces found (nil for attention). `source` is left where
-  /// it was, for the render to read it again.
-  static func chooseSquare(_ source: CFile, shape: Shape, output: Output, input: Input)
-    throws(ImageError) -> (crop: CropChoice, faces: [Face]?)
-  {
+  /// The largest upright decode (in pixels) kept whole in memory so that one decode serves
+  /// both the look and the render: 4 MP, 16 MiB. A phone photo for an avatar decodes at
+  /// 1/4 (1008 × 756) and stays under it; a larger output decodes again instead.
+  static let decodeOnceLimit = 4 << 20
+
+  /// Looks at a small copy of the picture in `source` and turns a crop that depends on it
+  /// (``CropChoice/faces(_:)``, ``CropChoice/attention``) into the focus of the square it
+  /// chooses, with the faces found (nil for attention). Where the render's own decode
+  /// (`need`, whole) is small, it is kept and returned as `picture`, upright, to render
+  /// from; otherwise `picture` is nil and `source` is back where it was, to decode again.
+  static func lookAndChoose(
+    _ source: CFile, need: PictureNeed, shape: Shape, output: Output, input: Input
+  ) throws(ImageError) -> (crop: CropChoice, faces: [Face]?, picture: (any ImageDecoder)?) {
     let start = ftello(source)
-    let look = try Look(
-      file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
-      memory: input.memoryBudget)
-    clearerr(source)
-    guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
-      throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
+    func rewind() throws(ImageError) {
+      clearerr(source)
+      guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
+        throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
+      }
     }
+    var whole = need
+    whole.square = nil
+    whole.scalesWhole = true
+    let opened = try openDecoder(
+      file: source, maxPixels: input.maxPixels, need: whole, memory: input.memoryBudget)
+    let orientation =
+      input.autoOrient ? opened.metadata.exif.map(Orientation.fromExif) ?? .up : .up
+    let upright = openOriented(opened, orientation: orientation)
+    var (fullWidth, fullHeight) =
+      opened.metadata.storedWidth > 0
+      ? (opened.metadata.storedWidth, opened.metadata.storedHeight)
+      : (opened.width, opened.height)
+    if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
+
+    let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
+    guard !overflow, pixels <= decodeOnceLimit, let buffer = PixelBuffer(zeroedCount: pixels * 4)
+    else {
+      // Too large to keep: a small decode of its own to look at, then the render's.
+      try rewind()
+      let look = try Look(
+        file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
+        memory: input.memoryBudget)
+      try rewind()
+      let chosen = choose(look, crop: output.crop, shape: shape)
+      return (chosen.crop, chosen.faces, nil)
+    }
+    var row = [UInt8](repeating: 0, count: upright.width * 4)
+    for y in 0..<upright.height {
+      try upright.readRow(into: &row)
+      let base = y * upright.width * 4
+      for index in row.indices { buffer.bytes[base + index] = row[index] }
+    }
+    // Upright now: the render must not turn it again, and the crop it reports is in
+    // upright pixels.
+    var metadata = opened.metadata
+    metadata.exif = nil
+    (metadata.storedWidth, metadata.storedHeight) = (fullWidth, fullHeight)
+    func view() -> WholePicture {
+      WholePicture(
+        width: upright.width, height: upright.height, pixels: buffer, metadata: metadata,
+        warnings: upright.warnings, isOpaque: opened.isOpaque)
+    }
+    let look = Look(
+      picture: try SmallPicture(averaging: view(), longSide: Look.longSide),
+      width: fullWidth, height: fullHeight)
+    let chosen = choose(look, crop: output.crop, shape: shape)
+    return (chosen.crop, chosen.faces, view())
+  }
+
+  /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).
+  static func choose(_ look: Look, crop: CropChoice, shape: Shape) -> (
+    crop: CropChoice, faces: [Face]?
+  ) {
     var faces: [Face]? = nil
     var square = look.picture.attentionSquare()
-    if case .faces(let model) = output.crop {
+    if case .faces(let model) = crop {
       let found = model.faces(in: look.picture)
       if !found.isEmpty {
         square = look.picture.faceSquare(

@@ -269,13 +269,6 @@ extension HexMask {
           try render(from: memory, to: targets, shape: shape, output: output, input: input)
         }
       }
-      do throws(Error) {
-        (output.crop, faces) = try decoding { () throws(ImageError) in
-          try chooseSquare(source, shape: shape, output: output, input: input)
-        }
-      } catch {
-        throw forInput(error)
-      }
     }
     let sizes = targets.map(\.size)
     // Shrink only as far as the largest output allows; nil (own size) forbids any.
@@ -290,7 +283,17 @@ extension HexMask {
     let stored: any ImageDecoder
     do throws(Error) {
       stored = try decoding { () throws(ImageError) in
-        try openDecoder(
+        guard output.crop.looksAtPicture && shape.layout != .seed && !output.maskOnly else {
+          return try openDecoder(
+            file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget)
+        }
+        // The square depends on the picture: look first (decoding once where the render's
+        // decode is small enough to keep), then render the square chosen.
+        let chosen = try lookAndChoose(
+          source, need: need, shape: shape, output: output, input: input)
+        (output.crop, faces) = (chosen.crop, chosen.faces)
+        if let picture = chosen.picture { return picture }
+        return try openDecoder(
           file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget)
       }
     } catch {

@@ -1,0 +1,138 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HexMask
+
+/// The cascade reader refuses what it cannot evaluate safely, and the pieces of the
+/// detector around the evaluator (grouping, the face square) do what OpenCV's and the
+/// README say. Agreement with OpenCV itself is FaceAgreementTests'.
+@Suite("Face cascades")
+struct CascadeTests {
+  /// A one-stage, one-stump cascade on an 8 × 8 window: "left half darker than right".
+  static func tinyCascade(
+    node: String = "0 -1 0 0.", rect: String = "0 0 4 8 -1.", leaves: String = "-1. 1.",
+    width: String = "8", tilted: String = "0"
+  ) -> [UInt8] {
+    Array(
+      """
+      <?xml version="1.0"?>
+      <!-- a comment -->
+      <opencv_storage>
+      <cascade type_id="opencv-cascade-classifier"><stageType>BOOST</stageType>
+        <featureType>HAAR</featureType><height>8</height><width>\(width)</width>
+        <featureParams><maxCatCount>0</maxCatCount></featureParams>
+        <stages><_><stageThreshold>0.5</stageThreshold><weakClassifiers>
+          <_><internalNodes>\(node)</internalNodes><leafValues>\(leaves)</leafValues></_>
+        </weakClassifiers></_></stages>
+        <features><_><rects><_>\(rect)</_><_>4 0 4 8 1.</_></rects><tilted>\(tilted)</tilted></_></features>
+      </cascade>
+      </opencv_storage>
+      """.utf8)
+  }
+
+  @Test("a well-formed cascade reads, and finds the edge it was made for")
+  func tinyCascadeDetects() throws {
+    let cascade = try Cascade(xml: Self.tinyCascade())
+    #expect(cascade.windowWidth == 8 && cascade.stages.count == 1 && cascade.isStumps)
+    // Dark left half, bright right half, with texture so the windows are not flat.
+    var pixels = [UInt8](repeating: 0, count: 40 * 40)
+    for y in 0..<40 {
+      for x in 0..<40 { pixels[y * 40 + x] = UInt8(x < 20 ? 20 + (x + y) % 7 : 220 - (x * y) % 9) }
+    }
+    let windows = cascade.windows(
+      in: GrayPicture(width: 40, height: 40, pixels: pixels), scaleFactor: 1.1, minimumSide: 0)
+    #expect(!windows.isEmpty)
+    // Every accepted window straddles the edge.
+    #expect(windows.allSatisfy { $0.x < 20 && $0.x + $0.width > 20 })
+  }
+
+  static let refusals: [(String, [UInt8])] = [
+    ("empty", []),
+    ("not XML", Array("GIF89a".utf8)),
+    ("truncated", Array(tinyCascade().prefix(300))),
+    ("a child past the tree's end", tinyCascade(node: "2 -1 0 0.")),
+    ("a loop in a tree", tinyCascade(node: "1 -1 0 0. 1 -2 0 0.", leaves: "1. 1. 1.")),
+    ("a feature that does not exist", tinyCascade(node: "0 -1 7 0.")),
+    ("a rectangle outside the window", tinyCascade(rect: "6 0 4 8 -1.")),
+    ("a NaN threshold", tinyCascade(node: "0 -1 0 nan")),
+    ("too few leaves", tinyCascade(leaves: "1.")),
+    ("a tilted feature", tinyCascade(tilted: "1")),
+    ("a window of 1000", tinyCascade(width: "1000")),
+    (
+      "elements nested too deep",
+      Array((String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)).utf8)
+    ),
+  ]
+
+  @Test(
+    "what cannot be evaluated safely is refused with a reason",
+    arguments: refusals.indices.map { refusals[$0].0 })
+  func refusal(_ name: String) throws {
+    let bytes = try #require(Self.refusals.first { $0.0 == name }).1
+    #expect(throws: CascadeError.self, "\(name)") { try Cascade(xml: bytes) }
+    #expect(throws: HexMask.FaceModelError.self) {
+      try HexMask.FaceModel(faceCascades: [bytes])
+    }
+  }
+
+  @Test("a model's identity follows the bytes of its cascades")
+  func identity() throws {
+    let a = try HexMask.FaceModel(faceCascades: [Self.tinyCascade()])
+    let b = try HexMask.FaceModel(faceCascades: [Self.tinyCascade()])
+    let c = try HexMask.FaceModel(faceCascades: [Self.tinyCascade(leaves: "-1. 2.")])
+    #expect(a == b && a.identity == b.identity)
+    #expect(a != c)
+    #expect(throws: HexMask.FaceModelError.self) { try HexMask.FaceModel(faceCascades: []) }
+  }
+
+  @Test("groupRectangles: close windows become their average; lone ones are dropped")
+  func grouping() {
+    let cluster = (0..<5).map { PixelBox(x: 100 + $0, y: 50 + $0 % 2, width: 40, height: 40) }
+    let lone = [PixelBox(x: 300, y: 300, width: 40, height: 40)]
+    let grouped = groupRectangles(cluster + lone, minNeighbors: 3, eps: 0.2)
+    #expect(grouped == [PixelBox(x: 102, y: 50, width: 40, height: 40)])
+    // A small group inside a large, better-supported one goes.
+    let inner = (0..<4).map { _ in PixelBox(x: 110, y: 60, width: 20, height: 20) }
+    let outer = (0..<6).map { _ in PixelBox(x: 100, y: 50, width: 40, height: 40) }
+    #expect(groupRectangles(inner + outer, minNeighbors: 3, eps: 0.2).count == 1)
+  }
+
+  @Test(
+    "the face square keeps a face off to one side, whole, near its middle",
+    arguments: [
+      (600, 400, 480, 150), (600, 400, 60, 150), (400, 600, 180, 80), (400, 600, 180, 470),
+    ])
+  func faceSquare(width: Int, height: Int, faceX: Int, faceY: Int) {
+    let look = SmallPicture(
+      width: width, height: height, rgb: [UInt8](repeating: 0, count: width * height * 3))
+    let face = PixelBox(x: faceX - 30, y: faceY - 30, width: 60, height: 60)
+    let square = look.faceSquare([face], sides: 6, rotation: 90)
+    #expect(square.side == min(width, height))
+    #expect(square.left >= 0 && square.top >= 0)
+    #expect(square.left + square.side <= width && square.top + square.side <= height)
+    let (centre, mid) =
+      width > height
+      ? (faceX, square.left + square.side / 2) : (faceY, square.top + square.side / 2)
+    let expected = min(max(centre, square.side / 2), max(width, height) - square.side / 2)
+    #expect(abs(mid - expected) <= square.side / 6, "face at \(centre), square centre \(mid)")
+  }
+
+  @Test("of two faces that cannot both fit, the larger is kept")
+  func largerWins() {
+    let look = SmallPicture(
+      width: 900, height: 300, rgb: [UInt8](repeating: 0, count: 900 * 300 * 3))
+    let small = PixelBox(x: 60, y: 120, width: 40, height: 40)
+    let large = PixelBox(x: 760, y: 110, width: 80, height: 80)
+    let square = look.faceSquare([small, large], sides: 6, rotation: 90)
+    #expect(square.left + square.side > 840 && square.left > 100)
+  }
+
+  @Test("exact resize leaves an unscaled picture as it is")
+  func resizeIdentity() {
+    var generator = SplitMix64(state: 7)
+    let pixels = (0..<(37 * 23)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    let picture = GrayPicture(width: 37, height: 23, pixels: pixels)
+    #expect(exactBilinearResize(picture, width: 37, height: 23).pixels == pixels)
+  }
+}
