@@ -412,6 +412,46 @@ def job_b(tools, phone_dir, work, hexmask_bin, floor_bin, outputs="out-b", magic
     return jobs
 
 
+def job_h(tools, phone_dir, work, hexmask_bin):
+    """Avatars of the phone photos with each smart crop against the centre square, and
+    one photo alone (-j 1), so the look and the detector's share of a photo shows."""
+    side = 256
+    files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
+    out = lambda name: os.path.join(work, "out-h", name)
+    os.makedirs(os.path.join(work, "out-h"), exist_ok=True)
+    hexmask = [hexmask_bin, "-q", phone_dir, "--size", str(side), "-j", "2"]
+    jobs = [(Result(f"hexmask -j 2 --gravity {g}",
+                    hexmask + ["--out-dir", out(g), "--gravity", g]), out(g))
+            for g in ("center", "face", "attention")]
+    one = files[0]
+    for g in ("center", "face"):
+        jobs.append((Result(f"hexmask, one photo, --gravity {g}",
+                            ["__mkdir__", hexmask_bin, "-q", one, out(f"one-{g}") + "/a.png",
+                             "--size", str(side), "--gravity", g]), out(f"one-{g}")))
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips, 2 threads), attention",
+            [sys.executable, VIPS_JOBS, "attention", str(side), out("pyvips"), "2"] + files,
+            "thumbnail with crop=attention only; no mask, no border"), out("pyvips")))
+    return jobs
+
+
+def targets_h(jobs):
+    centre, face, attention = (jobs[i][0] for i in range(3))
+    out = []
+    if centre.error or face.error or not centre.median:
+        return out
+    ratio = face.median / centre.median
+    out.append(f"target --gravity face ≤ 1.5× the centre: {ratio:.2f}× — {verdict(ratio <= 1.5)}")
+    if not attention.error and attention.median:
+        out.append(f"--gravity attention: {attention.median / centre.median:.2f}× the centre")
+    one_centre, one_face = jobs[3][0], jobs[4][0]
+    if not one_centre.error and not one_face.error and one_face.median:
+        out.append(f"one photo: the look and the detector add {one_face.median - one_centre.median:.3f} s "
+                   f"({(one_face.median - one_centre.median) / one_face.median:.0%} of its time)")
+    return out
+
+
 def heic_inputs(phone_dir, work):
     """The phone JPEGs as HEIC (heif-enc, quality 50, with a 320 px thumbnail as iPhones
     write one), made once; None when heif-enc is not installed (make bench-deps)."""
@@ -790,8 +830,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f,g",
-                        help="which jobs: a, b, c, d, e, f, g")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h",
+                        help="which jobs: a, b, c, d, e, f, g, h")
     parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
@@ -807,7 +847,7 @@ def main():
             sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
     selected = args.jobs.split(",")
     # Job (g) makes its own inputs; the others share the ones vips makes.
-    needs_inputs = any(key in selected for key in "abcdef")
+    needs_inputs = any(key in selected for key in "abcdefh")
     if needs_inputs and not shutil.which("vips"):
         sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
     vips_version = (version_of(["vips", "--version"]) or "?").replace("vips-", "")
@@ -845,6 +885,10 @@ def main():
     plans.append(
         ("f", f"(f) planning {PLANNED:,} listed paths (--dry-run)".replace(",", " "),
          lambda: job_f(tools, work, hexmask_bin), None, 1, targets_f))
+    plans.append(
+        ("h", f"(h) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars: --gravity face and "
+         "attention against the centre", lambda: job_h(tools, phone_dir, work, hexmask_bin),
+         256, 1, targets_h))
     heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
     if heic_dir:
         plans.append(

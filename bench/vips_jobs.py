@@ -13,6 +13,9 @@
     vips_jobs.py sizes-once SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
         The same from one decode: a thumbnail of the file at the largest size, the others
         thumbnail_image'd from it (the libvips issue #656 way).
+    vips_jobs.py attention SIZE OUT_DIR JOBS INPUT...
+        thumbnail with crop="attention" to SIZE², saved as PNG: libvips' own smart crop,
+        for comparing --gravity attention's time (no mask, no border).
 
 MASK.svg is `hexmask --svg - --size N` as written (only its alpha matters: the shape and
 its border); BORDER.svg is the same document without the filled shape, so both tools draw
@@ -77,6 +80,18 @@ def sizes_job(sizes, out_dir, masks, borders, jobs, sources, once):
         list(pool.map(one, sources))
 
 
+def attention_job(size, out_dir, jobs, sources):
+    os.makedirs(out_dir, exist_ok=True)
+
+    def one(source):
+        image = pyvips.Image.thumbnail(source, size, height=size, crop="attention")
+        name = os.path.splitext(os.path.basename(source))[0] + ".png"
+        image.pngsave(os.path.join(out_dir, name), compression=6)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, sources))
+
+
 def main(argv):
     if len(argv) == 5 and argv[0] == "mask":
         mask_job(*argv[1:])
@@ -85,6 +100,8 @@ def main(argv):
     elif len(argv) >= 7 and argv[0] in ("sizes", "sizes-once"):
         sizes_job([int(n) for n in argv[1].split(",")], argv[2], argv[3].split(","),
                   argv[4].split(","), int(argv[5]), argv[6:], argv[0] == "sizes-once")
+    elif len(argv) >= 5 and argv[0] == "attention":
+        attention_job(int(argv[1]), argv[2], int(argv[3]), argv[4:])
     else:
         sys.exit(__doc__)
 
