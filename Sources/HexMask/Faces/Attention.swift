@@ -1,4 +1,4 @@
-/// `--gravity attention`: where the interest of a picture is, with no model.
+/// ``HexMask/CropChoice/attention``: where the interest of a picture is, with no model.
 extension SmallPicture {
   /// The square (side `min(width, height)`, in this picture's pixels) with the most
   /// interest: edges, saturated colour and skin tones. Only one of `left` and `top`

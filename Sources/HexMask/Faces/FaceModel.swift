@@ -1,5 +1,5 @@
 extension HexMask {
-  /// The trained cascades `--gravity face` detects with: OpenCV's frontal-face cascades
+  /// The trained cascades ``CropChoice/faces(_:)`` detects with: OpenCV's frontal-face cascades
   /// (`haarcascade_frontalface_*.xml` from `opencv-data`) and, tried only where they find
   /// no face, pet cascades (`haarcascade_frontalcatface.xml`). Read once and shared: a
   /// model is immutable, and every render may use it from any thread.
