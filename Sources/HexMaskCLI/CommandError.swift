@@ -185,6 +185,8 @@ enum CommandError: Error, Equatable, Sendable {
       "--gravity face needs OpenCV's face cascades, and none is installed: install opencv-data "
         + "(apt install opencv-data; Homebrew: brew install opencv) or set \(faceModelVariable) "
         + "to a cascade file such as \(faceCascadeName)"
+    case .unusableFaceModel(let failure, fromVariable: true) where failure.file.isEmpty:
+      "\(faceModelVariable) is set but empty: unset it, or name a cascade file"
     case .unusableFaceModel(let failure, fromVariable: true):
       "\(displayName(failure.file)): cannot be the face model (\(faceModelVariable)): "
         + failure.reason

@@ -89,7 +89,8 @@ private func cascadeBytes(_ path: String, fromVariable: Bool) throws(CommandErro
   func refuse(_ reason: String) -> CommandError {
     .unusableFaceModel(FileFailure(file: path, reason: reason), fromVariable: fromVariable)
   }
-  guard !path.isEmpty else { throw refuse("the name is empty; unset it or name a cascade file") }
+  // An empty name names no file; the message says so instead of "No such file".
+  guard !path.isEmpty else { throw refuse("no file name") }
   let descriptor = path.withFileName { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
   guard descriptor >= 0 else { throw refuse("cannot open: \(systemError())") }
   defer { close(descriptor) }
