@@ -238,7 +238,8 @@ let optionTable: [OptionDescription] = [
     help: "Print one JSON object per file on standard output, in input order: input, output, "
       + "status (written, skipped or failed), reason (new, changed or forced), error, width, "
       + "height, milliseconds, warnings "
-      + "(a list, empty unless the input was damaged).",
+      + "(a list, empty unless the input was damaged), crop (the square of the input shown: "
+      + "x, y, side) and, with --gravity face, faces (how many were found).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",
