@@ -271,8 +271,7 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
   let warnings = (result.report?.warnings ?? []).map(jsonString)
   let crop = result.report?.crop.map { #"{"x":\#($0.x),"y":\#($0.y),"side":\#($0.side)}"# }
-  let faces = result.report?.faces.map { [("faces", String($0.count))] } ?? []
-  let fields: [(String, String)] = [
+  var fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
     ("status", jsonString(status)),
@@ -283,7 +282,8 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("milliseconds", String(result.milliseconds)),
     ("warnings", "[" + warnings.joined(separator: ",") + "]"),
     ("crop", crop ?? "null"),
-  ] + faces
+  ]
+  if let faces = result.report?.faces { fields.append(("faces", String(faces.count))) }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }
 

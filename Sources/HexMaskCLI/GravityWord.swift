@@ -16,7 +16,9 @@ enum GravityWord: RawRepresentable, CaseIterable, Equatable, Sendable {
   /// Where edges, saturated colour and skin tones are; needs no model.
   case attention
 
-  static var allCases: [GravityWord] { Gravity.allCases.map(GravityWord.side) + [.face, .attention] }
+  static var allCases: [GravityWord] {
+    Gravity.allCases.map(GravityWord.side) + [.face, .attention]
+  }
 
   init?(rawValue: String) {
     guard let word = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }

@@ -135,7 +135,8 @@ import Testing
         + #""error":null,"width":64,"height":64,"milliseconds":5,"warnings":[],"#
         + #""crop":{"x":106,"y":0,"side":427},"faces":1}"# + "\n")
     result.report?.faces = nil
-    #expect(jsonLine(result, status: "written").hasSuffix(#""crop":{"x":106,"y":0,"side":427}}"# + "\n"))
+    #expect(
+      jsonLine(result, status: "written").hasSuffix(#""crop":{"x":106,"y":0,"side":427}}"# + "\n"))
     let skipped = BatchResult(item: item, status: .skipped)
     #expect(jsonLine(skipped, status: "skipped").hasSuffix(#""warnings":[],"crop":null}"# + "\n"))
   }
