@@ -90,7 +90,7 @@ import Testing
   @Test(arguments: [
     ["in.jpg", "out.png", "--gravity", "attention"], ["in.jpg", "out.png", "--gravity", "north"],
     ["in.jpg", "out.png"], ["--mask-only", "in.jpg", "m.png", "--gravity", "face"],
-    ["--help", "--gravity", "face"], ["--svg", "s.svg", "--size", "8", "--gravity", "face"],
+    ["--help", "--gravity", "face"], ["--svg", "/dev/null", "--size", "8", "--gravity", "face"],
   ])
   func otherRunsNeverLookForTheModel(arguments: [String]) {
     let outcome = run(arguments, model: .failure(.noFaceModel))
