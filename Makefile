@@ -30,11 +30,17 @@ DEMO_OUTPUT = out/demo.png
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 # The C libraries (pkg-config names) and the Debian packages that bring them; librsvg2-bin
 # gives the tests a standard SVG renderer to check --svg against, parallel the GNU
-# parallel that runs README's Scale-out recipe, and groff-base the groff that checks the
-# man page for warnings.
+# parallel that runs README's Scale-out recipe, groff-base the groff that checks the
+# man page for warnings, and opencv-data the face cascades of --gravity face (data only,
+# no library: hexmask evaluates them itself; its tests are skipped without them).
 PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib
 APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev libheif-dev zlib1g-dev librsvg2-bin parallel \
-  groff-base pkg-config
+  groff-base pkg-config opencv-data
+# Where hexmask looks for the face cascade (faceModelFolders in FaceModelFile.swift).
+FACE_CASCADES = $(addsuffix /haarcascade_frontalface_alt2.xml,/usr/share/opencv4/haarcascades \
+  /usr/local/share/opencv4/haarcascades /opt/homebrew/share/opencv4/haarcascades \
+  /usr/share/opencv/haarcascades)
+HAS_FACE_CASCADES = ( for f in $(FACE_CASCADES); do [ -f "$$f" ] && exit 0; done; exit 1 )
 RELEASE_BIN = $$($(SWIFT_BUILD) -c release --show-bin-path)
 DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # The man page and completions are printed by the binary being installed, from its option
@@ -47,20 +53,29 @@ all: build
 
 # libpng16 and libjpeg(-turbo), found through pkg-config. As root on Debian/Ubuntu they are
 # installed; anywhere else the message names the packages.
+# OpenCV's face cascades are optional: without them (and no root to install them) a note
+# says that the --gravity face tests will be skipped, and the build goes on.
 deps:
-	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null && command -v rsvg-convert >/dev/null && \
+	@required=no; \
+	if pkg-config --exists $(PKG_MODULES) 2>/dev/null && command -v rsvg-convert >/dev/null && \
 	  command -v groff >/dev/null && \
 	  parallel --version </dev/null 2>/dev/null | grep -q '^GNU parallel'; then \
+	  required=yes; \
+	fi; \
+	if [ $$required = yes ] && $(HAS_FACE_CASCADES); then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  echo "make: installing $(APT_PACKAGES) with apt-get"; \
 	  apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES) && \
 	  pkg-config --exists $(PKG_MODULES); \
+	elif [ $$required = yes ]; then \
+	  echo "make: no OpenCV face cascades, so the tests of --gravity face are skipped." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install opencv-data; macOS (Homebrew): brew install opencv" >&2; \
 	else \
-	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert, GNU parallel and groff." >&2; \
+	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert, GNU parallel and groff (and opencv-data for --gravity face)." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install $(APT_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg parallel groff pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg parallel groff pkg-config (and opencv)" >&2; \
 	  exit 1; \
 	fi
 

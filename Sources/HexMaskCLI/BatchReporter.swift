@@ -179,10 +179,13 @@ final class BatchReporter: Sendable {
       lines.append("hexmask: skipped \(displayName(result.item.output)) (up to date)")
     case .written where verbosity == .verbose:
       let side = result.report?.side ?? 0
+      let details =
+        [result.reason?.rawValue ?? "new", "\(side)x\(side)"]
+        + [result.report?.crop.map(cropWords), result.report?.faces.map(faceWords)]
+        .compactMap { $0 } + ["\(result.milliseconds) ms"]
       lines.append(
         "hexmask: wrote \(displayName(result.item.output)) from "
-          + "\(displayName(result.item.input)) (\(result.reason?.rawValue ?? "new"), "
-          + "\(side)x\(side), \(result.milliseconds) ms)")
+          + "\(displayName(result.item.input)) (\(details.joined(separator: ", ")))")
     default: break
     }
     if verbosity != .quiet {
@@ -244,13 +247,31 @@ func duration(_ seconds: Double) -> String {
   return String(format: "%d min %02d s", whole / 60, whole % 60)
 }
 
+/// The square a file was cut from, for `--verbose`: `crop 427x427+106+0` (side, then its
+/// left and top edges in the upright input, as ImageMagick writes a geometry).
+func cropWords(_ crop: HexMask.Crop) -> String {
+  "crop \(crop.side)x\(crop.side)+\(crop.x)+\(crop.y)"
+}
+
+/// What `--gravity face` found, for `--verbose`: `2 faces`, `1 pet face`, or `no face`
+/// (the square then went where `attention` puts it).
+func faceWords(_ faces: [HexMask.Face]) -> String {
+  guard !faces.isEmpty else { return "no face (attention)" }
+  let pets = faces.allSatisfy(\.isPet) ? "pet " : ""
+  return "\(faces.count) \(pets)face\(faces.count == 1 ? "" : "s")"
+}
+
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
-/// `warnings` (last, and `[]` when there are none) says what a file written from a damaged
-/// input lacks, as the warnings on standard error do.
+/// `warnings` (`[]` when there are none) says what a file written from a damaged input
+/// lacks, as the warnings on standard error do. `crop` is the square of the upright input
+/// the output shows, `{"x":…,"y":…,"side":…}`, null unless written; `faces`, the number of
+/// faces found, is there only for outputs written with `--gravity face`. The keys older
+/// versions printed keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
   let warnings = (result.report?.warnings ?? []).map(jsonString)
-  let fields: [(String, String)] = [
+  let crop = result.report?.crop.map { #"{"x":\#($0.x),"y":\#($0.y),"side":\#($0.side)}"# }
+  var fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),
     ("output", result.item.output.isEmpty ? "null" : jsonString(result.item.output)),
     ("status", jsonString(status)),
@@ -260,7 +281,9 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("height", side),
     ("milliseconds", String(result.milliseconds)),
     ("warnings", "[" + warnings.joined(separator: ",") + "]"),
+    ("crop", crop ?? "null"),
   ]
+  if let faces = result.report?.faces { fields.append(("faces", String(faces.count))) }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }
 

@@ -82,6 +82,9 @@ func run(
   _ arguments: [String],
   render: (String, [SizedFile], RenderSettings) throws(FileFailure) -> [RenderedFile],
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
+  faceModel: () throws(CommandError) -> HexMask.FaceModel = { () throws(CommandError) in
+    try loadFaceModel()
+  },
   standardOutput: (String) -> Void,
   standardError writeError: (String) -> Void
 ) -> Int32 {
@@ -93,6 +96,9 @@ func run(
       limit: job.options.memoryLimit ?? defaultMemoryLimit())
     try job.checkOutputsAreDistinct()
     try job.checkFilesBeforeRendering()
+    // Read once, here, before any file: a batch's workers share this one immutable model.
+    // A run that renders no picture with it never looks for it.
+    if job.needsFaceModel { job.options.output.crop = .faces(try faceModel()) }
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     // Once per run, before any file: --quiet keeps standard error for errors only.
     if job.batch.verbosity != .quiet {

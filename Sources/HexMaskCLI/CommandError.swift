@@ -76,6 +76,12 @@ enum CommandError: Error, Equatable, Sendable {
   case someFilesFailed(count: Int)
   /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
   case interrupted(signal: Int32)
+  /// `--gravity face`, and neither `HEXMASK_FACE_MODEL` nor an installed OpenCV names a
+  /// face cascade.
+  case noFaceModel
+  /// The face cascade (`HEXMASK_FACE_MODEL`'s when `fromVariable`, else an installed one)
+  /// cannot be read as one; the failure names the file and why.
+  case unusableFaceModel(FileFailure, fromVariable: Bool)
   /// Text (help, a manual page, JSON lines, messages) could not be written to `stream`
   /// (`<stdout>` or `<stderr>`); `code` is the `errno` of the failed write.
   case textNotWritten(stream: String, code: Int32)
@@ -175,6 +181,18 @@ enum CommandError: Error, Equatable, Sendable {
         + "finish the rest"
     case .textNotWritten(let stream, let code):
       "\(stream): cannot write: \(String(cString: strerror(code)))"
+    case .noFaceModel:
+      "--gravity face needs OpenCV's face cascades, and none is installed: install opencv-data "
+        + "(apt install opencv-data; Homebrew: brew install opencv) or set \(faceModelVariable) "
+        + "to a cascade file such as \(faceCascadeName)"
+    case .unusableFaceModel(let failure, fromVariable: true) where failure.file.isEmpty:
+      "\(faceModelVariable) is set but empty: unset it, or name a cascade file"
+    case .unusableFaceModel(let failure, fromVariable: true):
+      "\(displayName(failure.file)): cannot be the face model (\(faceModelVariable)): "
+        + failure.reason
+    case .unusableFaceModel(let failure, fromVariable: false):
+      "\(displayName(failure.file)): cannot be the face model: \(failure.reason) "
+        + "(\(faceModelVariable) can name another cascade file)"
     }
   }
 
@@ -191,7 +209,8 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures,
-      .outputIsPhoto, .pictureOnTerminal, .contradiction, .unusableOutputFolder:
+      .outputIsPhoto, .pictureOnTerminal, .contradiction, .unusableOutputFolder, .noFaceModel,
+      .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []

@@ -51,6 +51,9 @@ struct Job: Equatable, Sendable {
   /// Every file an option named (`--out-dir`, `--svg`, `--files-from`) that the same option
   /// given again replaced, in order, so a run can say it ignored them: option, file.
   var replacedFiles: [ReplacedFile] = []
+  /// `--gravity face`: the run reads the face model and makes the crop `.faces(model)`
+  /// before it renders (see ``GravityWord/assign(to:)``).
+  var faceCrop = false
 }
 
 /// A file an option named before the same option named another: `--svg a.svg --svg b.svg`.

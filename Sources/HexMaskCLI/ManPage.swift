@@ -41,6 +41,21 @@ func manPage(options table: [OptionDescription] = optionTable) -> String {
   for (status, meaning) in CommandError.exitStatuses {
     lines += [".TP", bold(String(status)), roffText(meaning)]
   }
+  lines += [
+    ".SH ENVIRONMENT", ".TP", bold(faceModelVariable),
+    roffText(
+      "The face cascade (an OpenCV Haar cascade XML file) --gravity face uses instead of the "
+        + "installed ones, alone: no pet cascade is tried then. A name that cannot be read as "
+        + "a cascade is a usage error; the installed ones are not tried instead."),
+    ".SH FILES",
+    roffText(
+      "--gravity face uses the first of these folders that holds \(faceCascadeName), with "
+        + "\(petCascadeName) for pets' faces when it is there too (Debian and Ubuntu: apt "
+        + "install opencv-data; Homebrew: brew install opencv):"),
+  ]
+  for place in faceModelPlaces {
+    lines += [".TP", italic(place.folder), roffText(place.origin)]
+  }
   lines.append(".SH EXAMPLES")
   for example in helpExamples {
     lines += [".TP", bold(example.command), roffText(example.purpose)]

@@ -56,9 +56,12 @@ let optionTable: [OptionDescription] = [
     group: .canvas),
   OptionDescription(
     long: "gravity",
-    value: .choice(of: Gravity.self, named: "SIDE") { $0.options.output.crop = .gravity($1) },
+    value: .choice(of: GravityWord.self, named: "WHERE") { $1.assign(to: &$0) },
     help: "Which square of a non-square picture to use: center, north, south, east, west, "
-      + "northeast, northwest, southeast or southwest.",
+      + "northeast, northwest, southeast or southwest; face puts the faces in the shape "
+      + "(OpenCV's trained cascades, from opencv-data or the file HEXMASK_FACE_MODEL names; "
+      + "a pet's face when there is no human one, else as attention); attention picks the "
+      + "square with the most edges, saturated colour and skin tones.",
     group: .canvas, defaultValue: defaultGravity),
   OptionDescription(
     long: "focus",
@@ -235,7 +238,8 @@ let optionTable: [OptionDescription] = [
     help: "Print one JSON object per file on standard output, in input order: input, output, "
       + "status (written, skipped or failed), reason (new, changed or forced), error, width, "
       + "height, milliseconds, warnings "
-      + "(a list, empty unless the input was damaged).",
+      + "(a list, empty unless the input was damaged), crop (the square of the input shown: "
+      + "x, y, side) and, with --gravity face, faces (how many were found).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",
@@ -276,6 +280,10 @@ let helpExamples: [(command: String, purpose: String)] = [
   (
     "hexmask photo.jpg 'avatar-{size}.png' --size 64,128,256 --line 2%",
     "Three avatar sizes from one decode: avatar-64.png, avatar-128.png, avatar-256.png."
+  ),
+  (
+    "hexmask -r staff --out-dir avatars --size 256 --gravity face",
+    "Staff avatars with each face in the hexagon (needs OpenCV's cascades: opencv-data)."
   ),
   (
     "curl -s https://example.com/me.jpg | hexmask - - > me.png",

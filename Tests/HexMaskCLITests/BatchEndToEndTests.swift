@@ -236,14 +236,21 @@ import Testing
         #expect(
           Set(object.keys) == [
             "input", "output", "status", "reason", "error", "width", "height", "milliseconds",
-            "warnings",
+            "warnings", "crop",
           ])
         #expect(object["milliseconds"] is Int)
         guard object["status"] as? String == "written", let output = object["output"] as? String
-        else { continue }
+        else {
+          #expect(object["crop"] is NSNull)
+          continue
+        }
         let image = try decodeImage(at: dir.appendingPathComponent(output).path)
         #expect(object["width"] as? Int == image.width && object["height"] as? Int == image.height)
         #expect(object["error"] is NSNull)
+        // The square the output shows: at its own size, as large as the output.
+        let crop = object["crop"] as? [String: Int]
+        #expect(crop?["side"] == image.width)
+        #expect(Set(crop.map { Array($0.keys) } ?? []) == ["x", "y", "side"])
       }
       #expect(
         run.standardOutput.hasPrefix(

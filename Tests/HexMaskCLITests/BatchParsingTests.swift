@@ -117,7 +117,7 @@ import Testing
     #expect(
       jsonLine(result, status: "written")
         == #"{"input":"in.jpg","output":"o/in.png","status":"written","reason":null,"error":null,"#
-        + #""width":12,"height":12,"milliseconds":7,"warnings":[]}"# + "\n")
+        + #""width":12,"height":12,"milliseconds":7,"warnings":[],"crop":null}"# + "\n")
   }
 
   @Test func durationsReadWell() {

@@ -49,14 +49,16 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 }
 
 /// Runs `row` in a fresh folder and checks everything the harness promises (see
-/// ``HostileCase``).
-func runHostileCase(_ row: HostileCase) throws {
+/// ``HostileCase``). `prepare` puts more files in the folder first (pictures made by the
+/// test, which a shell cannot make), before `setup` runs.
+func runHostileCase(_ row: HostileCase, prepare: (URL) throws -> Void = { _ in }) throws {
   try withTemporaryDirectory { folder in
     try FileManager.default.copyItem(
       atPath: fixture("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
     try FileManager.default.copyItem(
       atPath: fixture("pngsuite/basn2c08.png"),
       toPath: folder.appendingPathComponent("small.png").path)
+    try prepare(folder)
     let setup = try shell(row.setup, in: folder)
     #expect(setup.status == 0, "setup failed: \(setup.standardError)")
     let before = try snapshot(folder)

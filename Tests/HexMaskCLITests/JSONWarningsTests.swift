@@ -6,13 +6,16 @@ import Testing
 
 /// `--json` lines say what a file written with warnings lacks.
 @Suite struct JSONWarningsTests {
-  @Test func warningsAreTheLastKeyAsAListOfStrings() throws {
+  /// The keys added since (`crop`, `faces`) come after `warnings`, which was the last.
+  @Test func warningsFollowTheOlderKeysAsAListOfStrings() throws {
     let result = BatchResult(
       item: BatchItem(input: "cut.jpg", output: "o/cut.png"), status: .written,
       report: fakeRendered(side: 4, warnings: ["premature end", "profile \"x\" dropped"]),
       milliseconds: 3)
     let line = jsonLine(result, status: "written")
-    #expect(line.hasSuffix(#","warnings":["premature end","profile \"x\" dropped"]}"# + "\n"))
+    #expect(
+      line.hasSuffix(
+        #","warnings":["premature end","profile \"x\" dropped"],"crop":null}"# + "\n"))
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     #expect(object["warnings"] as? [String] == ["premature end", "profile \"x\" dropped"])
@@ -22,6 +25,6 @@ import Testing
     let failed = BatchResult(
       item: BatchItem(input: "bad.jpg", output: "o/bad.png"), status: .failed,
       error: FileFailure(file: "bad.jpg", reason: "not a PNG or JPEG file"))
-    #expect(jsonLine(failed, status: "failed").hasSuffix(#","warnings":[]}"# + "\n"))
+    #expect(jsonLine(failed, status: "failed").hasSuffix(#","warnings":[],"crop":null}"# + "\n"))
   }
 }

@@ -177,7 +177,11 @@ struct FileIdentity {
 
   /// What a file that is not a regular file or a folder is, in a message's words; nil for
   /// those two.
-  var specialKind: String? {
+  var specialKind: String? { Self.specialKind(kind) }
+
+  /// The words for a file of `kind` (its `S_IFMT` bits) that is not a regular file or a
+  /// folder; nil for those two.
+  static func specialKind(_ kind: mode_t) -> String? {
     switch kind {
     case S_IFREG, S_IFDIR: nil
     case S_IFIFO: "a FIFO"

@@ -57,15 +57,26 @@ struct RenderedFile: Equatable, Sendable {
   /// the command's own about this file.
   var warnings: [String]
   var stamp: FileStamp?
+  /// The square of the upright input the output shows; nil for a mask.
+  var crop: HexMask.Crop?
+  /// The faces `--gravity face` found; nil for the other crops.
+  var faces: [HexMask.Face]?
 
-  init(side: Int, warnings: [String], stamp: FileStamp?) {
+  init(
+    side: Int, warnings: [String], stamp: FileStamp?, crop: HexMask.Crop? = nil,
+    faces: [HexMask.Face]? = nil
+  ) {
     self.side = side
     self.warnings = warnings
     self.stamp = stamp
+    self.crop = crop
+    self.faces = faces
   }
 
   init(report: HexMask.Report, stamp: FileStamp?) {
-    self.init(side: report.side, warnings: report.warnings.map(\.description), stamp: stamp)
+    self.init(
+      side: report.side, warnings: report.warnings.map(\.description), stamp: stamp,
+      crop: report.crop, faces: report.faces)
   }
 }
 
