@@ -1,8 +1,9 @@
 /// OpenCV's `resize(…, INTER_LINEAR_EXACT)` for 8-bit gray, bit for bit, so the cascade
 /// sees the very pyramid OpenCV builds: each destination pixel's source position is
 /// `(d + 0.5) · source/destination − 0.5`; outside the picture it takes the edge pixel;
-/// inside, the two neighbours weighted in fixed point with 8 fractional bits, rows first,
-/// then columns, rounded once at the end.
+/// inside, the two neighbours weighted in fixed point with 8 fractional bits (the
+/// fraction rounded half to even), across first, then down, rounded once at the end.
+/// scripts/opencv_faces.py states the rule and checks it against cv2 byte for byte.
 func exactBilinearResize(_ picture: GrayPicture, width: Int, height: Int) -> GrayPicture {
   guard width > 0, height > 0, picture.width > 0, picture.height > 0 else {
     return GrayPicture(width: max(width, 0), height: max(height, 0), pixels: [])
@@ -49,7 +50,9 @@ private struct LinearTaps {
   init(source: Int, destination: Int) {
     index = []
     weight = []
-    let scale = Double(source) / Double(destination)
+    // cv::resize keeps the inverse scale (destination / source) and inverts it: the twice
+    // rounded value decides the ties that source / destination would round the other way.
+    let scale = 1.0 / (Double(destination) / Double(source))
     for d in 0..<destination {
       let position = (Double(d) + 0.5) * scale - 0.5
       let left = position.rounded(.down)
