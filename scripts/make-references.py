@@ -27,6 +27,7 @@ compare digests; they never run this script.
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
@@ -86,8 +87,11 @@ def djpeg_rgb(path):
     # Exit status 2 means warnings (e.g. premature end of data): the image is complete.
     if result.returncode not in (0, 2) or not data.startswith((b"P5", b"P6")):
         return None
-    fields = data.split(maxsplit=4)
-    kind, width, height, maxval, pixels = fields[0], int(fields[1]), int(fields[2]), fields[3], fields[4]
+    # The header ends with exactly one whitespace byte; the first pixels may be bytes
+    # split() counts as whitespace (9-13, 32), so do not split the data itself.
+    header = re.match(rb"(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    kind, width, height, maxval = header[1], int(header[2]), int(header[3]), header[4]
+    pixels = data[header.end():]
     assert maxval == b"255"
     if kind == b"P5":
         pixels = bytes(v for v in pixels for _ in range(3))
