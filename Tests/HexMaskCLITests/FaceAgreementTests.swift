@@ -50,7 +50,9 @@ struct FaceAgreementTests {
       result[name] = Picture(
         width: try #require(entry["width"] as? Int), height: try #require(entry["height"] as? Int),
         graySum: try #require(entry["graySum"] as? Int),
-        boxes: cascades.mapValues { $0.map { Box(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } })
+        boxes: cascades.mapValues {
+          $0.map { Box(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+        })
     }
     return result
   }

@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Crop quality on 60 seeded scenes (Fixtures/faces/scenes, made by
+/// scripts/face_scenes.py): one real face placed off-centre, a saturated distractor in half
+/// of them. A face is kept when its box lies inside the square and its centre is within a
+/// quarter of the side of the square's centre, along the long side (scenes.json says so
+/// too, and records what the centre crop, libvips' entropy and attention, and OpenCV's
+/// largest face kept on the same scenes).
+@Suite("Faces kept in the square")
+struct FaceSceneTests {
+  static var modelInstalled: Bool {
+    FileManager.default.fileExists(
+      atPath: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml")
+  }
+
+  struct Scene {
+    var width: Int
+    var height: Int
+    var face: (x: Int, y: Int, width: Int, height: Int)
+  }
+
+  static func scenes() throws -> (scenes: [String: Scene], counts: [String: Int]) {
+    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/scenes.json")))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let entries = try #require(root["scenes"] as? [String: [String: Any]])
+    var scenes: [String: Scene] = [:]
+    for (name, entry) in entries {
+      let box = try #require(entry["faceBox"] as? [Int])
+      scenes[name] = Scene(
+        width: try #require(entry["width"] as? Int), height: try #require(entry["height"] as? Int),
+        face: (box[0], box[1], box[2], box[3]))
+    }
+    return (scenes, try #require(root["counts"] as? [String: Int]))
+  }
+
+  /// How many scenes keep their face with `--gravity gravity`, from the crops in `--json`.
+  static func kept(gravity: String) throws -> (kept: Int, lost: [String]) {
+    let (scenes, _) = try scenes()
+    return try withTemporaryFolder { folder in
+      let run = try runHexMask(
+        [
+          fixture("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
+          "--json", "-q",
+        ], timeout: 600)
+      #expect(run.status == 0, "\(run.standardError)")
+      var kept = 0
+      var lost: [String] = []
+      for line in run.standardOutput.split(separator: "\n") {
+        let row = try #require(
+          try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let name = try #require((row["input"] as? String)?.split(separator: "/").last)
+        let scene = try #require(scenes[String(name)])
+        let crop = try #require(row["crop"] as? [String: Int])
+        let (x, y, side) = (crop["x"] ?? -1, crop["y"] ?? -1, crop["side"] ?? 0)
+        let face = scene.face
+        let inside =
+          face.x >= x && face.y >= y && face.x + face.width <= x + side
+          && face.y + face.height <= y + side
+        let near =
+          scene.width > scene.height
+          ? abs(Double(face.x) + Double(face.width) / 2 - Double(x) - Double(side) / 2)
+            <= 0.25 * Double(side)
+          : abs(Double(face.y) + Double(face.height) / 2 - Double(y) - Double(side) / 2)
+            <= 0.25 * Double(side)
+        if inside && near { kept += 1 } else { lost.append("\(name) \(crop)") }
+      }
+      #expect(kept + lost.count == scenes.count)
+      return (kept, lost)
+    }
+  }
+
+  @Test("--gravity face keeps at least 58 of the 60 faces", .enabled(if: modelInstalled))
+  func face() throws {
+    let (kept, lost) = try Self.kept(gravity: "face")
+    #expect(kept >= 58, "\(lost)")
+  }
+
+  /// Issue 20 asks for at least libvips attention's count (53 in scenes.json); the
+  /// heuristic keeps 51 today, well above the centre's 32 and entropy's 44. This floor
+  /// guards what it does; the gap to libvips is open work, not a pass.
+  @Test("--gravity attention keeps at least 51 of the 60 faces (libvips attention: 53)")
+  func attention() throws {
+    let (_, counts) = try Self.scenes()
+    let (kept, lost) = try Self.kept(gravity: "attention")
+    #expect(kept >= 51, "\(lost)")
+    #expect(kept > counts["vipsEntropy"] ?? 60)
+  }
+
+  /// Photos without people: the subject ends up in the middle of the square (the cat's
+  /// face at about x = 245 of 451, the cup at about x = 225 of 480, judged by eye).
+  @Test(
+    "--gravity attention centres the cat and the cup",
+    arguments: [("cat-chelsea.jpg", 245), ("noface-coffee.jpg", 225)])
+  func subject(name: String, subject: Int) throws {
+    try withTemporaryFolder { folder in
+      let run = try runHexMask(
+        [
+          fixture("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
+          "attention", "--json", "-q",
+        ], timeout: 120)
+      let row = try #require(
+        try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+      let crop = try #require(row["crop"] as? [String: Int])
+      let (x, side) = (crop["x"] ?? 0, crop["side"] ?? 0)
+      #expect(abs(x + side / 2 - subject) <= side * 15 / 100, "\(crop)")
+    }
+  }
+
+  @Test("the centre keeps what scenes.json says it does: the judge is the script's")
+  func centre() throws {
+    let (_, counts) = try Self.scenes()
+    let (kept, _) = try Self.kept(gravity: "center")
+    #expect(kept == counts["centre"])
+  }
+}
