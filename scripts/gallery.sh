@@ -70,4 +70,23 @@ echo "hexmask --mask-only --size $size $out/mask.png"
 echo "hexmask --svg $out/octagon.svg --size $size --sides 8 --border-color dodgerblue"
 "$hexmask" --svg "$out/octagon.svg" --size "$size" --sides 8 --border-color dodgerblue
 
+# Smart crops: a portrait scene whose face the centre square cuts off, and the cat.
+smart() {
+  name=$1
+  input=$2
+  shift 2
+  echo "hexmask $input $out/$name --size $size $*"
+  "$hexmask" "$input" "$out/$name" --size "$size" "$@" --compression small
+}
+scene=Fixtures/faces/scenes/scene-29.jpg
+cat=Fixtures/faces/detect/cat-chelsea.jpg
+smart scene-center.png "$scene"
+if "$hexmask" "$scene" /dev/null --gravity face 2>/dev/null; then
+  smart scene-face.png "$scene" --gravity face
+else
+  echo "gallery: no face model (apt install opencv-data): scene-face.png not made" >&2
+fi
+smart cat-center.png "$cat"
+smart cat-attention.png "$cat" --gravity attention
+
 du -sh docs
