@@ -77,15 +77,12 @@ struct FaceSceneTests {
     #expect(kept >= 58, "\(lost)")
   }
 
-  /// Issue 20 asks for at least libvips attention's count (53 in scenes.json); the
-  /// heuristic keeps 51 today, well above the centre's 32 and entropy's 44. This floor
-  /// guards what it does; the gap to libvips is open work, not a pass.
-  @Test("--gravity attention keeps at least 51 of the 60 faces (libvips attention: 53)")
+  @Test("--gravity attention keeps at least as many faces as libvips' attention did")
   func attention() throws {
     let (_, counts) = try Self.scenes()
+    let vips = try #require(counts["vipsAttention"])
     let (kept, lost) = try Self.kept(gravity: "attention")
-    #expect(kept >= 51, "\(lost)")
-    #expect(kept > counts["vipsEntropy"] ?? 60)
+    #expect(kept >= vips, "\(lost)")
   }
 
   /// Photos without people: the subject ends up in the middle of the square (the cat's

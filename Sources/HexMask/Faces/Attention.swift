@@ -10,9 +10,9 @@
 /// differences across and down, capped), plus its colour saturation where that is
 /// strong, plus a large bonus for skin tones (the YCbCr box of Chai and Ngan), since the
 /// point is to keep people. The square slides along the long side; its score weighs the
-/// interest by a Gaussian around its centre (σ = a fifth of the side), so the subject lands
+/// interest by a Gaussian around its centre (σ = 0.15 of the side), so the subject lands
 /// in the middle rather than at an edge, and leans a little to the picture's centre (up to
-/// 30 % at the far ends), so that a texture spread over the whole picture (wood, fur)
+/// 20 % at the far ends), so that a texture spread over the whole picture (wood, fur)
 /// does not pull the square aside. Integer maps, Double sums in a fixed order: the same
 /// square on every run and thread.
 extension SmallPicture {
@@ -29,7 +29,7 @@ extension SmallPicture {
     guard length > side else { return centre }
     let profile = small.interestProfile(alongWidth: horizontal)
 
-    let sigma = max(Double(side) * 0.2, 0.5)
+    let sigma = max(Double(side) * 0.15, 0.5)
     let range = length - side
     var best = (offset: range / 2, score: -1.0)
     for offset in 0...range {
@@ -40,7 +40,7 @@ extension SmallPicture {
         score += profile[index] * exp(-0.5 * distance * distance)
       }
       let lean = Double(abs(2 * offset - range)) / Double(max(range, 1))
-      score *= 1 - 0.3 * lean
+      score *= 1 - 0.2 * lean
       if score > best.score + 1e-9 { best = (offset, score) }
     }
     // Back to this picture's pixels: the same fraction of the long side.
