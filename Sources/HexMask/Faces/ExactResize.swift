@@ -11,10 +11,11 @@ func exactBilinearResize(_ picture: GrayPicture, width: Int, height: Int) -> Gra
   let columns = LinearTaps(source: picture.width, destination: width)
   let rows = LinearTaps(source: picture.height, destination: height)
   var out = [UInt8](repeating: 0, count: width * height)
-  // Each source row filtered across once, as the rows below need it.
-  var cache: [Int: [UInt32]] = [:]
+  // Source rows filtered across, kept while the rows below still need them: the rows a
+  // destination row reads never go back up.
+  var rowsAcross: [(index: Int, row: [UInt32])] = []
   func across(_ y: Int) -> [UInt32] {
-    if let row = cache[y] { return row }
+    if let kept = rowsAcross.first(where: { $0.index == y }) { return kept.row }
     var row = [UInt32](repeating: 0, count: width)
     picture.pixels.withUnsafeBufferPointer { pixels in
       let base = y * picture.width
@@ -25,17 +26,19 @@ func exactBilinearResize(_ picture: GrayPicture, width: Int, height: Int) -> Gra
         row[x] = left * (256 - weight) + right * weight
       }
     }
-    if cache.count > 4 { cache.removeAll(keepingCapacity: true) }
-    cache[y] = row
+    rowsAcross.append((y, row))
+    if rowsAcross.count > 2 { rowsAcross.removeFirst() }
     return row
   }
-  for y in 0..<height {
-    let (index, weight) = (rows.index[y], rows.weight[y])
-    let top = across(index)
-    let bottom = across(min(index + 1, picture.height - 1))
-    for x in 0..<width {
-      let value = top[x] * (256 - weight) + bottom[x] * weight
-      out[y * width + x] = UInt8(min((value + (1 << 15)) >> 16, 255))
+  out.withUnsafeMutableBufferPointer { out in
+    for y in 0..<height {
+      let (index, weight) = (rows.index[y], rows.weight[y])
+      let top = across(index)
+      let bottom = across(min(index + 1, picture.height - 1))
+      for x in 0..<width {
+        let value = top[x] * (256 - weight) + bottom[x] * weight
+        out[y * width + x] = UInt8(min((value + (1 << 15)) >> 16, 255))
+      }
     }
   }
   return GrayPicture(width: width, height: height, pixels: out)

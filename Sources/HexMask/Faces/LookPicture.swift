@@ -99,9 +99,12 @@ extension SmallPicture {
       for x in 0..<sourceWidth {
         let alpha = UInt32(row[4 * x + 3])
         let slot = column[x]
-        for c in 0..<3 {
-          let value = (UInt32(row[4 * x + c]) * alpha + 255 * (255 - alpha) + 127) / 255
-          sums[3 * slot + c] += value
+        if alpha == 255 {
+          for c in 0..<3 { sums[3 * slot + c] += UInt32(row[4 * x + c]) }
+        } else {
+          for c in 0..<3 {
+            sums[3 * slot + c] += (UInt32(row[4 * x + c]) * alpha + 255 * (255 - alpha) + 127) / 255
+          }
         }
         counts[slot] += 1
       }
