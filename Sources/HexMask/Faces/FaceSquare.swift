@@ -7,9 +7,11 @@
 /// Where the square goes when there are faces. The square keeps its side (the short side
 /// of the picture, as every gravity's does) and slides along the long side; each face's
 /// head (the face box, half a face more above it for the hair, a fifth below for the
-/// chin) counts when all of it lies inside the shape. The place that keeps the most face
-/// area wins; among equals, the one whose faces sit nearest the middle (weighted by
-/// area), then the one nearest the centre of the picture.
+/// chin) counts by its area times the share of it inside the shape (sampled on a 9 × 9
+/// grid), so a whole head counts fully and a large head that cannot fit whole still
+/// outweighs a small one. The place that keeps the most head area wins; among equals,
+/// the one whose faces sit nearest the middle (weighted by area), then the one nearest
+/// the centre of the picture.
 extension SmallPicture {
   package func faceSquare(_ faces: [PixelBox], sides: Int, rotation: Double) -> CropSquare {
     let side = min(width, height)
@@ -34,15 +36,17 @@ extension SmallPicture {
       for (face, head) in zip(faces, heads) {
         let area = Double(face.width * face.height)
         let (x0, y0) = horizontal ? (Double(offset), 0.0) : (0.0, Double(offset))
-        let corners = [
-          (head.left, head.top), (head.right, head.top), (head.left, head.bottom),
-          (head.right, head.bottom),
-        ]
-        if corners.allSatisfy({
-          outline.contains(x: ($0.0 - x0) / Double(side), y: ($0.1 - y0) / Double(side))
-        }) {
-          kept += area
+        var inside = 0
+        for i in 0..<9 {
+          for j in 0..<9 {
+            let x = head.left + (head.right - head.left) * Double(i) / 8
+            let y = head.top + (head.bottom - head.top) * Double(j) / 8
+            if outline.contains(x: (x - x0) / Double(side), y: (y - y0) / Double(side)) {
+              inside += 1
+            }
+          }
         }
+        kept += area * Double(inside) / 81
         let along =
           horizontal
           ? Double(face.x) + Double(face.width) / 2 : Double(face.y) + Double(face.height) / 2

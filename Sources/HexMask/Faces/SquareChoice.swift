@@ -39,8 +39,13 @@ extension HexMask {
       : (opened.width, opened.height)
     if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
 
+    // The render's decode serves the look only when it is no smaller than a look would be:
+    // otherwise a small --size would find fewer faces than a large one.
+    let longEnough =
+      max(upright.width, upright.height) >= min(Look.longSide, max(fullWidth, fullHeight))
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
-    guard !overflow, pixels <= decodeOnceLimit, let buffer = PixelBuffer(zeroedCount: pixels * 4)
+    guard longEnough, !overflow, pixels <= decodeOnceLimit,
+      let buffer = PixelBuffer(zeroedCount: pixels * 4)
     else {
       // Too large to keep: a small decode of its own to look at, then the render's.
       try rewind()
