@@ -111,4 +111,26 @@ struct FaceSceneTests {
     let (kept, _) = try Self.kept(gravity: "center")
     #expect(kept == counts["centre"])
   }
+
+  /// The faces are looked for on the same small copy whatever the output size: a JPEG
+  /// shrunk on load for a 32 px avatar must not lose the face a 256 px one keeps.
+  @Test("the face crop does not depend on --size", .enabled(if: modelInstalled))
+  func sameCropForEverySize() throws {
+    var crops: [String] = []
+    for size in ["32", "64", "256"] {
+      try withTemporaryFolder { folder in
+        let run = try runHexMask(
+          [
+            fixture("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
+            "--gravity", "face", "--json", "-q",
+          ], timeout: 120)
+        let row = try #require(
+          try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        #expect(row["faces"] as? Int == 1, "--size \(size)")
+        let crop = try #require(row["crop"] as? [String: Int])
+        crops.append("\(crop["x"] ?? -1),\(crop["y"] ?? -1),\(crop["side"] ?? -1)")
+      }
+    }
+    #expect(Set(crops).count == 1, "\(crops)")
+  }
 }

@@ -128,6 +128,43 @@ struct CascadeTests {
     #expect(square.left + square.side > 840 && square.left > 100)
   }
 
+  @Test("a large head that cannot fit the shape whole still beats a small face far away")
+  func largeHeadWins() {
+    let look = SmallPicture(
+      width: 900, height: 300, rgb: [UInt8](repeating: 0, count: 900 * 300 * 3))
+    let small = PixelBox(x: 60, y: 130, width: 40, height: 40)
+    let large = PixelBox(x: 600, y: 60, width: 200, height: 200)
+    let square = look.faceSquare([small, large], sides: 6, rotation: 90)
+    #expect(square.left <= 650 && square.left + square.side >= 750, "\(square)")
+  }
+
+  static let cascadeFolder = "/usr/share/opencv4/haarcascades"
+  static var installed: Bool {
+    FileManager.default.fileExists(atPath: "\(cascadeFolder)/haarcascade_frontalcatface.xml")
+  }
+
+  @Test("a cat is found as a pet where no human face is", .enabled(if: installed))
+  func petFound() throws {
+    func cascade(_ name: String) throws -> [UInt8] {
+      Array(try Data(contentsOf: URL(fileURLWithPath: "\(Self.cascadeFolder)/\(name)")))
+    }
+    let model = try HexMask.FaceModel(
+      faceCascades: [try cascade("haarcascade_frontalface_alt2.xml")],
+      petCascades: [try cascade("haarcascade_frontalcatface.xml")])
+    var output = HexMask.Output()
+    output.size = 64
+    output.crop = .faces(model)
+    let bytes = Array(
+      try Data(contentsOf: URL(fileURLWithPath: fixture("faces/detect/cat-tilted-045.jpg"))))
+    let rendered = try HexMask.render(bytes, output: output)
+    #expect(rendered.faces?.count == 1)
+    #expect(rendered.faces?.first?.isPet == true)
+    let crop = try #require(rendered.crop)
+    let face = try #require(rendered.faces?.first)
+    // The cat's face lies inside the square.
+    #expect(face.x >= crop.x && face.x + face.width <= crop.x + crop.side)
+  }
+
   @Test("exact resize leaves an unscaled picture as it is")
   func resizeIdentity() {
     var generator = SplitMix64(state: 7)
