@@ -84,7 +84,10 @@ package struct Cascade: Sendable {
           let x = Int(exactly: numbers[0]), let y = Int(exactly: numbers[1]),
           let w = Int(exactly: numbers[2]), let h = Int(exactly: numbers[3]),
           x >= 0, y >= 0, w >= 0, h >= 0, x + w <= width, y + h <= height
-        else { throw CascadeError("feature \(index) has a rectangle outside the window") }
+        else {
+          throw CascadeError(
+            "feature \(index) has a rectangle that is not 5 finite numbers inside the window")
+        }
         rects.append((x, y, w, h, Float(numbers[4])))
       }
       guard (1...3).contains(rects.count) else {
