@@ -82,7 +82,7 @@ func run(
   _ arguments: [String],
   render: (String, [SizedFile], RenderSettings) throws(FileFailure) -> [RenderedFile],
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
-  faceModel: () throws(CommandError) -> HexMask.FaceModel = { () throws(CommandError) in
+  faceModel: () throws(CommandError) -> LoadedFaceModel = { () throws(CommandError) in
     try loadFaceModel()
   },
   standardOutput: (String) -> Void,
@@ -98,7 +98,13 @@ func run(
     try job.checkFilesBeforeRendering()
     // Read once, here, before any file: a batch's workers share this one immutable model.
     // A run that renders no picture with it never looks for it.
-    if job.needsFaceModel { job.options.output.crop = .faces(try faceModel()) }
+    if job.needsFaceModel {
+      let loaded = try faceModel()
+      job.options.output.crop = .faces(loaded.model)
+      // Its files are inputs too: no output may replace one (a batch checks in its plan).
+      job.faceModelFiles = loaded.files
+      try job.checkOutputsAreNotTheFaceModel()
+    }
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     // Once per run, before any file: --quiet keeps standard error for errors only.
     if job.batch.verbosity != .quiet {

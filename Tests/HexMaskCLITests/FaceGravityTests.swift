@@ -71,7 +71,7 @@ import Testing
       renderBatch: { job throws(CommandError) in crops.append(job.options.output.crop) },
       faceModel: { () throws(CommandError) in
         loads += 1
-        return try model.get()
+        return LoadedFaceModel(model: try model.get(), files: [])
       },
       standardOutput: { _ in }, standardError: { standardError += $0 })
     return (status, loads, crops, standardError)
