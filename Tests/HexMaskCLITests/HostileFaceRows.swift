@@ -146,6 +146,20 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
         + "&& hexmask --mask-only in.jpg m.png --gravity face",
       status: 0, firstError: "hexmask: warning: --gravity has no effect with --mask-only",
       check: "is_png a.png && is_png n.png && is_png m.png"),
+    HostileCase(
+      title: "--layout seed: --gravity and --focus do nothing and say so, face reads no model, "
+        + "and switching them rebuilds nothing",
+      setup: "mkdir p && cp in.jpg small.png p/",
+      command: "run() { hexmask p --out-dir o --layout seed --json \"$@\"; }; run -q > r1 "
+        + "&& run --gravity east > r2 2> e2 && HEXMASK_FACE_MODEL=gone.xml run --gravity face "
+        + "> r3 2> e3 && run --focus 0.9,0.1 > r4 2> e4; s=$?; cat e3 >&2; exit $s",
+      status: 0, firstError: "hexmask: warning: --gravity has no effect with --layout seed",
+      check: "[ $(grep -c '\"reason\":\"new\"' r1) = 2 ] "
+        + #"&& grep -q '"input":"p/in.jpg".*"crop":{"x":0,"y":0,"side":427}}$' r1 "#
+        + "&& for r in r2 r3 r4; do [ $(grep -c '\"status\":\"skipped\"' $r) = 2 ] || exit 1; "
+        + "done && grep -qx 'hexmask: warning: --gravity has no effect with --layout seed' e2 "
+        + "&& grep -qx 'hexmask: warning: --focus has no effect with --layout seed' e4 "
+        + "&& ! grep -q 'face model' e3"),
   ]
 
   /// Crops reported in `--json` and `--verbose` for every gravity, and attention on the
