@@ -82,7 +82,7 @@ func run(
   _ arguments: [String],
   render: (String, [SizedFile], RenderSettings) throws(FileFailure) -> [RenderedFile],
   renderBatch: (Job) throws(CommandError) -> Void = { _ in },
-  faceModel: () throws(CommandError) -> HexMask.FaceModel = { () throws(CommandError) in
+  faceModel: () throws(CommandError) -> LoadedFaceModel = { () throws(CommandError) in
     try loadFaceModel()
   },
   standardOutput: (String) -> Void,
@@ -95,10 +95,17 @@ func run(
     job.options.input.memoryBudget = HexMask.MemoryBudget(
       limit: job.options.memoryLimit ?? defaultMemoryLimit())
     try job.checkOutputsAreDistinct()
-    try job.checkFilesBeforeRendering()
     // Read once, here, before any file: a batch's workers share this one immutable model.
     // A run that renders no picture with it never looks for it.
-    if job.needsFaceModel { job.options.output.crop = .faces(try faceModel()) }
+    if job.needsFaceModel {
+      let loaded = try faceModel()
+      job.options.output.crop = .faces(loaded.model)
+      // Its files are inputs too: no output may replace one (a batch checks in its plan),
+      // which is said before the other checks of an output (one it may not write).
+      job.faceModelFiles = loaded.files
+      try job.checkOutputsAreNotTheFaceModel()
+    }
+    try job.checkFilesBeforeRendering()
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }
     // Once per run, before any file: --quiet keeps standard error for errors only.
     if job.batch.verbosity != .quiet {

@@ -35,6 +35,9 @@ enum CommandError: Error, Equatable, Sendable {
   case twoStandardOutputs
   /// An output (`OUTPUT` or `--svg`, named by `role`) is the input file, however spelled.
   case outputIsInput(path: String, role: String)
+  /// An output (`OUTPUT` or `--svg`, named by `role`) is a cascade file the face model was
+  /// read from (`model`, as named), however spelled.
+  case outputIsFaceModel(path: String, role: String, model: String)
   /// `--svg` names the same file as OUTPUT, however spelled.
   case svgIsOutput(path: String)
   /// An output names an existing photo hexmask could not have made (`what` says why), and
@@ -126,6 +129,9 @@ enum CommandError: Error, Equatable, Sendable {
     case .outputIsInput(let path, let role):
       "\(path == "-" ? "<stdout>" : displayName(path)): \(role) is the input file; refusing "
         + "to overwrite it"
+    case .outputIsFaceModel(let path, let role, let model):
+      "\(path == "-" ? "<stdout>" : displayName(path)): \(role) is the face model"
+        + (model == path ? "" : " \(quotedName(model))") + "; refusing to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
     case .outputIsPhoto(let path, let what):
@@ -208,9 +214,9 @@ enum CommandError: Error, Equatable, Sendable {
     switch self {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
-    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .svgIsOutput, .noPictures,
-      .outputIsPhoto, .pictureOnTerminal, .contradiction, .unusableOutputFolder, .noFaceModel,
-      .unusableFaceModel:
+    case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
+      .svgIsOutput, .noPictures, .outputIsPhoto, .pictureOnTerminal, .contradiction,
+      .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []
@@ -262,7 +268,9 @@ extension OutputConflict {
   var explanation: String {
     let names = inputs.map(quotedName)
     if overwritesInput {
-      let what = overwritesList ? "the --files-from list" : "an input file"
+      let what =
+        overwritesList
+        ? "the --files-from list" : overwritesModel ? "the face model" : "an input file"
       return "\(names.joined(separator: ", ")) would write \(quotedName(output)), which is \(what)"
     }
     let list =

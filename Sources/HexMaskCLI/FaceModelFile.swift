@@ -33,6 +33,20 @@ let petCascadeName = "haarcascade_frontalcatface.xml"
 /// a mistake (a video named by accident), and reading it whole would only waste memory.
 let maximumCascadeBytes = 64 << 20
 
+/// A cascade file the face model was read from: its name and the file it was when read
+/// (device and inode), which no output of the run may replace, being an input too.
+struct CascadeFile: Equatable, Sendable {
+  var path: String
+  var key: FileIdentity.Key
+}
+
+/// The face model of `--gravity face` and the cascade files it was read from.
+struct LoadedFaceModel: Sendable {
+  var model: HexMask.FaceModel
+  /// The face cascade, then the pet cascade when one was read.
+  var files: [CascadeFile]
+}
+
 /// The face model of `--gravity face`: the cascade `variable` names (the value of
 /// `HEXMASK_FACE_MODEL`, nil when unset), alone; otherwise the frontal-face cascade of the
 /// first of `folders` that holds one, with the pet cascade beside it when there is one.
@@ -43,49 +57,56 @@ let maximumCascadeBytes = 64 << 20
 /// another model than the one they think.
 ///
 /// ```swift
-/// let model = try loadFaceModel()  // /usr/share/opencv4/haarcascades/… on Debian
+/// let loaded = try loadFaceModel()  // /usr/share/opencv4/haarcascades/… on Debian
+/// loaded.files.map(\.path)          // the cascades read, which no output may replace
 /// ```
 ///
 /// - Throws: `.noFaceModel` when nothing names a model and no folder holds one;
 ///   `.unusableFaceModel` naming the file and why it cannot be read as a cascade.
 func loadFaceModel(
   variable: String? = environmentValue(faceModelVariable), folders: [String] = faceModelFolders
-) throws(CommandError) -> HexMask.FaceModel {
+) throws(CommandError) -> LoadedFaceModel {
   if let path = variable {
-    let bytes = try cascadeBytes(path, fromVariable: true)
-    return try faceModel(faces: (path, bytes), pets: nil, fromVariable: true)
+    return try faceModel(faces: try readCascade(path, fromVariable: true), pets: nil)
   }
   guard let folder = folders.first(where: { exists($0 + "/" + faceCascadeName) }) else {
     throw .noFaceModel
   }
   let facePath = folder + "/" + faceCascadeName
   let petPath = folder + "/" + petCascadeName
-  let faces = (facePath, try cascadeBytes(facePath, fromVariable: false))
-  let pets = exists(petPath) ? (petPath, try cascadeBytes(petPath, fromVariable: false)) : nil
-  return try faceModel(faces: faces, pets: pets, fromVariable: false)
+  let faces = try readCascade(facePath, fromVariable: false)
+  let pets = try exists(petPath) ? readCascade(petPath, fromVariable: false) : nil
+  return try faceModel(faces: faces, pets: pets)
+}
+
+/// A cascade file as read: its name, bytes and identity, and whether `HEXMASK_FACE_MODEL`
+/// named it (for the messages).
+private struct Cascade {
+  var file: CascadeFile
+  var bytes: [UInt8]
+  var fromVariable: Bool
 }
 
 /// The model of these cascades' bytes; an error names the file the library refused.
-private func faceModel(
-  faces: (path: String, bytes: [UInt8]), pets: (path: String, bytes: [UInt8])?,
-  fromVariable: Bool
-) throws(CommandError) -> HexMask.FaceModel {
+private func faceModel(faces: Cascade, pets: Cascade?) throws(CommandError) -> LoadedFaceModel {
   do throws(HexMask.FaceModelError) {
-    return try HexMask.FaceModel(
+    let model = try HexMask.FaceModel(
       faceCascades: [faces.bytes], petCascades: pets.map { [$0.bytes] } ?? [])
+    return LoadedFaceModel(model: model, files: [faces.file] + (pets.map { [$0.file] } ?? []))
   } catch {
     // The face cascade is number 0, the pet cascade number 1.
-    let path = error.cascade == 0 ? faces.path : pets?.path ?? faces.path
+    let path = error.cascade == 0 ? faces.file.path : pets?.file.path ?? faces.file.path
     throw .unusableFaceModel(
       FileFailure(file: path, reason: "not a cascade hexmask can use: \(error.reason)"),
-      fromVariable: fromVariable)
+      fromVariable: faces.fromVariable)
   }
 }
 
-/// The bytes of the cascade file `path`, which must be a regular file of 1 byte to
+/// The cascade file `path`, which must be a regular file of 1 byte to
 /// `maximumCascadeBytes`. Opening never blocks (a FIFO would wait for a writer forever):
-/// the open is non-blocking and `fstat` checks what was opened before anything is read.
-private func cascadeBytes(_ path: String, fromVariable: Bool) throws(CommandError) -> [UInt8] {
+/// the open is non-blocking and `fstat` checks what was opened before anything is read,
+/// and gives the identity of the very file read.
+private func readCascade(_ path: String, fromVariable: Bool) throws(CommandError) -> Cascade {
   func refuse(_ reason: String) -> CommandError {
     .unusableFaceModel(FileFailure(file: path, reason: reason), fromVariable: fromVariable)
   }
@@ -115,7 +136,9 @@ private func cascadeBytes(_ path: String, fromVariable: Bool) throws(CommandErro
     guard bytes.count <= maximumCascadeBytes else { throw refuse(tooLarge) }
   }
   guard !bytes.isEmpty else { throw refuse("is empty, not a cascade file") }
-  return bytes
+  let key = FileIdentity.Key(
+    device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+  return Cascade(file: CascadeFile(path: path, key: key), bytes: bytes, fromVariable: fromVariable)
 }
 
 /// True when `path` names something (a dangling link does not): a folder holds a model

@@ -48,9 +48,15 @@ enum GravityWord: RawRepresentable, CaseIterable, Equatable, Sendable {
 }
 
 extension Job {
-  /// True when the run must read the face model: `--gravity face` for a picture (a mask,
-  /// help or an SVG alone has no square to choose).
-  var needsFaceModel: Bool {
-    faceCrop && [.render, .renderBatch].contains(action) && !options.output.maskOnly
+  /// True when the run renders a picture whose square `--gravity` or `--focus` chooses: a
+  /// mask, help or an SVG alone has no square to choose, and the seed layout always takes
+  /// the top-left one, as the original does.
+  var cropChoosesSquare: Bool {
+    [.render, .renderBatch].contains(action) && !options.output.maskOnly
+      && options.shape.layout != .seed
   }
+
+  /// True when the run must read the face model: `--gravity face` where the crop chooses
+  /// the square.
+  var needsFaceModel: Bool { faceCrop && cropChoosesSquare }
 }

@@ -24,8 +24,9 @@ extension Job {
   /// command line that changes nothing in what is written: `--quality` for PNG and
   /// lossless WebP, `--lossless` for PNG and JPEG, `--compression` for JPEG and WebP,
   /// `--no-upscale` without `--size`, the picture's options (`--background`, `--focus`,
-  /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--border-color`
-  /// with no border, `-0` without a list to separate, and an `--out-dir`, `--svg` or
+  /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--gravity` and
+  /// `--focus` with `--layout seed` (always the top-left square), `--border-color` with no
+  /// border, `-0` without a list to separate, and an `--out-dir`, `--svg` or
   /// `--files-from` a later one replaced. A user who typed one expected it to
   /// matter, so saying it does not is worth a line.
   ///
@@ -59,6 +60,11 @@ extension Job {
       for option in ["background", "focus", "gravity", "border-color", "strip", "no-rotate"]
       where given(option) {
         warnings.append("--\(option) has no effect with --mask-only")
+      }
+    } else if options.shape.layout == .seed && action != .writeShape {
+      // The seed layout always takes the top-left square, as the original does.
+      for option in ["focus", "gravity"] where given(option) {
+        warnings.append("--\(option) has no effect with --layout seed")
       }
     }
     if given("border-color"), let line = options.shape.line,

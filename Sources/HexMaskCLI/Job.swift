@@ -54,6 +54,9 @@ struct Job: Equatable, Sendable {
   /// `--gravity face`: the run reads the face model and makes the crop `.faces(model)`
   /// before it renders (see ``GravityWord/assign(to:)``).
   var faceCrop = false
+  /// The cascade files the run read the face model from (none until it reads it): inputs
+  /// no output may replace.
+  var faceModelFiles: [CascadeFile] = []
 }
 
 /// A file an option named before the same option named another: `--svg a.svg --svg b.svg`.

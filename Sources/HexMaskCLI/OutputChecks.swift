@@ -25,6 +25,24 @@ extension Job {
     }
   }
 
+  /// Refuses a single-file command whose outputs (OUTPUT, `--svg`) are a cascade file the
+  /// face model was read from (``faceModelFiles``), however spelled, as for the input: the
+  /// model is an input too. A batch checks its outputs against them in its plan.
+  func checkOutputsAreNotTheFaceModel() throws(CommandError) {
+    guard action == .render, !faceModelFiles.isEmpty else { return }
+    let outputs =
+      outputFiles.map { ($0.path, "output") } + svgFiles.map { ($0.path, "the --svg output") }
+    for (path, role) in outputs {
+      // Only a file that exists can be the model, so only `.existing` keys can match.
+      guard case .existing(let device, let inode)? = FileKey(standardOr: path, reading: false),
+        let model = faceModelFiles.first(where: {
+          $0.key == FileIdentity.Key(device: device, inode: inode)
+        })
+      else { continue }
+      throw .outputIsFaceModel(path: path, role: role, model: model.path)
+    }
+  }
+
   /// Refuses what a single-file command must not do before it reads or writes anything:
   /// read a picture from a terminal or write one to it (as `gzip` refuses), replace an
   /// existing photo hexmask could not have made (exit 2), or replace a file the user may

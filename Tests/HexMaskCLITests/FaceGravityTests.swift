@@ -49,7 +49,8 @@ import Testing
     (["a.jpg", "b.png"], true), (["a.jpg", "--out-dir", "o"], true),
     (["a.jpg", "--out-dir", "o", "--dry-run"], true), (["--mask-only", "a.jpg", "m.png"], false),
     (["--mask-only", "--size", "64", "m.png"], false), (["--svg", "s.svg", "--size", "64"], false),
-    (["--help"], false),
+    (["--help"], false), (["a.jpg", "b.png", "--layout", "seed"], false),
+    (["a.jpg", "--out-dir", "o", "--layout", "seed"], false),
   ])
   func onlyRunsThatRenderAPictureNeedTheModel(arguments: [String], needs: Bool) throws {
     #expect(try Job(parsing: arguments + ["--gravity", "face"]).needsFaceModel == needs)
@@ -71,7 +72,7 @@ import Testing
       renderBatch: { job throws(CommandError) in crops.append(job.options.output.crop) },
       faceModel: { () throws(CommandError) in
         loads += 1
-        return try model.get()
+        return LoadedFaceModel(model: try model.get(), files: [])
       },
       standardOutput: { _ in }, standardError: { standardError += $0 })
     return (status, loads, crops, standardError)
@@ -91,6 +92,7 @@ import Testing
     ["in.jpg", "out.png", "--gravity", "attention"], ["in.jpg", "out.png", "--gravity", "north"],
     ["in.jpg", "out.png"], ["--mask-only", "in.jpg", "m.png", "--gravity", "face"],
     ["--help", "--gravity", "face"], ["--svg", "/dev/null", "--size", "8", "--gravity", "face"],
+    ["in.jpg", "out.png", "--gravity", "face", "--layout", "seed"],
   ])
   func otherRunsNeverLookForTheModel(arguments: [String]) {
     let outcome = run(arguments, model: .failure(.noFaceModel))
@@ -118,6 +120,28 @@ import Testing
     #expect(recipe(.faces(a)) != recipe(.faces(b)))
     #expect(recipe(.faces(a)).contains("crop gravity face \(a.identity)\n"))
     #expect(recipe(.attention).contains("crop gravity attention\n"))
+  }
+
+  /// The seed layout always takes the top-left square: its recipe says so whatever the
+  /// crop, so switching `--gravity` or `--focus` with it rebuilds nothing.
+  @Test func theSeedRecipeIsTheTopLeftSquareWhateverTheCrop() throws {
+    func recipe(_ crop: CropChoice, layout: Layout = .seed) -> String {
+      var settings = RenderSettings()
+      settings.shape.layout = layout
+      settings.output.crop = crop
+      return effectiveRecipe(of: settings, side: 64, format: .png)
+    }
+    let crops: [CropChoice] = [
+      .gravity(.center), .gravity(.east), .focus(x: 0.9, y: 0.1), .attention,
+      .faces(try tinyModel(mark: 1)),
+    ]
+    for crop in crops {
+      #expect(recipe(crop) == recipe(.gravity(.northwest)), "\(crop)")
+    }
+    #expect(recipe(.gravity(.center)).contains("crop gravity northwest\n"))
+    // The centred layout still tells them apart.
+    #expect(
+      recipe(.gravity(.east), layout: .centered) != recipe(.gravity(.west), layout: .centered))
   }
 
   @Test func jsonRowsEndWithTheCropAndTheFacesFound() {

@@ -55,7 +55,7 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   /// The error `body` throws, or nil.
-  func error(_ body: () throws(CommandError) -> HexMask.FaceModel) -> CommandError? {
+  func error(_ body: () throws(CommandError) -> LoadedFaceModel) -> CommandError? {
     do throws(CommandError) {
       _ = try body()
       return nil
@@ -87,8 +87,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
       try put(tinyCascadeXML(mark: 3), root + "/c", faceCascadeName)
-      let model = try loadFaceModel(
-        variable: nil, folders: [root + "/a", root + "/b", root + "/c"])
+      let folders = [root + "/a", root + "/b", root + "/c"]
+      let model = try loadFaceModel(variable: nil, folders: folders).model
       #expect(model.identity == (try tinyModel(mark: 1, petMark: 2)).identity)
     }
   }
@@ -96,7 +96,7 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   @Test func withoutAPetCascadeTheFaceCascadeAloneIsTheModel() throws {
     try withTemporaryFolder { root in
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
-      let model = try loadFaceModel(variable: nil, folders: [root + "/b"])
+      let model = try loadFaceModel(variable: nil, folders: [root + "/b"]).model
       #expect(model.identity == (try tinyModel(mark: 1)).identity)
     }
   }
@@ -106,7 +106,7 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
       try put(tinyCascadeXML(mark: 5), root + "/mine", "my.xml")
-      let model = try loadFaceModel(variable: root + "/mine/my.xml", folders: [root + "/b"])
+      let model = try loadFaceModel(variable: root + "/mine/my.xml", folders: [root + "/b"]).model
       #expect(model.identity == (try tinyModel(mark: 5)).identity)
       // A variable naming nothing is not a reason to take the installed model.
       let failure = error { () throws(CommandError) in
@@ -115,6 +115,26 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
       #expect(
         failure?.report == "hexmask: \(root)/mine/gone.xml: cannot be the face model "
           + "(HEXMASK_FACE_MODEL): cannot open: No such file or directory\n")
+    }
+  }
+
+  /// The files read are named as read, with the identity of the file behind a link: the
+  /// run refuses any output that is one of them.
+  @Test func theCascadeFilesReadAreKnownByTheirIdentity() throws {
+    try withTemporaryFolder { root in
+      try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
+      try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
+      func key(_ path: String) -> FileIdentity.Key? {
+        FileIdentity(path: path, following: true)?.key
+      }
+      let (face, pet) = (root + "/b/" + faceCascadeName, root + "/b/" + petCascadeName)
+      let installed = try loadFaceModel(variable: nil, folders: [root + "/b"]).files
+      #expect(installed.map(\.path) == [face, pet])
+      #expect(installed.map(\.key) == [key(face), key(pet)].compactMap { $0 })
+      #expect(symlink(face, root + "/link.xml") == 0)
+      let named = try loadFaceModel(variable: root + "/link.xml", folders: [root + "/b"]).files
+      #expect(named.map(\.path) == [root + "/link.xml"])
+      #expect(named.map(\.key) == [key(face)].compactMap { $0 })
     }
   }
 
@@ -194,7 +214,7 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
       let bytes = Array(tinyCascadeXML(mark: 4).utf8)
       #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
       close(descriptor)
-      let model = try loadFaceModel(variable: name, folders: [])
+      let model = try loadFaceModel(variable: name, folders: []).model
       #expect(model.identity == (try tinyModel(mark: 4)).identity)
     }
   }

@@ -10,6 +10,8 @@ import Testing
 /// The face cascade opencv-data installs on Debian, which CI installs: the rows that need a
 /// real model are skipped where it is missing.
 let installedFaceCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+/// The pet cascade opencv-data installs beside it, which the model includes.
+let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalcatface.xml"
 
 /// `--gravity face` and `--gravity attention` through the built binary, as the hostile-user
 /// rows run (``HostileCase``). Each folder also holds `one.jpg` (1 × 1) and `strip.png`
@@ -56,7 +58,7 @@ let installedFaceCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalf
 
   @Test(
     .enabled(if: FileManager.default.fileExists(atPath: installedFaceCascade)),
-    arguments: installedModelRows)
+    arguments: installedModelRows + modelOutputRows)
   func withTheInstalledModel(_ row: HostileCase) throws {
     try runHostileCase(row, prepare: Self.prepare)
   }
@@ -144,6 +146,20 @@ let installedFaceCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalf
         + "&& hexmask --mask-only in.jpg m.png --gravity face",
       status: 0, firstError: "hexmask: warning: --gravity has no effect with --mask-only",
       check: "is_png a.png && is_png n.png && is_png m.png"),
+    HostileCase(
+      title: "--layout seed: --gravity and --focus do nothing and say so, face reads no model, "
+        + "and switching them rebuilds nothing",
+      setup: "mkdir p && cp in.jpg small.png p/",
+      command: "run() { hexmask p --out-dir o --layout seed --json \"$@\"; }; run -q > r1 "
+        + "&& run --gravity east > r2 2> e2 && HEXMASK_FACE_MODEL=gone.xml run --gravity face "
+        + "> r3 2> e3 && run --focus 0.9,0.1 > r4 2> e4; s=$?; cat e3 >&2; exit $s",
+      status: 0, firstError: "hexmask: warning: --gravity has no effect with --layout seed",
+      check: "[ $(grep -c '\"reason\":\"new\"' r1) = 2 ] "
+        + #"&& grep -q '"input":"p/in.jpg".*"crop":{"x":0,"y":0,"side":427}}$' r1 "#
+        + "&& for r in r2 r3 r4; do [ $(grep -c '\"status\":\"skipped\"' $r) = 2 ] || exit 1; "
+        + "done && grep -qx 'hexmask: warning: --gravity has no effect with --layout seed' e2 "
+        + "&& grep -qx 'hexmask: warning: --focus has no effect with --layout seed' e4 "
+        + "&& ! grep -q 'face model' e3"),
   ]
 
   /// Crops reported in `--json` and `--verbose` for every gravity, and attention on the
@@ -215,5 +231,52 @@ let installedFaceCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalf
         + "&& [ $(grep -c '\"status\":\"written\",\"reason\":\"changed\"' r3) = 2 ] "
         + "&& [ $(grep -c '\"status\":\"written\",\"reason\":\"changed\"' r4) = 2 ]",
       changes: ["m/c.xml"]),
+  ]
+
+  /// The cascades the model is read from are inputs: no output may replace one, however
+  /// named. The harness checks they are left byte for byte.
+  static let modelOutputRows: [HostileCase] = [
+    HostileCase(
+      title: "--svg naming the face model: refused, nothing written",
+      setup: "cp \(installedFaceCascade) m.xml",
+      command: oneLine("HEXMASK_FACE_MODEL=m.xml hexmask in.jpg o.png --svg m.xml --gravity face"),
+      status: 2,
+      firstError: "hexmask: m.xml: the --svg output is the face model; refusing to overwrite it",
+      check: "[ ! -e o.png ]"),
+    HostileCase(
+      title: "OUTPUT naming the face model: refused",
+      setup: "cp \(installedFaceCascade) m.xml",
+      command: oneLine(
+        "HEXMASK_FACE_MODEL=m.xml hexmask in.jpg m.xml --format png --gravity face"),
+      status: 2, firstError: "hexmask: m.xml: output is the face model; refusing to overwrite it"),
+    HostileCase(
+      title: "a batch output naming the face model: a conflict, as the --files-from list is",
+      setup: "cp \(installedFaceCascade) m.xml",
+      command: "HEXMASK_FACE_MODEL=$PWD/m.xml hexmask in.jpg --out-dir . --name m.xml "
+        + "--format png --gravity face",
+      status: 2,
+      firstError: "hexmask: conflict: 'in.jpg' would write './m.xml', which is the face model",
+      check: "[ ! -e .hexmask ]"),
+    HostileCase(
+      title: "a hard link to the face model as OUTPUT, a batch output and through a symlink",
+      setup: "cp \(installedFaceCascade) m.xml && ln m.xml twin.xml && ln -s twin.xml sym.png",
+      command: "export HEXMASK_FACE_MODEL=m.xml; "
+        + "hexmask in.jpg --out-dir . --name twin.xml --format png --gravity face 2> e1; a=$?; "
+        + "hexmask in.jpg sym.png --gravity face 2> e2; b=$?; "
+        + "hexmask in.jpg twin.xml --format png --gravity face; c=$?; cat e1 e2 >&2; "
+        + "[ $a$b = 22 ] && exit $c",
+      status: 2,
+      firstError: "hexmask: twin.xml: output is the face model 'm.xml'; refusing to overwrite it",
+      check: "grep -qx \"hexmask: conflict: 'in.jpg' would write './twin.xml', which is the face "
+        + "model\" e1 && grep -qx \"hexmask: sym.png: output is the face model 'm.xml'; refusing "
+        + "to overwrite it\" e2 && [ -L sym.png ] && [ ! -e .hexmask ]"),
+    HostileCase(
+      title: "the installed pet cascade linked as a batch output: a conflict (a dry run, so a "
+        + "regression writes nothing)",
+      setup: "ln -s \(installedPetCascade) cat.png",
+      command: "unset HEXMASK_FACE_MODEL; hexmask in.jpg --out-dir . --name cat.png --dry-run "
+        + "--gravity face",
+      status: 2,
+      firstError: "hexmask: conflict: 'in.jpg' would write './cat.png', which is the face model"),
   ]
 }

@@ -57,6 +57,22 @@ import Testing
     ),
     // A --name ending in .jpg writes JPEGs, which --quality changes.
     (["a.jpg", "--out-dir", "o", "--name", "{name}.jpg", "--quality", "80"], []),
+    // The seed layout always takes the top-left square, whatever chooses another.
+    (
+      ["in.jpg", "out.png", "--layout", "seed", "--gravity", "face"],
+      ["--gravity has no effect with --layout seed"]
+    ),
+    (
+      ["photos", "--out-dir", "o", "--layout", "seed", "--focus", "0.2,0.2"],
+      ["--focus has no effect with --layout seed"]
+    ),
+    (["in.jpg", "out.png", "--layout", "seed"], []),
+    (["in.jpg", "out.png", "--layout", "seed", "--layout", "centered", "--gravity", "east"], []),
+    // A mask says it once, for the mask.
+    (
+      ["--mask-only", "in.jpg", "m.png", "--layout", "seed", "--gravity", "north"],
+      ["--gravity has no effect with --mask-only"]
+    ),
   ]
 
   /// Options that contradict each other or OUTPUT's name are usage errors (exit 2).
@@ -107,6 +123,26 @@ import Testing
       standardError(of: ["a.jpg", "b.jpg", "--out-dir", "o", "--quality", "80", "--lossless"])
         == "hexmask: warning: --quality has no effect on PNG output\n"
         + "hexmask: warning: --lossless has no effect on PNG output\n")
+  }
+
+  /// `--gravity face` with the seed layout says it does nothing, and the run never looks
+  /// for the model, which it would not use.
+  @Test func seedWarnsForGravityFaceAndNeedsNoModel() {
+    for arguments in [["in.jpg", "out.png"], ["in.jpg", "--out-dir", "o"]] {
+      var loads = 0
+      var standardError = ""
+      let status = HexMaskCLI.run(
+        arguments + ["--layout", "seed", "--gravity", "face"],
+        render: { _, _, _ in [fakeRendered(side: 1, warnings: [])] }, renderBatch: { _ in },
+        faceModel: { () throws(CommandError) in
+          loads += 1
+          throw .noFaceModel
+        },
+        standardOutput: { _ in }, standardError: { standardError += $0 })
+      #expect(status == 0, "\(standardError)")
+      #expect(loads == 0)
+      #expect(standardError == "hexmask: warning: --gravity has no effect with --layout seed\n")
+    }
   }
 
   @Test func quietKeepsWarningsBack() {

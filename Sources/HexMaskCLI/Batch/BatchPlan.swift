@@ -16,12 +16,14 @@ struct BatchPlan: Equatable, Sendable {
 
   /// Names every input's output at each of `sizes` (nil: the square's own size) with
   /// `template` under `outputFolder` and checks that no two share an output and no output
-  /// is one of the inputs or the `--files-from` list (`list`: its identity).
+  /// or record is one of the inputs, the `--files-from` list (`list`: its identity) or a
+  /// cascade file of the face model (`model`: their identities).
   ///
-  /// - Complexity: O(n) expected, with one `stat` per input and per existing output.
+  /// - Complexity: O(n) expected, with one `stat` per input and per existing output or
+  ///   record.
   init(
     inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil],
-    list: FileIdentity.Key? = nil
+    list: FileIdentity.Key? = nil, model: Set<FileIdentity.Key> = []
   ) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     items = inputs.flatMap { input in
@@ -36,7 +38,7 @@ struct BatchPlan: Equatable, Sendable {
       }
     }
     conflicts = Self.conflicts(
-      among: items, inputs: Set(inputs.compactMap(\.identity)), list: list)
+      among: items, inputs: Set(inputs.compactMap(\.identity)), list: list, model: model)
   }
 
   /// Gives `item` its output and record under `prefix` (the output folder and a slash),
@@ -67,10 +69,11 @@ struct BatchPlan: Equatable, Sendable {
     item.record = prefix + recordFolderName + "/" + relative + ".rec"
   }
 
-  /// Outputs two items would write, and outputs that are inputs (`inputs`: their files'
-  /// identities).
+  /// Outputs two items would write, and outputs or records that are inputs (`inputs`: their
+  /// files' identities), the list or the model.
   private static func conflicts(
-    among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>, list: FileIdentity.Key?
+    among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>, list: FileIdentity.Key?,
+    model: Set<FileIdentity.Key>
   ) -> [OutputConflict] {
     var conflicts: [OutputConflict] = []
     var firstWriter: [String: Int] = [:]
@@ -86,21 +89,24 @@ struct BatchPlan: Equatable, Sendable {
         firstWriter[item.output] = index
       }
     }
-    // Only an output that exists can be an input: read each output folder once, and look
-    // closer only at the names found there (none at all in a new folder).
+    // Only a file that exists can be an input: read each folder written to once, and look
+    // closer only at the names found there (none at all in a new folder). A record is
+    // written as an output is, so it must not replace an input either.
     var existing: [Substring: Set<Substring>] = [:]
     for item in items where item.problem == nil {
-      let name = lastComponent(of: item.output)
-      let folder = item.output[..<name.startIndex]
-      if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
-      guard existing[folder]?.contains(name) == true,
-        let output = FileIdentity(path: item.output, following: true),
-        inputKeys.contains(output.key) || output.key == list
-      else { continue }
-      var conflict = OutputConflict(
-        output: item.output, inputs: [item.input], overwritesInput: true)
-      conflict.overwritesList = output.key == list
-      conflicts.append(conflict)
+      for written in [item.output] + (item.record.map { [$0] } ?? []) {
+        let name = lastComponent(of: written)
+        let folder = written[..<name.startIndex]
+        if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
+        guard existing[folder]?.contains(name) == true,
+          let file = FileIdentity(path: written, following: true),
+          inputKeys.contains(file.key) || file.key == list || model.contains(file.key)
+        else { continue }
+        var conflict = OutputConflict(output: written, inputs: [item.input], overwritesInput: true)
+        conflict.overwritesList = file.key == list
+        conflict.overwritesModel = model.contains(file.key)
+        conflicts.append(conflict)
+      }
     }
     return conflicts
   }
@@ -150,6 +156,8 @@ struct OutputConflict: Equatable, Sendable {
   var overwritesInput = false
   /// True when that file is the `--files-from` list.
   var overwritesList = false
+  /// True when that file is a cascade file of the face model.
+  var overwritesModel = false
 
   init(output: String, inputs: [String], overwritesInput: Bool = false) {
     self.output = output

@@ -6,7 +6,8 @@ import HexMask
 /// Values are resolved for the output's canvas side and format before they are written:
 /// `--corner` and `--line` as the pixels the shape uses (so `--corner 10 --line 5` given
 /// explicitly equals the defaults wherever they fit), the rotation as the renderer reduces
-/// it (`450` is `90`), `--focus 0.5,0.5` as the centre square it picks. Options that cannot
+/// it (`450` is `90`), `--focus 0.5,0.5` as the centre square it picks, the seed layout's
+/// crop as its top-left square whatever `--gravity` or `--focus` say. Options that cannot
 /// change this output are left out: `--quality` unless JPEG or lossy WebP, `--lossless`
 /// unless WebP, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
 /// options for a mask, the border colour without a border, `--max-pixels` (a limit: an
@@ -59,7 +60,9 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
     add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
   }
   if !mask {
-    add("crop", crop(output.crop))
+    // The seed layout always takes the top-left square, the one `--gravity northwest`
+    // picks, so switching `--gravity` or `--focus` with it rebuilds nothing.
+    add("crop", settings.shape.layout == .seed ? "gravity northwest" : crop(output.crop))
     // JPEG has no transparency: without --background it is flattened onto white.
     let background = format == .jpeg ? output.background ?? .white : output.background
     add("background", background.map(hex) ?? "none")

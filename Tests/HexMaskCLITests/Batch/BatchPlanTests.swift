@@ -41,6 +41,35 @@ import Testing
     }
   }
 
+  /// The face model's cascades are inputs too: an output or a record that is one of them,
+  /// by name or through a hard link, is a conflict that says so.
+  @Test func anOutputOrRecordThatIsTheFaceModelIsAConflict() throws {
+    try withTemporaryFolder { dir in
+      try makeTree(
+        dir, copies: ["a.jpg": photoFixture],
+        texts: ["o/m.png": "<opencv_storage/>", "o/.hexmask/a.png.rec": "<opencv_storage/>"])
+      #expect(link(dir + "/o/m.png", dir + "/o/twin.png") == 0)
+      let inputs = findInputs([dir + "/a.jpg"], rules: InputRules())
+      let keys = ["/o/m.png", "/o/.hexmask/a.png.rec"].compactMap {
+        FileIdentity(path: dir + $0, following: true)?.key
+      }
+      for name in ["m.png", "twin.png", "a.png"] {
+        let plan = BatchPlan(
+          inputs: inputs, template: try NameTemplate(parsing: name), outputFolder: dir + "/o",
+          model: Set(keys))
+        let written = name == "a.png" ? "/o/.hexmask/a.png.rec" : "/o/" + name
+        var conflict = OutputConflict(
+          output: dir + written, inputs: [dir + "/a.jpg"], overwritesInput: true)
+        conflict.overwritesModel = true
+        #expect(plan.conflicts == [conflict], "\(name)")
+        #expect(conflict.explanation.hasSuffix(", which is the face model"))
+      }
+      let unprotected = BatchPlan(
+        inputs: inputs, template: try NameTemplate(parsing: "m.png"), outputFolder: dir + "/o")
+      #expect(unprotected.conflicts.isEmpty)
+    }
+  }
+
   @Test func inputsThatCannotBeNamedFailAlone() {
     let inputs = [BatchInput(path: "../a.jpg", folder: nil), BatchInput(path: "b.jpg", folder: "")]
     let plan = BatchPlan(inputs: inputs, template: .standard, outputFolder: "out")
