@@ -40,7 +40,7 @@ extension HexMask {
     if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
 
     // The render's decode serves the look only when it is no smaller than a look would be:
-    // otherwise a small --size would find fewer faces than a large one.
+    // otherwise a small output would find fewer faces than a large one.
     let longEnough =
       max(upright.width, upright.height) >= min(Look.longSide, max(fullWidth, fullHeight))
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
