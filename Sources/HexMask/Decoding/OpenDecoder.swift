@@ -100,10 +100,11 @@ package func openDecoder(
 /// What hexmask reads, for messages about files it does not.
 package let readableFormats = "hexmask reads PNG, JPEG, HEIC, AVIF and WebP"
 
-/// The rest of `file` after `head`, whole: the HEIF and WebP libraries decode whole files.
+/// The rest of `file` after `head`, whole: the HEIF and WebP libraries decode whole files,
+/// and a pipe is kept whole when a smart crop must read the picture twice.
 /// A compressed picture is smaller than its pixels, so a file larger than `maxPixels` × 4
 /// bytes (plus room for metadata) is refused before it is all read.
-private func readWhole(_ file: CFile, after head: [UInt8], maxPixels: Int) throws(ImageError)
+func readWhole(_ file: CFile, after head: [UInt8], maxPixels: Int) throws(ImageError)
   -> [UInt8]
 {
   let limit =

@@ -126,27 +126,6 @@ extension HexMask {
     let here = ftello(file)
     return here >= 0 && fseeko(file, here, SEEK_SET) == 0
   }
-
-  /// The rest of `file`, refused past what a picture within the pixel limit could take.
-  static func readRest(of file: CFile, maxPixels: Int) throws(ImageError) -> [UInt8] {
-    let limit =
-      maxPixels.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxPixels * 4 + (64 << 20)
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, file)
-      if count == 0 {
-        if ferror(file) != 0 {
-          throw ImageError(.unreadable, "read error: \(systemError())")
-        }
-        return bytes
-      }
-      bytes += chunk[..<count]
-      if bytes.count > limit {
-        throw ImageError(.tooLarge, "the file is larger than any picture within the pixel limit")
-      }
-    }
-  }
 }
 
 extension HexMask {

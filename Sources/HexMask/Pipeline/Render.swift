@@ -260,7 +260,7 @@ extension HexMask {
         let bytes: [UInt8]
         do throws(Error) {
           bytes = try decoding { () throws(ImageError) in
-            try readRest(of: source, maxPixels: input.maxPixels)
+            try readWhole(source, after: [], maxPixels: input.maxPixels)
           }
         } catch {
           throw forInput(error)
