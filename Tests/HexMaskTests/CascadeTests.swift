@@ -41,7 +41,7 @@ struct CascadeTests {
       for x in 0..<40 { pixels[y * 40 + x] = UInt8(x < 20 ? 20 + (x + y) % 7 : 220 - (x * y) % 9) }
     }
     let windows = cascade.windows(
-      in: GrayPicture(width: 40, height: 40, pixels: pixels), scaleFactor: 1.1, minimumSide: 0)
+      in: GrayPicture(width: 40, height: 40, pixels: pixels), scaleFactor: 1.1)
     #expect(!windows.isEmpty)
     // Every accepted window straddles the edge.
     #expect(windows.allSatisfy { $0.x < 20 && $0.x + $0.width > 20 })

@@ -64,3 +64,14 @@ extension ImageDecoder {
     }
   }
 }
+
+extension ImageDecoder {
+  /// The picture's size as stored (before shrink-on-load, a thumbnail or a window), turned
+  /// as `orientation` turns it: the pixels crops and faces are reported in.
+  func uprightStoredSize(_ orientation: Orientation) -> (width: Int, height: Int) {
+    let (width, height) =
+      metadata.storedWidth > 0
+      ? (metadata.storedWidth, metadata.storedHeight) : (self.width, self.height)
+    return orientation.swapsAxes ? (height, width) : (width, height)
+  }
+}

@@ -29,8 +29,8 @@ package struct GrayPicture: Sendable {
 
 extension Cascade {
   /// The objects in `picture`, as OpenCV's `CascadeClassifier.detectMultiScale` finds them
-  /// with the same `scaleFactor` and `minNeighbors` (and no minimum or maximum size but
-  /// `minimumSide`): the picture is shrunk by 1, `scaleFactor`, `scaleFactor²`… (as OpenCV
+  /// with the same `scaleFactor` and `minNeighbors` (and no minimum or maximum size): the
+  /// picture is shrunk by 1, `scaleFactor`, `scaleFactor²`… (as OpenCV
   /// does, rather than growing the features), every window is run through the stages
   /// (every second position below a shrink of 2), and overlapping hits are grouped.
   ///
@@ -39,10 +39,10 @@ extension Cascade {
   /// ```
   package func detect(
     in picture: GrayPicture, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
-    minimumSide: Int = 0, coarse: Bool = false
+    coarse: Bool = false
   ) -> [PixelBox] {
     groupRectangles(
-      windows(in: picture, scaleFactor: scaleFactor, minimumSide: minimumSide, coarse: coarse),
+      windows(in: picture, scaleFactor: scaleFactor, coarse: coarse),
       minNeighbors: minNeighbors, eps: 0.2)
   }
 
@@ -50,7 +50,7 @@ extension Cascade {
   /// two pixels at every scale (OpenCV steps one from a shrink of 2 on): a quarter of the
   /// windows there, for the crop, which needs faces, not OpenCV's exact list.
   package func windows(
-    in picture: GrayPicture, scaleFactor: Double, minimumSide: Int, coarse: Bool = false
+    in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false
   ) -> [PixelBox] {
     let (width, height) = (picture.width, picture.height)
     guard width >= windowWidth, height >= windowHeight, picture.pixels.count == width * height,
@@ -61,7 +61,6 @@ extension Cascade {
       let winWidth = roundEven(Float(windowWidth) * scale)
       let winHeight = roundEven(Float(windowHeight) * scale)
       if winWidth > width || winHeight > height { break }
-      if winWidth < minimumSide || winHeight < minimumSide { continue }
       let shrunkWidth = roundEven(Float(width) / scale)
       let shrunkHeight = roundEven(Float(height) / scale)
       guard shrunkWidth >= windowWidth, shrunkHeight >= windowHeight else { continue }

@@ -26,12 +26,8 @@ extension Look {
     let metadata = stored.metadata
     let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(stored, orientation: orientation)
-    var (fullWidth, fullHeight) =
-      metadata.storedWidth > 0
-      ? (metadata.storedWidth, metadata.storedHeight) : (stored.width, stored.height)
-    if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
     picture = try SmallPicture(averaging: upright, longSide: Self.longSide)
-    (width, height) = (fullWidth, fullHeight)
+    (width, height) = stored.uprightStoredSize(orientation)
   }
 
   /// The square of the full upright picture that a square of the look stands for, as

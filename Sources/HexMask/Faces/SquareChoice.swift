@@ -33,11 +33,7 @@ extension HexMask {
     let orientation =
       input.autoOrient ? opened.metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(opened, orientation: orientation)
-    var (fullWidth, fullHeight) =
-      opened.metadata.storedWidth > 0
-      ? (opened.metadata.storedWidth, opened.metadata.storedHeight)
-      : (opened.width, opened.height)
-    if orientation.swapsAxes { swap(&fullWidth, &fullHeight) }
+    let (fullWidth, fullHeight) = opened.uprightStoredSize(orientation)
 
     // The render's decode serves the look only when it is no smaller than a look would be:
     // otherwise a small output would find fewer faces than a large one.
@@ -60,7 +56,8 @@ extension HexMask {
     for y in 0..<upright.height {
       try upright.readRow(into: &row)
       let base = y * upright.width * 4
-      for index in row.indices { buffer.bytes[base + index] = row[index] }
+      _ = UnsafeMutableBufferPointer(rebasing: buffer.bytes[base..<(base + row.count)])
+        .update(fromContentsOf: row)
     }
     // Upright now: the render must not turn it again, and the crop it reports is in
     // upright pixels.
@@ -108,11 +105,7 @@ extension HexMask {
   static func cropInInput(
     stored: any ImageDecoder, orientation: Orientation, shape: Shape, crop: CropChoice
   ) -> Crop {
-    let metadata = stored.metadata
-    var (width, height) =
-      metadata.storedWidth > 0
-      ? (metadata.storedWidth, metadata.storedHeight) : (stored.width, stored.height)
-    if orientation.swapsAxes { swap(&width, &height) }
+    let (width, height) = stored.uprightStoredSize(orientation)
     let square =
       shape.layout == .seed
       ? CropSquare(left: 0, top: 0, side: min(width, height))
