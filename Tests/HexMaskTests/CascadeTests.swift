@@ -173,3 +173,49 @@ struct CascadeTests {
     #expect(exactBilinearResize(picture, width: 37, height: 23).pixels == pixels)
   }
 }
+
+@Suite("Cascade windows, eight at a time")
+struct VectorScanTests {
+  /// The detect fixtures at the detector's size, gray, as the crop sees them.
+  static func pictures() throws -> [(String, GrayPicture)] {
+    let folder = fixture("faces/detect")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasSuffix(".jpg") }.sorted()
+    return try names.enumerated().filter { $0.offset % 4 == 0 }.map { _, name in
+      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      let small = try HexMask.readingBytes(bytes) { file throws(HexMask.Error) in
+        do throws(ImageError) {
+          let stored = try openDecoder(file: file, maxPixels: 1 << 26, need: nil)
+          let orientation = stored.metadata.exif.map(Orientation.fromExif) ?? .up
+          return try SmallPicture(averaging: openOriented(stored, orientation: orientation), longSide: 320)
+        } catch {
+          throw .decoding(error)
+        }
+      }
+      return (name, GrayPicture(width: small.width, height: small.height, pixels: small.gray))
+    }
+  }
+
+  @Test(
+    "the vectorized scan accepts exactly the windows the one-at-a-time scan does",
+    .enabled(if: CascadeTests.installed),
+    arguments: [
+      "haarcascade_frontalface_alt2.xml", "haarcascade_frontalcatface.xml",
+      "haarcascade_frontalface_default.xml", "haarcascade_profileface.xml",
+    ])
+  func sameWindows(_ name: String) throws {
+    let cascade = try Cascade(
+      xml: Array(try Data(contentsOf: URL(fileURLWithPath: "\(CascadeTests.cascadeFolder)/\(name)"))))
+    var accepted = 0
+    for (picture, gray) in try Self.pictures() {
+      for coarse in [false, true] {
+        let alone = cascade.windows(in: gray, scaleFactor: 1.1, coarse: coarse, vectorized: false)
+        let together = cascade.windows(in: gray, scaleFactor: 1.1, coarse: coarse)
+        #expect(together == alone, "\(picture), coarse \(coarse)")
+        accepted += alone.count
+      }
+    }
+    // The comparison is not between two empty lists.
+    #expect(accepted > 20)
+  }
+}

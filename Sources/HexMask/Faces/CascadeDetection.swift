@@ -49,8 +49,10 @@ extension Cascade {
   /// Every window the cascade accepts, before grouping, in picture pixels. `coarse` steps
   /// two pixels at every scale (OpenCV steps one from a shrink of 2 on): a quarter of the
   /// windows there, for the crop, which needs faces, not OpenCV's exact list.
+  /// `vectorized: false` runs every window on its own (the reference the vectorized
+  /// scan is tested against: both accept exactly the same windows).
   package func windows(
-    in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false
+    in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false, vectorized: Bool = true
   ) -> [PixelBox] {
     let (width, height) = (picture.width, picture.height)
     guard width >= windowWidth, height >= windowHeight, picture.pixels.count == width * height,
@@ -70,24 +72,13 @@ extension Cascade {
       // Positions whose window lies inside the integral image (OpenCV's working size).
       let lastX = shrunkWidth + 1 - windowWidth
       let lastY = shrunkHeight + 1 - windowHeight
-      WindowEvaluator(cascade: self, integral: integral).withRunner { run in
-        var y = 0
-        while y < lastY {
-          var x = 0
-          while x < lastX {
-            let result = run(x, y)
-            if result > 0 {
-              found.append(
-                PixelBox(
-                  x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
-                  width: winWidth, height: winHeight))
-            }
-            // Rejected by the very first stage: the next position likely is too.
-            if result == 0 { x += step }
-            x += step
-          }
-          y += step
-        }
+      WindowEvaluator(cascade: self, integral: integral).scan(
+        step: step, lastX: lastX, lastY: lastY, vectorized: vectorized
+      ) { x, y in
+        found.append(
+          PixelBox(
+            x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
+            width: winWidth, height: winHeight))
       }
     }
     return found
@@ -125,12 +116,15 @@ struct IntegralImage {
   let height: Int
   var sums: [Int32]
   var squares: [UInt32]
+  /// Zeros after the last row: the vectorized scan reads eight windows at once, and the
+  /// lanes past a row's last window (ignored) may read up to this far past the end.
+  static let slack = 2 * WindowEvaluator.lanes
 
   init(_ picture: GrayPicture) {
     width = picture.width + 1
     height = picture.height + 1
-    sums = [Int32](repeating: 0, count: width * height)
-    squares = [UInt32](repeating: 0, count: width * height)
+    sums = [Int32](repeating: 0, count: width * height + Self.slack)
+    squares = [UInt32](repeating: 0, count: width * height + Self.slack)
     let stride = width
     picture.pixels.withUnsafeBufferPointer { pixels in
       sums.withUnsafeMutableBufferPointer { sums in
@@ -146,120 +140,6 @@ struct IntegralImage {
               rowSquares &+= UInt32(value) * UInt32(value)
               sums[here + x + 1] = sums[above + x + 1] &+ rowSum
               squares[here + x + 1] = squares[above + x + 1] &+ rowSquares
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-/// One scale's evaluation of windows: every node's feature as corner offsets into this
-/// integral image, flattened once, so that the loop over windows reads only arrays.
-private struct WindowEvaluator {
-  let cascade: Cascade
-  let integral: IntegralImage
-  /// Per node: 3 rectangles × 4 corners into the integral image.
-  let offsets: [Int]
-  /// Per node: the 3 rectangles' weights.
-  let weights: [Float]
-  /// The variance window: the cascade's window less one pixel all round, as OpenCV's.
-  let normOffsets: (Int, Int, Int, Int)
-  let normArea: Double
-
-  init(cascade: Cascade, integral: IntegralImage) {
-    self.cascade = cascade
-    self.integral = integral
-    let stride = integral.width
-    var offsets: [Int] = []
-    var weights: [Float] = []
-    offsets.reserveCapacity(cascade.nodes.count * 12)
-    weights.reserveCapacity(cascade.nodes.count * 3)
-    for node in cascade.nodes {
-      let feature = cascade.features[node.feature]
-      for index in 0..<3 {
-        if index < feature.rects.count {
-          let r = feature.rects[index]
-          offsets += [
-            r.x + stride * r.y, r.x + r.width + stride * r.y, r.x + stride * (r.y + r.height),
-            r.x + r.width + stride * (r.y + r.height),
-          ]
-          weights.append(r.weight)
-        } else {
-          offsets += [0, 0, 0, 0]
-          weights.append(0)
-        }
-      }
-    }
-    self.offsets = offsets
-    self.weights = weights
-    let (w, h) = (cascade.windowWidth - 2, cascade.windowHeight - 2)
-    normOffsets = (1 + stride, 1 + w + stride, 1 + stride * (1 + h), 1 + w + stride * (1 + h))
-    normArea = Double(w * h)
-  }
-
-  /// Runs `body` with a function that evaluates the window at (x, y) as OpenCV's `runAt`
-  /// does: 1 when every stage passes, `-stage` for the stage that failed (so 0 for the
-  /// first), -1 for a window too flat to judge.
-  func withRunner<T>(_ body: ((Int, Int) -> Int) -> T) -> T {
-    integral.sums.withUnsafeBufferPointer { sums in
-      integral.squares.withUnsafeBufferPointer { squares in
-        offsets.withUnsafeBufferPointer { offsets in
-          weights.withUnsafeBufferPointer { weights in
-            cascade.nodes.withUnsafeBufferPointer { nodes in
-              cascade.trees.withUnsafeBufferPointer { trees in
-                cascade.leaves.withUnsafeBufferPointer { leaves in
-                  cascade.stages.withUnsafeBufferPointer { stages in
-                    let stride = integral.width
-                    let n = normOffsets
-                    let area = normArea
-                    return body { x, y in
-                      let origin = x + y * stride
-                      let sum =
-                        sums[origin + n.0] &- sums[origin + n.1] &- sums[origin + n.2]
-                        &+ sums[origin + n.3]
-                      let square =
-                        squares[origin + n.0] &- squares[origin + n.1] &- squares[origin + n.2]
-                        &+ squares[origin + n.3]
-                      let spread = area * Double(square) - Double(sum) * Double(sum)
-                      guard spread > 0 else { return -1 }
-                      let normalizer = Float(1 / spread.squareRoot())
-                      guard area * Double(normalizer) < 0.1 else { return -1 }
-
-                      @inline(__always) func rectSum(_ o: Int) -> Float {
-                        Float(
-                          sums[origin + offsets[o]] &- sums[origin + offsets[o + 1]]
-                            &- sums[origin + offsets[o + 2]] &+ sums[origin + offsets[o + 3]])
-                      }
-                      @inline(__always) func value(_ node: Int) -> Float {
-                        let w = 3 * node
-                        var total =
-                          weights[w] * rectSum(12 * node)
-                          + weights[w + 1] * rectSum(12 * node + 4)
-                        if weights[w + 2] != 0 { total += weights[w + 2] * rectSum(12 * node + 8) }
-                        return total * normalizer
-                      }
-
-                      for stageIndex in 0..<stages.count {
-                        let stage = stages[stageIndex]
-                        var total = 0.0
-                        for treeIndex in stage.trees {
-                          let tree = trees[treeIndex]
-                          var index = 0
-                          repeat {
-                            let nodeIndex = tree.firstNode + index
-                            let node = nodes[nodeIndex]
-                            index = value(nodeIndex) < node.threshold ? node.left : node.right
-                          } while index > 0
-                          total += Double(leaves[tree.firstLeaf - index])
-                        }
-                        if total < Double(stage.threshold) { return -stageIndex }
-                      }
-                      return 1
-                    }
-                  }
-                }
-              }
             }
           }
         }

@@ -12,6 +12,10 @@ extension Look {
   /// see it, so this finds faces down to 1/19 of a 4:3 picture's short side, and a phone
   /// photo's JPEG decodes straight to it (1/8 of 4032 × 3024 is 504 × 378).
   package static let longSide = 512
+  /// The smallest long side a render's own decode may have to serve as the look: three
+  /// quarters of ``longSide``, so a phone photo's 1/8 decode (504 × 378, what a look of
+  /// its own would decode too) serves an avatar without a second decode.
+  package static let smallestDecode = longSide * 3 / 4
 
   /// Decodes `file` as small as its format allows (JPEG's 1/2…1/8, libwebp's scaling,
   /// a HEIF thumbnail), turns it upright, and averages it down to at most ``longSide``
@@ -90,19 +94,32 @@ extension SmallPicture {
         outputRow = target
       }
       try decoder.readRow(into: &row)
-      // Transparent pixels count as what they show on white: a cut-out's empty parts
-      // must not look like dark detail.
-      for x in 0..<sourceWidth {
-        let alpha = UInt32(row[4 * x + 3])
-        let slot = column[x]
-        if alpha == 255 {
-          for c in 0..<3 { sums[3 * slot + c] += UInt32(row[4 * x + c]) }
-        } else {
-          for c in 0..<3 {
-            sums[3 * slot + c] += (UInt32(row[4 * x + c]) * alpha + 255 * (255 - alpha) + 127) / 255
+      // Pointers, not arrays, in the loop over pixels: it runs for every decoded pixel.
+      row.withUnsafeBufferPointer { row in
+        column.withUnsafeBufferPointer { column in
+          sums.withUnsafeMutableBufferPointer { sums in
+            counts.withUnsafeMutableBufferPointer { counts in
+              for x in 0..<sourceWidth {
+                let (r, g, b) = (UInt32(row[4 * x]), UInt32(row[4 * x + 1]), UInt32(row[4 * x + 2]))
+                let alpha = UInt32(row[4 * x + 3])
+                let slot = 3 * column[x]
+                if alpha == 255 {
+                  sums[slot] &+= r
+                  sums[slot + 1] &+= g
+                  sums[slot + 2] &+= b
+                } else {
+                  // Transparent pixels count as what they show on white: a cut-out's
+                  // empty parts must not look like dark detail.
+                  let white = 255 * (255 - alpha) + 127
+                  sums[slot] &+= (r * alpha + white) / 255
+                  sums[slot + 1] &+= (g * alpha + white) / 255
+                  sums[slot + 2] &+= (b * alpha + white) / 255
+                }
+                counts[column[x]] &+= 1
+              }
+            }
           }
         }
-        counts[slot] += 1
       }
     }
     flush()

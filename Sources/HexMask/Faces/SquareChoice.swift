@@ -38,7 +38,7 @@ extension HexMask {
     // The render's decode serves the look only when it is no smaller than a look would be:
     // otherwise a small output would find fewer faces than a large one.
     let longEnough =
-      max(upright.width, upright.height) >= min(Look.longSide, max(fullWidth, fullHeight))
+      max(upright.width, upright.height) >= min(Look.smallestDecode, max(fullWidth, fullHeight))
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
     guard longEnough, !overflow, pixels <= decodeOnceLimit,
       let buffer = PixelBuffer(zeroedCount: pixels * 4)
@@ -81,7 +81,7 @@ extension HexMask {
     crop: CropChoice, faces: [Face]?
   ) {
     var faces: [Face]? = nil
-    var square = look.picture.attentionSquare()
+    var square: CropSquare? = nil
     if case .faces(let model) = crop {
       let found = model.faces(in: look.picture)
       if !found.isEmpty {
@@ -96,7 +96,8 @@ extension HexMask {
           x: box.x, y: box.y, width: box.width, height: box.height, isPet: face.isPet)
       }
     }
-    let focus = look.focus(of: square)
+    // Attention is the crop itself, or what faces fall back to where none were found.
+    let focus = look.focus(of: square ?? look.picture.attentionSquare())
     return (.focus(x: focus.x, y: focus.y), faces)
   }
 

@@ -1,0 +1,332 @@
+/// One scale's evaluation of windows: every node's feature as corner offsets into this
+/// integral image, flattened once, so that the loop over windows reads only arrays.
+///
+/// Nearly every window fails in the cascade's first stage or two, so the scan runs those
+/// on eight neighbouring windows at once (SIMD lanes, each lane the same arithmetic as the
+/// window on its own, so the same windows pass) and takes the few that survive on alone.
+struct WindowEvaluator {
+  static let lanes = 8
+  typealias Lanes<T: SIMDScalar> = SIMD8<T>
+
+  let cascade: Cascade
+  let integral: IntegralImage
+  /// Per node: 3 rectangles × 4 corners into the integral image.
+  let offsets: [Int]
+  /// Per node: the 3 rectangles' weights.
+  let weights: [Float]
+  /// The variance window: the cascade's window less one pixel all round, as OpenCV's.
+  let normOffsets: (Int, Int, Int, Int)
+  let normArea: Double
+  /// Lanes stay together while at least this many are alive: below it, one window at a
+  /// time is cheaper than eight.
+  static let fewestAliveLanes = 2
+  /// Trees larger than this are walked one window at a time (the cascades of opencv-data
+  /// have one to three nodes).
+  static let largestVectorTree = 8
+
+  init(cascade: Cascade, integral: IntegralImage) {
+    self.cascade = cascade
+    self.integral = integral
+    let stride = integral.width
+    var offsets = [Int](repeating: 0, count: cascade.nodes.count * 12)
+    var weights = [Float](repeating: 0, count: cascade.nodes.count * 3)
+    for (nodeIndex, node) in cascade.nodes.enumerated() {
+      for (index, r) in cascade.features[node.feature].rects.prefix(3).enumerated() {
+        let o = 12 * nodeIndex + 4 * index
+        offsets[o] = r.x + stride * r.y
+        offsets[o + 1] = r.x + r.width + stride * r.y
+        offsets[o + 2] = r.x + stride * (r.y + r.height)
+        offsets[o + 3] = r.x + r.width + stride * (r.y + r.height)
+        weights[3 * nodeIndex + index] = r.weight
+      }
+    }
+    self.offsets = offsets
+    self.weights = weights
+    let (w, h) = (cascade.windowWidth - 2, cascade.windowHeight - 2)
+    normOffsets = (1 + stride, 1 + w + stride, 1 + stride * (1 + h), 1 + w + stride * (1 + h))
+    normArea = Double(w * h)
+  }
+
+  /// Calls `accepted` with every window (x, y) the cascade accepts, for x below `lastX`
+  /// and y below `lastY` in steps of `step` (1 or 2), as OpenCV visits them: a window
+  /// rejected by the very first stage makes the scan skip the next position, whose
+  /// window likely fails too.
+  func scan(
+    step: Int, lastX: Int, lastY: Int, vectorized: Bool, accepted: (Int, Int) -> Void
+  ) {
+    guard step == 1 || step == 2, lastX > 0, lastY > 0 else { return }
+    let lanes = LaneView(
+      integral, offsets: offsets, norm: normOffsets, step: vectorized ? step : 1)
+    integral.sums.withUnsafeBufferPointer { sums in
+      integral.squares.withUnsafeBufferPointer { squares in
+        offsets.withUnsafeBufferPointer { offsets in
+          weights.withUnsafeBufferPointer { weights in
+            cascade.nodes.withUnsafeBufferPointer { nodes in
+              cascade.trees.withUnsafeBufferPointer { trees in
+                cascade.leaves.withUnsafeBufferPointer { leaves in
+                  cascade.stages.withUnsafeBufferPointer { stages in
+                    let vectorTrees =
+                      vectorized && largestTree(cascade) <= Self.largestVectorTree
+                    lanes.sums.withUnsafeBufferPointer { laneSums in
+                      lanes.squares.withUnsafeBufferPointer { laneSquares in
+                        lanes.offsets.withUnsafeBufferPointer { laneOffsets in
+                          let reader = Reader(
+                            sums: sums, squares: squares, offsets: offsets, weights: weights,
+                            nodes: nodes, trees: trees, leaves: leaves, stages: stages,
+                            stride: integral.width, norm: normOffsets, area: normArea,
+                            laneSums: laneSums, laneSquares: laneSquares, laneOffsets: laneOffsets,
+                            laneNorm: lanes.norm)
+                          let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
+                            capacity: Self.largestVectorTree)
+                          chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
+                          defer { chosen.deallocate() }
+                          var y = 0
+                          while y < lastY {
+                            var x = 0
+                            while x < lastX {
+                              if vectorTrees {
+                                // Eight windows from x on; each lane is used only if the
+                                // scan in order reaches it.
+                                let block = reader.firstStages(
+                                  origin: x / step + y * reader.stride, chosen: chosen)
+                                var lane = 0
+                                while lane < Self.lanes && x < lastX {
+                                  let result =
+                                    block.alive[lane]
+                                    ? reader.stages(
+                                      from: block.stage, origin: x + y * reader.stride,
+                                      normalizer: block.normalizer[lane])
+                                    : Int(block.result[lane])
+                                  if result > 0 { accepted(x, y) }
+                                  if result == 0 {
+                                    x += step
+                                    lane += 1
+                                  }
+                                  x += step
+                                  lane += 1
+                                }
+                              } else {
+                                let result = reader.window(origin: x + y * reader.stride)
+                                if result > 0 { accepted(x, y) }
+                                if result == 0 { x += step }
+                                x += step
+                              }
+                            }
+                            y += step
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func largestTree(_ cascade: Cascade) -> Int {
+    var largest = 0
+    for (index, tree) in cascade.trees.enumerated() {
+      let end =
+        index + 1 < cascade.trees.count ? cascade.trees[index + 1].firstNode : cascade.nodes.count
+      largest = max(largest, end - tree.firstNode)
+    }
+    return largest
+  }
+}
+
+/// The arrays one scale's windows are read from, held as pointers for the scan's loop.
+private struct Reader {
+  let sums: UnsafeBufferPointer<Int32>
+  let squares: UnsafeBufferPointer<UInt32>
+  let offsets: UnsafeBufferPointer<Int>
+  let weights: UnsafeBufferPointer<Float>
+  let nodes: UnsafeBufferPointer<Cascade.Node>
+  let trees: UnsafeBufferPointer<Cascade.Tree>
+  let leaves: UnsafeBufferPointer<Float>
+  let stages: UnsafeBufferPointer<Cascade.Stage>
+  let stride: Int
+  let norm: (Int, Int, Int, Int)
+  let area: Double
+  /// The same sums as the lanes read them (see ``LaneView``).
+  let laneSums: UnsafeBufferPointer<Int32>
+  let laneSquares: UnsafeBufferPointer<UInt32>
+  let laneOffsets: UnsafeBufferPointer<Int>
+  let laneNorm: (Int, Int, Int, Int)
+
+  typealias Lanes<T: SIMDScalar> = WindowEvaluator.Lanes<T>
+
+  /// The window at `origin` as OpenCV's `runAt` judges it: 1 when every stage passes,
+  /// `-stage` for the stage that failed (so 0 for the first), -1 for a window too flat to
+  /// judge.
+  @inline(__always)
+  func window(origin: Int) -> Int {
+    let sum =
+      sums[origin + norm.0] &- sums[origin + norm.1] &- sums[origin + norm.2]
+      &+ sums[origin + norm.3]
+    let square =
+      squares[origin + norm.0] &- squares[origin + norm.1]
+      &- squares[origin + norm.2] &+ squares[origin + norm.3]
+    let spread = area * Double(square) - Double(sum) * Double(sum)
+    guard spread > 0 else { return -1 }
+    let normalizer = Float(1 / spread.squareRoot())
+    guard area * Double(normalizer) < 0.1 else { return -1 }
+    return stages(from: 0, origin: origin, normalizer: normalizer)
+  }
+
+  /// Stages `first`… of the window at `origin`, one window alone.
+  @inline(__always)
+  func stages(from first: Int, origin: Int, normalizer: Float) -> Int {
+    @inline(__always) func rectSum(_ o: Int) -> Float {
+      Float(
+        sums[origin + offsets[o]] &- sums[origin + offsets[o + 1]]
+          &- sums[origin + offsets[o + 2]] &+ sums[origin + offsets[o + 3]])
+    }
+    @inline(__always) func value(_ node: Int) -> Float {
+      let w = 3 * node
+      var total = weights[w] * rectSum(12 * node) + weights[w + 1] * rectSum(12 * node + 4)
+      if weights[w + 2] != 0 { total += weights[w + 2] * rectSum(12 * node + 8) }
+      return total * normalizer
+    }
+    var stageIndex = first
+    while stageIndex < stages.count {
+      let stage = stages[stageIndex]
+      var total = 0.0
+      for treeIndex in stage.trees {
+        let tree = trees[treeIndex]
+        var index = 0
+        repeat {
+          let nodeIndex = tree.firstNode + index
+          let node = nodes[nodeIndex]
+          index = value(nodeIndex) < node.threshold ? node.left : node.right
+        } while index > 0
+        total += Double(leaves[tree.firstLeaf - index])
+      }
+      if total < Double(stage.threshold) { return -stageIndex }
+      stageIndex += 1
+    }
+    return 1
+  }
+
+  /// Eight neighbouring windows from `origin` in the ``LaneView``: each lane's normalizer, and the lanes'
+  /// results through the first stages, while enough of them are alive. A lane still alive
+  /// goes on alone from `stage`; a lane not alive has its final `result`. `chosen` holds
+  /// ``WindowEvaluator/largestVectorTree`` lanes of scratch.
+  @inline(__always)
+  func firstStages(origin: Int, chosen: UnsafeMutablePointer<Lanes<Float>>) -> (
+    alive: SIMDMask<Lanes<Int64>>, stage: Int, normalizer: Lanes<Float>, result: Lanes<Int64>
+  ) {
+    guard let sumBase = laneSums.baseAddress, let squareBase = laneSquares.baseAddress else {
+      return (.init(repeating: false), 0, .zero, .init(repeating: -1))
+    }
+    @inline(__always) func load(_ at: Int) -> Lanes<Int32> {
+      UnsafeRawPointer(sumBase + at).loadUnaligned(as: Lanes<Int32>.self)
+    }
+    @inline(__always) func loadSquares(_ at: Int) -> Lanes<UInt32> {
+      UnsafeRawPointer(squareBase + at).loadUnaligned(as: Lanes<UInt32>.self)
+    }
+    let norm = laneNorm
+    let sum =
+      load(origin + norm.0) &- load(origin + norm.1) &- load(origin + norm.2)
+      &+ load(origin + norm.3)
+    let square =
+      loadSquares(origin + norm.0) &- loadSquares(origin + norm.1)
+      &- loadSquares(origin + norm.2) &+ loadSquares(origin + norm.3)
+    let sumD = Lanes<Double>(sum)
+    let spread = area * Lanes<Double>(square) - sumD * sumD
+    var alive = spread .> 0
+    let normalizerD =
+      Lanes<Double>(repeating: 1)
+      / spread.replacing(with: 1, where: .!alive)
+      .squareRoot()
+    let normalizer = Lanes<Float>(normalizerD)
+    alive .&= area * Lanes<Double>(normalizer) .< 0.1
+    var result = Lanes<Int64>(repeating: -1)
+
+    @inline(__always) func rectSum(_ o: Int) -> Lanes<Float> {
+      Lanes<Float>(
+        load(origin + laneOffsets[o]) &- load(origin + laneOffsets[o + 1])
+          &- load(origin + laneOffsets[o + 2]) &+ load(origin + laneOffsets[o + 3]))
+    }
+    @inline(__always) func value(_ node: Int) -> Lanes<Float> {
+      let w = 3 * node
+      var total = weights[w] * rectSum(12 * node) + weights[w + 1] * rectSum(12 * node + 4)
+      if weights[w + 2] != 0 { total += weights[w + 2] * rectSum(12 * node + 8) }
+      return total * normalizer
+    }
+    // A tree's leaf for every lane: its nodes from the last to the first, each choosing
+    // between its children's values (a child comes after its parent), in `chosen`.
+    var stageIndex = 0
+    while stageIndex < stages.count, alive.count(WindowEvaluator.fewestAliveLanes) {
+      let stage = stages[stageIndex]
+      var total = Lanes<Double>.zero
+      for treeIndex in stage.trees {
+        let tree = trees[treeIndex]
+        let end = treeIndex + 1 < trees.count ? trees[treeIndex + 1].firstNode : nodes.count
+        var index = end - tree.firstNode - 1
+        while index >= 0 {
+          let node = nodes[tree.firstNode + index]
+          @inline(__always) func child(_ c: Int) -> Lanes<Float> {
+            c > 0 ? chosen[c] : Lanes<Float>(repeating: leaves[tree.firstLeaf - c])
+          }
+          let less = value(tree.firstNode + index) .< node.threshold
+          chosen[index] = child(node.right).replacing(with: child(node.left), where: less)
+          index -= 1
+        }
+        total += Lanes<Double>(chosen[0])
+      }
+      let failed = alive .& (total .< Double(stage.threshold))
+      result.replace(with: Int64(-stageIndex), where: failed)
+      alive .&= .!failed
+      stageIndex += 1
+    }
+    return (alive, stageIndex, normalizer, result)
+  }
+}
+
+/// The integral image laid out so that eight windows `step` apart read eight neighbouring
+/// entries: as it is for steps of 1; for steps of 2, each row's even columns first, then
+/// its odd ones, so a window at even x reads column x + c at x / 2 + c / 2 (c even) or
+/// half + x / 2 + c / 2 (c odd). `offsets` and `norm` are the corners in that layout, and a
+/// window at (x, y) starts at x / step + y × stride.
+private struct LaneView {
+  var sums: [Int32]
+  var squares: [UInt32]
+  var offsets: [Int]
+  var norm: (Int, Int, Int, Int)
+
+  init(_ integral: IntegralImage, offsets: [Int], norm: (Int, Int, Int, Int), step: Int) {
+    guard step == 2 else {
+      (sums, squares, self.offsets, self.norm) = (integral.sums, integral.squares, offsets, norm)
+      return
+    }
+    let stride = integral.width
+    let half = (stride + 1) / 2
+    func place(_ column: Int) -> Int { column % 2 == 0 ? column / 2 : half + column / 2 }
+    sums = [Int32](repeating: 0, count: integral.sums.count)
+    squares = [UInt32](repeating: 0, count: integral.squares.count)
+    for row in 0..<integral.height {
+      let base = row * stride
+      for column in 0..<stride {
+        sums[base + place(column)] = integral.sums[base + column]
+        squares[base + place(column)] = integral.squares[base + column]
+      }
+    }
+    func moved(_ offset: Int) -> Int { offset / stride * stride + place(offset % stride) }
+    self.offsets = offsets.map(moved)
+    self.norm = (moved(norm.0), moved(norm.1), moved(norm.2), moved(norm.3))
+  }
+}
+
+extension SIMDMask {
+  /// True when at least `count` lanes are set.
+  @inline(__always)
+  fileprivate func count(_ count: Int) -> Bool {
+    var set = 0
+    for lane in 0..<scalarCount where self[lane] { set += 1 }
+    return set >= count
+  }
+}
