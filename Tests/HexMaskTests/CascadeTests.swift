@@ -187,7 +187,8 @@ struct VectorScanTests {
         do throws(ImageError) {
           let stored = try openDecoder(file: file, maxPixels: 1 << 26, need: nil)
           let orientation = stored.metadata.exif.map(Orientation.fromExif) ?? .up
-          return try SmallPicture(averaging: openOriented(stored, orientation: orientation), longSide: 320)
+          return try SmallPicture(
+            averaging: openOriented(stored, orientation: orientation), longSide: 320)
         } catch {
           throw .decoding(error)
         }
@@ -205,7 +206,8 @@ struct VectorScanTests {
     ])
   func sameWindows(_ name: String) throws {
     let cascade = try Cascade(
-      xml: Array(try Data(contentsOf: URL(fileURLWithPath: "\(CascadeTests.cascadeFolder)/\(name)"))))
+      xml: Array(
+        try Data(contentsOf: URL(fileURLWithPath: "\(CascadeTests.cascadeFolder)/\(name)"))))
     var accepted = 0
     for (picture, gray) in try Self.pictures() {
       for coarse in [false, true] {
