@@ -16,6 +16,9 @@ package struct Cascade: Sendable {
   package var features: [Feature]
   /// Every tree is one node (a stump): evaluated without walking.
   package var isStumps: Bool
+  /// Each node's feature as three rectangles (unused ones empty, weight 0), flattened so
+  /// that each scale turns them into offsets without walking the features.
+  var nodeRects: [(x: Int, y: Int, width: Int, height: Int, weight: Float)] = []
 
   package struct Stage: Sendable {
     /// Sum of the trees' leaves a window needs, less OpenCV's 1e-5.
@@ -135,6 +138,10 @@ package struct Cascade: Sendable {
         Stage(threshold: Float(threshold) - Float(1e-5), trees: first..<trees.count))
     }
     isStumps = largestTree == 1
+    for node in nodes {
+      let rects = features[node.feature].rects
+      for index in 0..<3 { nodeRects.append(index < rects.count ? rects[index] : (0, 0, 0, 0, 0)) }
+    }
   }
 
   /// A child reference in a tree of `count` nodes: a later node, or one of its leaves.

@@ -59,6 +59,7 @@ extension Cascade {
       scaleFactor.isFinite, scaleFactor > 1
     else { return [] }
     var found: [PixelBox] = []
+    var evaluator = WindowEvaluator(cascade: self)
     for scale in scales(width: width, height: height, factor: scaleFactor) {
       let winWidth = roundEven(Float(windowWidth) * scale)
       let winHeight = roundEven(Float(windowHeight) * scale)
@@ -66,15 +67,14 @@ extension Cascade {
       let shrunkWidth = roundEven(Float(width) / scale)
       let shrunkHeight = roundEven(Float(height) / scale)
       guard shrunkWidth >= windowWidth, shrunkHeight >= windowHeight else { continue }
-      let shrunk = exactBilinearResize(picture, width: shrunkWidth, height: shrunkHeight)
-      let integral = IntegralImage(shrunk)
       let step = scale >= 2 && !coarse ? 1 : 2
+      evaluator.load(
+        exactBilinearResize(picture, width: shrunkWidth, height: shrunkHeight),
+        laneStep: vectorized ? step : 1)
       // Positions whose window lies inside the integral image (OpenCV's working size).
       let lastX = shrunkWidth + 1 - windowWidth
       let lastY = shrunkHeight + 1 - windowHeight
-      WindowEvaluator(cascade: self, integral: integral).scan(
-        step: step, lastX: lastX, lastY: lastY, vectorized: vectorized
-      ) { x, y in
+      evaluator.scan(step: step, lastX: lastX, lastY: lastY, vectorized: vectorized) { x, y in
         found.append(
           PixelBox(
             x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
@@ -112,28 +112,38 @@ func roundEven(_ value: Float) -> Int {
 /// (x, y) holds the sum of all pixels above and left of it. Squared sums wrap around in
 /// 32 bits as OpenCV's do; differences over a window are still exact.
 struct IntegralImage {
-  let width: Int  // picture width + 1
-  let height: Int
-  var sums: [Int32]
-  var squares: [UInt32]
-  /// Zeros after the last row: the vectorized scan reads eight windows at once, and the
+  private(set) var width = 0  // picture width + 1
+  private(set) var height = 0
+  private(set) var sums: [Int32] = []
+  private(set) var squares: [UInt32] = []
+  /// Entries after the last row: the vectorized scan reads eight windows at once, and the
   /// lanes past a row's last window (ignored) may read up to this far past the end.
   static let slack = 2 * WindowEvaluator.lanes
 
-  init(_ picture: GrayPicture) {
+  init(_ picture: GrayPicture) { fill(picture) }
+
+  /// The sums of `picture`, in the arrays of the last picture where they are large enough:
+  /// the detector fills one per scale, and the command has glibc fill every new block.
+  mutating func fill(_ picture: GrayPicture) {
     width = picture.width + 1
     height = picture.height + 1
-    sums = [Int32](repeating: 0, count: width * height + Self.slack)
-    squares = [UInt32](repeating: 0, count: width * height + Self.slack)
+    let count = width * height + Self.slack
+    if sums.count < count {
+      sums = [Int32](repeating: 0, count: count)
+      squares = [UInt32](repeating: 0, count: count)
+    }
     let stride = width
     picture.pixels.withUnsafeBufferPointer { pixels in
       sums.withUnsafeMutableBufferPointer { sums in
         squares.withUnsafeMutableBufferPointer { squares in
+          // The first row and column are zeros (an earlier, wider picture's sums may be there).
+          for x in 0..<stride { (sums[x], squares[x]) = (0, 0) }
           for y in 0..<picture.height {
             var rowSum: Int32 = 0
             var rowSquares: UInt32 = 0
             let above = y * stride
             let here = (y + 1) * stride
+            (sums[here], squares[here]) = (0, 0)
             for x in 0..<picture.width {
               let value = pixels[y * picture.width + x]
               rowSum &+= Int32(value)

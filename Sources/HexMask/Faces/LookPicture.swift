@@ -78,14 +78,19 @@ extension SmallPicture {
     let column = (0..<sourceWidth).map { $0 * width / sourceWidth }
     var outputRow = 0
     func flush() {
-      for x in 0..<width where counts[x] > 0 {
-        let half = counts[x] / 2
-        for c in 0..<3 {
-          rgb[(outputRow * width + x) * 3 + c] = UInt8((sums[3 * x + c] + half) / counts[x])
+      rgb.withUnsafeMutableBufferPointer { rgb in
+        sums.withUnsafeMutableBufferPointer { sums in
+          counts.withUnsafeMutableBufferPointer { counts in
+            let base = outputRow * width * 3
+            for x in 0..<width where counts[x] > 0 {
+              let (count, half) = (counts[x], counts[x] / 2)
+              for c in 0..<3 { rgb[base + 3 * x + c] = UInt8((sums[3 * x + c] + half) / count) }
+            }
+            sums.update(repeating: 0)
+            counts.update(repeating: 0)
+          }
         }
       }
-      for index in sums.indices { sums[index] = 0 }
-      for index in counts.indices { counts[index] = 0 }
     }
     for y in 0..<sourceHeight {
       let target = y * height / sourceHeight

@@ -45,18 +45,30 @@ package struct SmallPicture: Sendable, Equatable {
     let h = max(1, height * longSide / long)
     var sums = [UInt32](repeating: 0, count: w * h * 3)
     var counts = [UInt32](repeating: 0, count: w * h)
-    for y in 0..<height {
-      let ty = y * h / height
-      for x in 0..<width {
-        let target = ty * w + x * w / width
-        for c in 0..<3 { sums[3 * target + c] += UInt32(rgb[3 * (y * width + x) + c]) }
-        counts[target] += 1
+    let column = (0..<width).map { $0 * w / width }
+    // Pointers, not arrays, in the loops over pixels.
+    rgb.withUnsafeBufferPointer { rgb in
+      sums.withUnsafeMutableBufferPointer { sums in
+        counts.withUnsafeMutableBufferPointer { counts in
+          for y in 0..<height {
+            let row = y * h / height * w
+            for x in 0..<width {
+              let target = row + column[x]
+              let source = 3 * (y * width + x)
+              sums[3 * target] &+= UInt32(rgb[source])
+              sums[3 * target + 1] &+= UInt32(rgb[source + 1])
+              sums[3 * target + 2] &+= UInt32(rgb[source + 2])
+              counts[target] &+= 1
+            }
+          }
+        }
       }
     }
     var out = [UInt8](repeating: 0, count: w * h * 3)
-    for index in 0..<(w * h) where counts[index] > 0 {
-      for c in 0..<3 {
-        out[3 * index + c] = UInt8((sums[3 * index + c] + counts[index] / 2) / counts[index])
+    out.withUnsafeMutableBufferPointer { out in
+      for index in 0..<(w * h) where counts[index] > 0 {
+        let (count, half) = (counts[index], counts[index] / 2)
+        for c in 0..<3 { out[3 * index + c] = UInt8((sums[3 * index + c] + half) / count) }
       }
     }
     return SmallPicture(width: w, height: h, rgb: out)

@@ -1,5 +1,6 @@
-/// One scale's evaluation of windows: every node's feature as corner offsets into this
-/// integral image, flattened once, so that the loop over windows reads only arrays.
+/// The evaluation of a cascade's windows, one scale at a time: every node's feature as
+/// corner offsets into that scale's integral image, flattened, so that the loop over
+/// windows reads only arrays. Its buffers serve every scale in turn.
 ///
 /// Nearly every window fails in the cascade's first stage or two, so the scan runs those
 /// on eight neighbouring windows at once (SIMD lanes, each lane the same arithmetic as the
@@ -9,14 +10,16 @@ struct WindowEvaluator {
   typealias Lanes<T: SIMDScalar> = SIMD8<T>
 
   let cascade: Cascade
-  let integral: IntegralImage
+  private var integral = IntegralImage(GrayPicture(width: 0, height: 0, pixels: []))
   /// Per node: 3 rectangles × 4 corners into the integral image.
-  let offsets: [Int]
+  private var offsets: [Int]
   /// Per node: the 3 rectangles' weights.
-  let weights: [Float]
+  private let weights: [Float]
   /// The variance window: the cascade's window less one pixel all round, as OpenCV's.
-  let normOffsets: (Int, Int, Int, Int)
-  let normArea: Double
+  private var normOffsets = (0, 0, 0, 0)
+  private let normArea: Double
+  /// The integral image as the lanes read it, for steps of 2.
+  private var lanes = LaneView()
   /// Lanes stay together while at least this many are alive: below it, one window at a
   /// time is cheaper than eight.
   static let fewestAliveLanes = 2
@@ -24,39 +27,46 @@ struct WindowEvaluator {
   /// have one to three nodes).
   static let largestVectorTree = 8
 
-  init(cascade: Cascade, integral: IntegralImage) {
+  init(cascade: Cascade) {
     self.cascade = cascade
-    self.integral = integral
+    offsets = [Int](repeating: 0, count: cascade.nodes.count * 12)
+    weights = cascade.nodeRects.map(\.weight)
+    normArea = Double((cascade.windowWidth - 2) * (cascade.windowHeight - 2))
+  }
+
+  /// Makes `picture` (one scale) the one ``scan(step:lastX:lastY:vectorized:accepted:)``
+  /// reads; `laneStep` 2 lays it out for the lanes' steps of 2 as well.
+  mutating func load(_ picture: GrayPicture, laneStep: Int) {
+    integral.fill(picture)
     let stride = integral.width
-    var offsets = [Int](repeating: 0, count: cascade.nodes.count * 12)
-    var weights = [Float](repeating: 0, count: cascade.nodes.count * 3)
-    for (nodeIndex, node) in cascade.nodes.enumerated() {
-      for (index, r) in cascade.features[node.feature].rects.prefix(3).enumerated() {
-        let o = 12 * nodeIndex + 4 * index
+    offsets.withUnsafeMutableBufferPointer { offsets in
+      for (index, r) in cascade.nodeRects.enumerated() where 4 * index + 3 < offsets.count {
+        let o = 4 * index
         offsets[o] = r.x + stride * r.y
         offsets[o + 1] = r.x + r.width + stride * r.y
         offsets[o + 2] = r.x + stride * (r.y + r.height)
         offsets[o + 3] = r.x + r.width + stride * (r.y + r.height)
-        weights[3 * nodeIndex + index] = r.weight
       }
     }
-    self.offsets = offsets
-    self.weights = weights
     let (w, h) = (cascade.windowWidth - 2, cascade.windowHeight - 2)
     normOffsets = (1 + stride, 1 + w + stride, 1 + stride * (1 + h), 1 + w + stride * (1 + h))
-    normArea = Double(w * h)
+    if laneStep == 2 { lanes.fill(integral, offsets: offsets, norm: normOffsets) }
   }
 
   /// Calls `accepted` with every window (x, y) the cascade accepts, for x below `lastX`
   /// and y below `lastY` in steps of `step` (1 or 2), as OpenCV visits them: a window
   /// rejected by the very first stage makes the scan skip the next position, whose
   /// window likely fails too.
+  /// The picture must have been loaded with `laneStep: step` for a vectorized scan.
   func scan(
     step: Int, lastX: Int, lastY: Int, vectorized: Bool, accepted: (Int, Int) -> Void
   ) {
     guard step == 1 || step == 2, lastX > 0, lastY > 0 else { return }
-    let lanes = LaneView(
-      integral, offsets: offsets, norm: normOffsets, step: vectorized ? step : 1)
+    // Steps of 1 read the integral image as it is.
+    let (laneSums, laneSquares, laneOffsets, laneNorm) =
+      step == 2
+      ? (lanes.sums, lanes.squares, lanes.offsets, lanes.norm)
+      : (integral.sums, integral.squares, offsets, normOffsets)
     integral.sums.withUnsafeBufferPointer { sums in
       integral.squares.withUnsafeBufferPointer { squares in
         offsets.withUnsafeBufferPointer { offsets in
@@ -67,15 +77,15 @@ struct WindowEvaluator {
                   cascade.stages.withUnsafeBufferPointer { stages in
                     let vectorTrees =
                       vectorized && largestTree(cascade) <= Self.largestVectorTree
-                    lanes.sums.withUnsafeBufferPointer { laneSums in
-                      lanes.squares.withUnsafeBufferPointer { laneSquares in
-                        lanes.offsets.withUnsafeBufferPointer { laneOffsets in
+                    laneSums.withUnsafeBufferPointer { laneSums in
+                      laneSquares.withUnsafeBufferPointer { laneSquares in
+                        laneOffsets.withUnsafeBufferPointer { laneOffsets in
                           let reader = Reader(
                             sums: sums, squares: squares, offsets: offsets, weights: weights,
                             nodes: nodes, trees: trees, leaves: leaves, stages: stages,
                             stride: integral.width, norm: normOffsets, area: normArea,
                             laneSums: laneSums, laneSquares: laneSquares, laneOffsets: laneOffsets,
-                            laneNorm: lanes.norm)
+                            laneNorm: laneNorm)
                           let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
                             capacity: Self.largestVectorTree)
                           chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
@@ -293,30 +303,39 @@ private struct Reader {
 /// half + x / 2 + c / 2 (c odd). `offsets` and `norm` are the corners in that layout, and a
 /// window at (x, y) starts at x / step + y × stride.
 private struct LaneView {
-  var sums: [Int32]
-  var squares: [UInt32]
-  var offsets: [Int]
-  var norm: (Int, Int, Int, Int)
+  var sums: [Int32] = []
+  var squares: [UInt32] = []
+  var offsets: [Int] = []
+  var norm = (0, 0, 0, 0)
 
-  init(_ integral: IntegralImage, offsets: [Int], norm: (Int, Int, Int, Int), step: Int) {
-    guard step == 2 else {
-      (sums, squares, self.offsets, self.norm) = (integral.sums, integral.squares, offsets, norm)
-      return
-    }
+  mutating func fill(_ integral: IntegralImage, offsets: [Int], norm: (Int, Int, Int, Int)) {
     let stride = integral.width
     let half = (stride + 1) / 2
     func place(_ column: Int) -> Int { column % 2 == 0 ? column / 2 : half + column / 2 }
-    sums = [Int32](repeating: 0, count: integral.sums.count)
-    squares = [UInt32](repeating: 0, count: integral.squares.count)
-    for row in 0..<integral.height {
-      let base = row * stride
-      for column in 0..<stride {
-        sums[base + place(column)] = integral.sums[base + column]
-        squares[base + place(column)] = integral.squares[base + column]
+    if sums.count < integral.sums.count {
+      sums = [Int32](repeating: 0, count: integral.sums.count)
+      squares = [UInt32](repeating: 0, count: integral.squares.count)
+    }
+    integral.sums.withUnsafeBufferPointer { source in
+      integral.squares.withUnsafeBufferPointer { sourceSquares in
+        sums.withUnsafeMutableBufferPointer { sums in
+          squares.withUnsafeMutableBufferPointer { squares in
+            for row in 0..<integral.height {
+              let base = row * stride
+              for column in 0..<stride {
+                sums[base + place(column)] = source[base + column]
+                squares[base + place(column)] = sourceSquares[base + column]
+              }
+            }
+          }
+        }
       }
     }
     func moved(_ offset: Int) -> Int { offset / stride * stride + place(offset % stride) }
-    self.offsets = offsets.map(moved)
+    if self.offsets.count != offsets.count {
+      self.offsets = [Int](repeating: 0, count: offsets.count)
+    }
+    for index in offsets.indices { self.offsets[index] = moved(offsets[index]) }
     self.norm = (moved(norm.0), moved(norm.1), moved(norm.2), moved(norm.3))
   }
 }
