@@ -105,6 +105,30 @@ mkdir -p "$work"/{munge,log,state,spool,data/logs,data/avatars}
 # munged wants every folder above its socket searchable by all, and none writable by others.
 chmod 755 "$work" "$work/munge"
 
+# README's job script, the sh block under "### Slurm array", cut out of README.md before
+# anything starts.
+recipe=$(awk '
+  /^### Slurm array$/ { section = 1; next }
+  section && !inside && /^#/ { exit }
+  section && !inside && /^```sh$/ { inside = 1; next }
+  inside && /^```$/ { exit }
+  inside { print }
+' "$readme")
+[[ $recipe == '#!/bin/sh'* ]] || die "README.md has no sh block under \"### Slurm array\""
+# The changes, each of which must apply exactly: a README change that drops one fails here.
+adapt() { # adapt FROM TO: replaces FROM (literally) everywhere, and wants it present.
+  [[ $recipe == *"$1"* ]] || die "README's Slurm recipe no longer has '$1'"
+  recipe=${recipe//"$1"/"$2"}
+}
+adapt /data/photos "$work/data/photos"
+adapt /data/avatars "$work/data/avatars"
+adapt /data/logs "$work/data/logs"
+adapt '--array=0-63' '--array=0-3'
+adapt '--cpus-per-task=8' '--cpus-per-task=1'
+adapt '/64"' '/4"'
+adapt $'\nhexmask ' $'\nhexmask --size 64,256 '
+printf '%s\n' "$recipe" >"$work/hexmask.sh"
+
 # Waits up to $1 seconds for the command that follows to succeed, and gives up at once when
 # a daemon started so far has died.
 wait_for() {
@@ -193,29 +217,6 @@ node_idle() { [[ $(sinfo -h -n "$host" -o '%t' 2>/dev/null) == idle ]]; }
 wait_for 30 node_idle ||
   die "node $host is not idle after 30 s (sinfo: $(sinfo -h -N -o '%N %t %E' 2>&1 | head -n 1))"
 echo "slurm-check: $(sinfo --version), node $host idle after $((SECONDS - started)) s"
-
-# README's job script, cut out of README.md: the sh block under "### Slurm array".
-recipe=$(awk '
-  /^### Slurm array$/ { section = 1; next }
-  section && !inside && /^#/ { exit }
-  section && !inside && /^```sh$/ { inside = 1; next }
-  inside && /^```$/ { exit }
-  inside { print }
-' "$readme")
-[[ $recipe == '#!/bin/sh'* ]] || die "README.md has no sh block under \"### Slurm array\""
-# The changes, each of which must apply exactly: a README change that drops one fails here.
-adapt() { # adapt FROM TO: replaces FROM (literally) everywhere, and wants it present.
-  [[ $recipe == *"$1"* ]] || die "README's Slurm recipe no longer has '$1'"
-  recipe=${recipe//"$1"/"$2"}
-}
-adapt /data/photos "$work/data/photos"
-adapt /data/avatars "$work/data/avatars"
-adapt /data/logs "$work/data/logs"
-adapt '--array=0-63' '--array=0-3'
-adapt '--cpus-per-task=8' '--cpus-per-task=1'
-adapt '/64"' '/4"'
-adapt $'\nhexmask ' $'\nhexmask --size 64,256 '
-printf '%s\n' "$recipe" >"$work/hexmask.sh"
 
 # The inputs: the photos the tests' GNU parallel run uses (README's sample photo, the EXIF
 # ones and two PNGs), in two subfolders, so that all four shards get work.
