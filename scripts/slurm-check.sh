@@ -63,8 +63,34 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hexmask-slurm.XXXXXX")
 pids=()
+# Waits up to $1 seconds for the command that follows to succeed, and gives up at once when
+# a daemon started so far has died.
+wait_for() {
+  local seconds=$1 pid
+  shift
+  local deadline=$((SECONDS + seconds))
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    for pid in "${pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null || return 1
+    done
+    sleep 0.2
+  done
+}
 jobs_left() { [[ -n $(timeout 5 squeue -h -o %i 2>/dev/null) ]]; }
 no_jobs_left() { ! jobs_left; }
+# The slurmstepd processes of this cluster (slurmd starts them with its environment, which
+# names this slurm.conf): one may still be closing its job when `sbatch --wait` returns.
+our_steps() {
+  local proc
+  for proc in /proc/[0-9]*; do
+    [[ $(cat "$proc/comm" 2>/dev/null) == slurmstepd ]] || continue
+    tr '\0' '\n' <"$proc/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$work/slurm.conf" &&
+      echo "${proc#/proc/}"
+  done
+  return 0
+}
+no_steps_left() { [[ -z $(our_steps) ]]; }
 cleanup() {
   local status=$? last=$BASH_COMMAND pid log
   trap - EXIT INT TERM
@@ -84,6 +110,7 @@ cleanup() {
     scancel --full --quiet --partition=check 2>/dev/null || true
     wait_for 10 no_jobs_left || true
   fi
+  wait_for 10 no_steps_left || true
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     pid=${pids[i]}
     kill "$pid" 2>/dev/null || true
@@ -93,6 +120,10 @@ cleanup() {
     done
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
+  done
+  for pid in $(our_steps); do
+    echo "slurm-check: killing a job step left behind (slurmstepd, pid $pid)" >&2
+    kill -KILL "$pid" 2>/dev/null || true
   done
   rm -rf "$work"
   exit "$status"
@@ -128,21 +159,6 @@ adapt '--cpus-per-task=8' '--cpus-per-task=1'
 adapt '/64"' '/4"'
 adapt $'\nhexmask ' $'\nhexmask --size 64,256 '
 printf '%s\n' "$recipe" >"$work/hexmask.sh"
-
-# Waits up to $1 seconds for the command that follows to succeed, and gives up at once when
-# a daemon started so far has died.
-wait_for() {
-  local seconds=$1 pid
-  shift
-  local deadline=$((SECONDS + seconds))
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    for pid in "${pids[@]}"; do
-      kill -0 "$pid" 2>/dev/null || return 1
-    done
-    sleep 0.2
-  done
-}
 
 # munged, with its own key and files (Debian's own munged, if running, is left alone).
 socket=$work/munge/munge.socket
