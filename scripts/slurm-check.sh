@@ -252,6 +252,7 @@ submitted=$SECONDS
 sbatch_status=0
 sbatch_out=$(timeout --foreground 120 sbatch --wait --quiet "$work/hexmask.sh" 2>&1) || sbatch_status=$?
 [[ $sbatch_status -ne 124 ]] || die "the array did not finish within 120 s"
+((sbatch_status < 128)) || die "sbatch --wait was stopped by signal $((sbatch_status - 128))"
 [[ -z $sbatch_out ]] || die "sbatch: $sbatch_out"
 
 # Every task COMPLETED with exit code 0, by Slurm's job completion log (one line a task),
