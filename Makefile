@@ -13,6 +13,8 @@
 #   make gallery                     regenerates README's pictures under docs/gallery/
 #   make bench                       hexmask against vips and ImageMagick (bench/results.md)
 #   make bench-deps                  installs the tools make bench compares against
+#   make slurm-check                 runs README's Slurm array recipe on a throwaway one-node
+#                                    Slurm cluster (as root; CI runs it after make test)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -47,7 +49,8 @@ DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps
+.PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps \
+  slurm-check
 
 all: build
 
@@ -175,6 +178,15 @@ bench-deps:
 	  echo "  Debian/Ubuntu: sudo apt-get install $(BENCH_APT) && pip install pyvips" >&2; \
 	  echo "  macOS (Homebrew): brew install vips imagemagick hyperfine jpeg-turbo && pip install pyvips" >&2; \
 	fi
+
+# README's "### Slurm array" recipe, submitted with `sbatch --wait` to a single-node cluster
+# that scripts/slurm-check.sh starts in a temporary folder (munged, slurmctld and slurmd,
+# no systemd, no cgroups) and removes afterwards; the result must equal one plain run. As
+# root it installs Debian's slurmctld, slurmd, slurm-client and munge when missing. It uses
+# the debug hexmask, which `make test` has already built.
+slurm-check: deps
+	$(SWIFT_BUILD) --product hexmask
+	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
 
 clean:
 	rm -rf "$(SCRATCH)" out
