@@ -98,7 +98,7 @@ extension HexMask.FaceModel {
   static let petDetectionSide = 200
   /// The step between window sizes, OpenCV's default: 1.2 halves the scales but lost 3 to
   /// 4 of the 60 scene faces (with 3 or 2 neighbours), 1.1 loses none.
-  static let scaleFactor = 1.1
+  static let scaleFactor = 1.15
 
   /// The faces in `look` (a small upright copy), in its pixels: every face cascade's
   /// groups, overlapping ones merged (the larger kept); where there are none, the pets'.
