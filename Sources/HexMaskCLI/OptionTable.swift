@@ -1,8 +1,5 @@
 import HexMask
 
-/// The version `--version` prints.
-let hexmaskVersion = "0.1.0"
-
 /// Every option `hexmask` understands, in the order `--help` lists them within a group.
 ///
 /// The parser, the usage line and `--help` all read this table, so they cannot disagree;
