@@ -68,10 +68,17 @@ private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
   // Decoders keep their state on the heap; this is room for libpng's and libjpeg's frames.
   _ = pthread_attr_setstacksize(&attributes, 8 << 20)
   let context = Unmanaged.passRetained(Body(body)).toOpaque()
-  var thread = pthread_t()
+  // glibc's pthread_t is an integer and its start routine takes an optional pointer;
+  // Darwin's is an optional pointer and takes a non-optional one.
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
   let started = pthread_create(
     &thread, &attributes,
-    { context in
+    { argument in
+      let context: UnsafeMutableRawPointer? = argument
       guard let context else { return nil }
       Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
       return nil
