@@ -16,8 +16,9 @@
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)
 #   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions
-#   make deb-check                   as root: lintian, dpkg -i, runs it with the toolchain
-#                                    hidden, dpkg --purge (CI runs it after make test)
+#   make deb-check                   as root: lintian (where installed), dpkg -i, runs it with
+#                                    the toolchain hidden, dpkg --purge (CI runs it after
+#                                    make test)
 #
 # The version is the file VERSION; Sources/HexMaskCLI/Version.swift repeats it (a test
 # checks they agree). To release: change both, then `make man`.

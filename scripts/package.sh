@@ -34,8 +34,11 @@ export SOURCE_DATE_EPOCH
 
 # The release build with the Swift runtime inside. It shares $scratch's release folder with
 # `make build`: the flag only changes the link, so switching between them relinks only.
-"$swift" build --scratch-path "$scratch" -c release --static-swift-stdlib --product hexmask
-built=$("$swift" build --scratch-path "$scratch" -c release --static-swift-stdlib --show-bin-path)/hexmask
+# `-z now` with the default relro makes the GOT read-only after start (lintian's
+# hardening-no-bindnow); it only changes the link.
+static=(--scratch-path "$scratch" -c release --static-swift-stdlib -Xlinker -z -Xlinker now)
+"$swift" build "${static[@]}" --product hexmask
+built=$("$swift" build "${static[@]}" --show-bin-path)/hexmask
 
 work=$scratch/package/$kind
 rm -rf "$work"
