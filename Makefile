@@ -15,6 +15,15 @@
 #   make bench-deps                  installs the tools make bench compares against
 #   make slurm-check                 runs README's Slurm array recipe on a throwaway one-node
 #                                    Slurm cluster (as root; CI runs it after make test)
+#   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
+#                                    completions (needs dpkg-dev)
+#   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions
+#   make deb-check                   as root: lintian (where installed), dpkg -i, runs it with
+#                                    the toolchain hidden, dpkg --purge (CI runs it after
+#                                    make test)
+#
+# The version is the file VERSION; Sources/HexMaskCLI/Version.swift repeats it (a test
+# checks they agree). To release: change both, then `make man`.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -49,8 +58,13 @@ DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
 GENERATED = $(SCRATCH)/generated
 
+VERSION := $(shell cat VERSION)
+DEB = hexmask_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null).deb
+DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
+PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh
+
 .PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps \
-  slurm-check
+  deb dist deb-check slurm-check
 
 all: build
 
@@ -188,5 +202,18 @@ slurm-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
 
+# Issue 21: packages for people without Swift. Both build release with the Swift runtime
+# linked in (--static-swift-stdlib), strip it, and take the man page and completions from
+# it; see scripts/package.sh. The .deb's Depends come from dpkg-shlibdeps.
+deb: deps
+	$(PACKAGE) deb
+
+dist: deps
+	$(PACKAGE) dist
+
+# Installs the .deb on this machine and removes it again: root only (scripts/deb-check.sh).
+deb-check: deb
+	scripts/deb-check.sh "$(DEB)"
+
 clean:
-	rm -rf "$(SCRATCH)" out
+	rm -rf "$(SCRATCH)" out "$(DEB)" "$(DIST)"

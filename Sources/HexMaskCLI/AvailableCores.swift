@@ -1,5 +1,4 @@
 import CFileShims
-import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +14,7 @@ import Foundation
 /// any above it, rounded up), at least 1.
 let availableCores = coresAllowed(
   affinity: affinityCount(), quota: cgroupQuota(),
-  machine: ProcessInfo.processInfo.activeProcessorCount)
+  machine: sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
 /// The smallest of what the affinity mask, the quota and the machine allow, at least 1;
 /// nil means "no limit from there".
@@ -39,7 +38,7 @@ func affinityCount() -> Int? {
 /// none is set or there is no cgroup v2.
 private func cgroupQuota() -> Double? {
   cgroupFolders().compactMap { folder in
-    (try? String(contentsOfFile: folder + "/cpu.max", encoding: .utf8)).flatMap(cgroupQuota)
+    smallTextFile(folder + "/cpu.max").flatMap(cgroupQuota)
   }.min()
 }
 
@@ -56,7 +55,7 @@ func cgroupFolders() -> [String] {
 
 /// ``cgroupFolders()`` as Linux tells them, in /proc and /sys/fs/cgroup.
 private func linuxCgroupFolders() -> [String] {
-  guard let membership = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+  guard let membership = smallTextFile("/proc/self/cgroup"),
     let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
   else { return [] }
   var folder = "/sys/fs/cgroup" + line.dropFirst(3)
@@ -77,4 +76,25 @@ func cgroupQuota(_ text: String) -> Double? {
     quota > 0, period > 0, quota.isFinite, period.isFinite
   else { return nil }
   return quota / period
+}
+
+/// The text of a small file of /proc or /sys (at most 64 KiB is read); nil when it cannot be
+/// read. Written with read(2) so that the command needs no Foundation, whose ICU data alone
+/// would make the static binary four times larger.
+func smallTextFile(_ path: String) -> String? {
+  let descriptor = path.withFileName { open($0, O_RDONLY | O_CLOEXEC) }
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var bytes = [UInt8](repeating: 0, count: 1 << 16)
+  var filled = 0
+  while filled < bytes.count {
+    let count = bytes.withUnsafeMutableBytes {
+      read(descriptor, $0.baseAddress.map { $0 + filled }, $0.count - filled)
+    }
+    if count < 0 && errno == EINTR { continue }
+    guard count >= 0 else { return nil }
+    if count == 0 { break }
+    filled += count
+  }
+  return String(decoding: bytes[..<filled], as: UTF8.self)
 }

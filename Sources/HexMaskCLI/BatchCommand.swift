@@ -1,4 +1,3 @@
-import Foundation
 import HexMask
 
 #if canImport(Glibc)

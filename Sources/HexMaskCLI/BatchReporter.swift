@@ -1,4 +1,3 @@
-import Foundation
 import HexMask
 import Synchronization
 
@@ -81,7 +80,7 @@ final class BatchReporter: Sendable {
       if state.done < total { summary += ", \(total - state.done) not started" }
       summary += " in \(duration(seconds))"
       if seconds > 0 && state.done > 0 {
-        summary += " (\(String(format: "%.1f", Double(state.done) / seconds)) files/s)"
+        summary += " (\(oneDecimal(Double(state.done) / seconds)) files/s)"
       }
       say([summary])
     }
@@ -218,7 +217,7 @@ final class BatchReporter: Sendable {
     let rate = seconds > 0 ? Double(state.done) / seconds : 0
     var line = "hexmask: \(state.done)/\(total) files"
     if rate > 0 {
-      line += ", \(String(format: "%.1f", rate)) files/s"
+      line += ", \(oneDecimal(rate)) files/s"
       line += ", ETA \(duration(Double(total - state.done) / rate))"
     }
     if state.failed > 0 { line += ", \(state.failed) failed" }
@@ -242,9 +241,11 @@ final class BatchReporter: Sendable {
 /// `4.2 s`, or `3 min 07 s` from a minute on.
 func duration(_ seconds: Double) -> String {
   guard seconds.isFinite else { return "?" }
-  if seconds < 60 { return String(format: "%.1f s", seconds) }
+  if seconds < 60 { return oneDecimal(seconds) + " s" }
+  // Past Int's range (an ETA of 10¹⁹ seconds) there is nothing left to tell.
+  guard seconds < 0x1p62 else { return "?" }
   let whole = Int(seconds.rounded())
-  return String(format: "%d min %02d s", whole / 60, whole % 60)
+  return "\(whole / 60) min \(zeroPadded(whole % 60, digits: 2)) s"
 }
 
 /// The square a file was cut from, for `--verbose`: `crop 427x427+106+0` (side, then its
@@ -300,10 +301,10 @@ func jsonString(_ text: String) -> String {
     case "\r": escaped += "\\r"
     case "\t": escaped += "\\t"
     case let control where control.value < 0x20 || control.value == 0x7F:
-      escaped += String(format: "\\u%04x", control.value)
+      escaped += "\\u" + zeroPadded(Int(control.value), digits: 4, radix: 16)
     default:
       if let byte = rawFileNameByte(scalar) {
-        escaped += String(format: "\\udc%02x", UInt32(byte))
+        escaped += "\\udc" + zeroPadded(Int(byte), digits: 2, radix: 16)
       } else {
         escaped.unicodeScalars.append(scalar)
       }

@@ -1,4 +1,3 @@
-import Foundation
 import HexMask
 
 /// What one command line asks for: the files and look of one render, or help, or the version.
@@ -84,7 +83,7 @@ struct SizedFile: Equatable, Sendable {
   static func each(_ name: String, sizes: [Int?]) -> [SizedFile] {
     sizes.map { size in
       SizedFile(
-        path: size.map { name.replacingOccurrences(of: sizePlaceholder, with: String($0)) }
+        path: size.map { name.replacing(sizePlaceholder, with: String($0)) }
           ?? name,
         size: size)
     }

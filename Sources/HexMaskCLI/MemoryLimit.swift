@@ -1,4 +1,3 @@
-import Foundation
 import HexMask
 
 #if canImport(Glibc)
@@ -56,8 +55,8 @@ func physicalMemory() -> Int? {
 /// when none is set ("max") or there is no cgroup v2.
 func cgroupMemoryLimit() -> Int? {
   cgroupFolders().compactMap { folder in
-    (try? String(contentsOfFile: folder + "/memory.max", encoding: .utf8))
-      .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    smallTextFile(folder + "/memory.max")
+      .flatMap { Int($0.split(whereSeparator: \.isWhitespace).joined(separator: " ")) }
       .flatMap { $0 > 0 ? $0 : nil }
   }.min()
 }

@@ -1,8 +1,5 @@
 import HexMask
 
-/// The version `--version` prints.
-let hexmaskVersion = "0.1.0"
-
 /// Every option `hexmask` understands, in the order `--help` lists them within a group.
 ///
 /// The parser, the usage line and `--help` all read this table, so they cannot disagree;
@@ -315,8 +312,10 @@ let filesSummary =
 /// A colour as `--help` names it: its CSS name when it has one, else `#rrggbbaa`.
 func colorName(_ color: RGBAColor) -> String {
   RGBAColor.named.filter { $0.value == color }.map(\.key).sorted().first
-    ?? String(
-      format: "#%02x%02x%02x%02x", color.red, color.green, color.blue, color.alpha)
+    ?? "#"
+    + [color.red, color.green, color.blue, color.alpha].map {
+      zeroPadded(Int($0), digits: 2, radix: 16)
+    }.joined()
 }
 
 /// The library's default crop, as `--gravity` names it.

@@ -73,7 +73,7 @@ import Testing
       #expect(!rendered)
       #expect(outcome.standardError.isEmpty)
     }
-    #expect(run(["--version"]).standardOutput == "hexmask 0.1.0\n")
+    #expect(run(["--version"]).standardOutput == "hexmask \(hexmaskVersion)\n")
     #expect(run(["--help"]).standardOutput == helpText())
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built executable and checks what a user in a shell sees.
@@ -14,8 +15,10 @@ import Testing
 
   @Test func versionIsPrinted() throws {
     let run = try runHexMask(["--version"])
+    let version = try String(
+      contentsOf: packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
     #expect(run.status == 0)
-    #expect(run.standardOutput == "hexmask 0.1.0\n")
+    #expect(run.standardOutput == "hexmask \(version)")
     #expect(run.standardError.isEmpty)
   }
 

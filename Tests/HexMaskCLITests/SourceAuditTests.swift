@@ -34,6 +34,25 @@ import Testing
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
 
+  /// Foundation brings ICU's data into a static binary: 59 MB stripped with it, under 10 MB
+  /// without (issue 21). The command's targets use the C library and the standard library
+  /// instead; FoundationEssentials, which has no ICU, would do if ever needed.
+  @Test func theCommandsSourcesDoNotImportFoundation() throws {
+    var found: [String] = []
+    for folder in Self.folders {
+      let base = packageRoot.appendingPathComponent(folder)
+      let files = try #require(FileManager.default.subpaths(atPath: base.path))
+      for file in files where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        for line in text.split(separator: "\n")
+        where line.split(separator: " ").starts(with: ["import", "Foundation"]) {
+          found.append("\(folder)/\(file): \(line)")
+        }
+      }
+    }
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
+
   /// A `precondition` traps in release builds too, and a server hosting the library dies
   /// with it (issue 19): in Sources/HexMask each one needs a `//` comment, on its line or
   /// the line above, saying why no public value or input can reach it. (`assert` is

@@ -1,6 +1,11 @@
-import Foundation
 import HexMask
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Renders every item of a batch with `jobs` threads in total (the calling thread and
 /// `jobs - 1` more), each taking the next unstarted input, and returns the results in item
@@ -43,20 +48,46 @@ func renderBatch(
       }
     }
   }
-  let helpers = max(0, min(jobs, inputs.count) - 1)
-  let finished = DispatchSemaphore(value: 0)
-  for _ in 0..<helpers {
-    let thread = Thread {
-      work()
-      finished.signal()
-    }
-    // Decoders keep their state on the heap; this is room for libpng's and libjpeg's frames.
-    thread.stackSize = 8 << 20
-    thread.start()
-  }
+  let helpers = (0..<max(0, min(jobs, inputs.count) - 1)).compactMap { _ in startThread(work) }
   work()
-  for _ in 0..<helpers { finished.wait() }
+  for helper in helpers { pthread_join(helper, nil) }
   return queue.results
+}
+
+/// Starts a thread that runs `body`; nil when the system has no thread to give, and the
+/// calling thread then does that share of the work. POSIX threads rather than Foundation's
+/// `Thread`, which would bring all of Foundation (and ICU's data) into the binary.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+  final class Body {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+  var attributes = pthread_attr_t()
+  guard pthread_attr_init(&attributes) == 0 else { return nil }
+  defer { pthread_attr_destroy(&attributes) }
+  // Decoders keep their state on the heap; this is room for libpng's and libjpeg's frames.
+  _ = pthread_attr_setstacksize(&attributes, 8 << 20)
+  let context = Unmanaged.passRetained(Body(body)).toOpaque()
+  // glibc's pthread_t is an integer and its start routine takes an optional pointer;
+  // Darwin's is an optional pointer and takes a non-optional one.
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let started = pthread_create(
+    &thread, &attributes,
+    { argument in
+      let context: UnsafeMutableRawPointer? = argument
+      guard let context else { return nil }
+      Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+      return nil
+    }, context)
+  guard started == 0 else {
+    Unmanaged<Body>.fromOpaque(context).release()
+    return nil
+  }
+  return thread
 }
 
 /// The ranges of `items` that belong to one input: runs of the same input path.
