@@ -88,14 +88,15 @@ private func fnv1a(_ bytes: [UInt8]) -> String {
 
 extension HexMask.FaceModel {
   /// The long side faces are looked for at: faces down to a tenth of a 4:3 picture's
-  /// short side are still the cascade's 20 pixels (the scenes' faces are 0.1 to 0.33 of
-  /// it, and all 60 are found at 192, 224, 256 and 320 alike); 256 costs 64 % of 320's
-  /// windows.
+  /// short side are still the cascade's 20 pixels. The scenes' faces (0.1 to 0.33 of it)
+  /// are all found at 192 to 320 alike, but the detect fixtures' smallest faces (30 pixels
+  /// in 480) are lost below 256, which costs 64 % of 320's windows.
   static let detectionSide = 256
   /// The long side pets are looked for at: a pet's face fills its avatar (the fixtures'
-  /// cats are a third of the short side), and at 200 pixels faces down to 1/6 of it are
-  /// still the cat cascade's 24 pixels, for 60 % of the windows at 256.
-  static let petDetectionSide = 200
+  /// cats are a third of the short side), and at 160 pixels faces down to a fifth of it
+  /// are still the cat cascade's 24 pixels, for 40 % of the windows at 256. Pets are
+  /// looked for in every photo without a human face, so their cost counts.
+  static let petDetectionSide = 160
   /// The step between window sizes, OpenCV's default: 1.2 halves the scales but lost 3 to
   /// 4 of the 60 scene faces (with 3 or 2 neighbours), 1.1 loses none.
   static let scaleFactor = 1.15
