@@ -22,8 +22,8 @@
 #                                    the toolchain hidden, dpkg --purge (CI runs it after
 #                                    make test)
 #
-# The version is the file VERSION; Sources/HexMaskCLI/Version.swift repeats it (a test
-# checks they agree). To release: change both, then `make man`.
+# The version is written once, in Sources/HexMaskCLI/Version.swift; scripts/version.sh
+# reads it for the packages. To release: change it, then `make man`.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -58,7 +58,7 @@ DEBUG_BIN = $$($(SWIFT_BUILD) --show-bin-path)
 # table, so they always describe it; docs/hexmask.1 is the same text, kept equal by a test.
 GENERATED = $(SCRATCH)/generated
 
-VERSION := $(shell cat VERSION)
+VERSION := $(shell scripts/version.sh)
 DEB = hexmask_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null).deb
 DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
 PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 deb=${1:?usage: $0 hexmask_VERSION-1_ARCH.deb}
-version=$(cat VERSION)
+version=$(scripts/version.sh)
 fail() { echo "deb-check: $*" >&2; exit 1; }
 step() { printf '\n==> deb-check: %s\n' "$*"; }
 

@@ -23,7 +23,7 @@ for tool in "${needs[@]}"; do
 done
 swift=${SWIFT:-swift}
 scratch=${SCRATCH:-.build}
-version=$(cat VERSION)
+version=$(scripts/version.sh)
 # The Debian revision: the packaging here is not Debian's, so always 1 per upstream version.
 deb_version=$version-1
 maintainer="Seed ca15a4f6 maintainers <maintainers@users.noreply.a-seed-ca15a4f6.example>"

@@ -15,8 +15,8 @@ import Testing
 
   @Test func versionIsPrinted() throws {
     let run = try runHexMask(["--version"])
-    let version = try String(
-      contentsOf: packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
+    let version = try runProcess(packageRoot.appendingPathComponent("scripts/version.sh"), [])
+      .standardOutput
     #expect(run.status == 0)
     #expect(run.standardOutput == "hexmask \(version)")
     #expect(run.standardError.isEmpty)

@@ -4,14 +4,14 @@ import Testing
 
 @testable import HexMaskCLI
 
-/// `VERSION` is the one place the version is written: the Makefile gives it to the .deb and
-/// the tarball, and the Swift constant behind `--version` and the man page must match it.
+/// `hexmaskVersion` (Version.swift) is the one place the version is written: `--version`
+/// and the man page print it, and scripts/version.sh reads it for the Makefile, the .deb and
+/// the tarball.
 @Suite struct VersionTests {
-  let file = packageRoot.appendingPathComponent("VERSION")
-
-  @Test func constantIsTheVersionFile() throws {
-    let text = try String(contentsOf: file, encoding: .utf8)
-    #expect(text == hexmaskVersion + "\n", "VERSION and hexmaskVersion (Version.swift) differ")
+  @Test func theScriptReadsTheConstant() throws {
+    let run = try runProcess(packageRoot.appendingPathComponent("scripts/version.sh"), [])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == hexmaskVersion + "\n")
   }
 
   /// Dots and digits, starting with a digit: a Debian upstream version and a file name part.
