@@ -62,6 +62,9 @@ esac
 
 step "ldd /usr/bin/hexmask: no libswift*"
 ldd /usr/bin/hexmask
+if readelf -d /usr/bin/hexmask | grep -E 'RPATH|RUNPATH'; then
+  fail "/usr/bin/hexmask has a RUNPATH or RPATH: it would load libraries lying beside it"
+fi
 if ldd /usr/bin/hexmask | grep -E 'libswift|libFoundation|libdispatch|not found'; then
   fail "the installed hexmask needs a library it should not (listed above)"
 fi

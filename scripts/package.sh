@@ -7,7 +7,7 @@
 # The binary is built with the Swift runtime linked in statically (--static-swift-stdlib)
 # and stripped, so nothing of the toolchain is needed where it runs; it needs only the C
 # libraries that `ldd` lists. The man page and completions are printed by that binary, as
-# `make install` does. The version is the VERSION file's. Times are SOURCE_DATE_EPOCH
+# `make install` does. The version is scripts/version.sh's. Times are SOURCE_DATE_EPOCH
 # (default: the last commit's), owners root, names sorted: the same tree makes the same
 # archive. Environment: SWIFT (swift), SCRATCH (.build).
 set -euo pipefail
@@ -35,8 +35,10 @@ export SOURCE_DATE_EPOCH
 # The release build with the Swift runtime inside, in a scratch folder of its own: sharing
 # `make build`'s would recompile every module each time one follows the other (measured,
 # Swift 6.3). `-z now` with the default relro makes the GOT read-only after start
-# (lintian's hardening-no-bindnow).
-static=(--scratch-path "$scratch/static" -c release --static-swift-stdlib -Xlinker -z -Xlinker now)
+# (lintian's hardening-no-bindnow). `--disable-local-rpath`: no RUNPATH $ORIGIN, which
+# would load a library lying beside the binary (a download folder) before the system's.
+static=(--scratch-path "$scratch/static" -c release --static-swift-stdlib --disable-local-rpath
+  -Xlinker -z -Xlinker now)
 "$swift" build "${static[@]}" --product hexmask
 built=$("$swift" build "${static[@]}" --show-bin-path)/hexmask
 
@@ -72,6 +74,9 @@ if [[ $kind == dist ]]; then
   install -m 755 "$binary" "$tree/hexmask"
   install -m 644 "$work/hexmask.1" "$work/hexmask.bash" "$work/_hexmask" "$work/hexmask.fish" \
     LICENSE README.md "$tree/"
+  # What the binary holds besides hexmask (the Swift runtime, libdispatch) and their
+  # licences: the .deb's copyright file.
+  install -m 644 packaging/copyright "$tree/COPYRIGHT"
   settle "$tree"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mode=u+rwX,go+rX,go-w \
     --format=gnu -C "$work" -cf - "$name" | gzip -9n >"$name.tar.gz"

@@ -50,6 +50,7 @@ struct CascadeTests {
   static let refusals: [(String, [UInt8])] = [
     ("empty", []),
     ("not XML", Array("GIF89a".utf8)),
+    ("an empty <opencv_storage>", Array("<opencv_storage></opencv_storage>".utf8)),
     ("truncated", Array(tinyCascade().prefix(300))),
     ("a child past the tree's end", tinyCascade(node: "2 -1 0 0.")),
     ("a loop in a tree", tinyCascade(node: "1 -1 0 0. 1 -2 0 0.", leaves: "1. 1. 1.")),
@@ -73,6 +74,13 @@ struct CascadeTests {
     #expect(throws: CascadeError.self, "\(name)") { try Cascade(xml: bytes) }
     #expect(throws: HexMask.FaceModelError.self) {
       try HexMask.FaceModel(faceCascades: [bytes])
+    }
+  }
+
+  @Test("an empty <opencv_storage> is called empty, not missing")
+  func emptyStorageReason() {
+    #expect(throws: CascadeError("not an OpenCV cascade (an empty <opencv_storage>)")) {
+      try Cascade(xml: Array("<opencv_storage> </opencv_storage>".utf8))
     }
   }
 

@@ -53,8 +53,11 @@ package struct Cascade: Sendable {
     } catch {
       throw CascadeError("not XML: \(error.reason) at byte \(error.offset)")
     }
-    guard root.name == "opencv_storage", let cascade = root.children.first else {
+    guard root.name == "opencv_storage" else {
       throw CascadeError("not an OpenCV cascade (no <opencv_storage>)")
+    }
+    guard let cascade = root.children.first else {
+      throw CascadeError("not an OpenCV cascade (an empty <opencv_storage>)")
     }
     guard cascade.child("stageType")?.text == "BOOST" else {
       throw CascadeError("not a boosted cascade (old-format cascades are not read)")
