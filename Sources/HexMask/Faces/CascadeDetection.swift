@@ -69,8 +69,7 @@ extension Cascade {
       guard shrunkWidth >= windowWidth, shrunkHeight >= windowHeight else { continue }
       let step = scale >= 2 && !coarse ? 1 : 2
       evaluator.load(
-        exactBilinearResize(picture, width: shrunkWidth, height: shrunkHeight),
-        laneStep: vectorized ? step : 1)
+        exactBilinearResize(picture, width: shrunkWidth, height: shrunkHeight), step: step)
       // Positions whose window lies inside the integral image (OpenCV's working size).
       let lastX = shrunkWidth + 1 - windowWidth
       let lastY = shrunkHeight + 1 - windowHeight
@@ -120,11 +119,22 @@ struct IntegralImage {
   /// lanes past a row's last window (ignored) may read up to this far past the end.
   static let slack = 2 * WindowEvaluator.lanes
 
-  init(_ picture: GrayPicture) { fill(picture) }
+  init(_ picture: GrayPicture) { fill(picture, columns: .inOrder) }
+
+  /// Where column x of a row is kept: in order, or (for eight windows two pixels apart,
+  /// which then read eight neighbouring entries) the even columns first, then the odd.
+  enum Columns {
+    case inOrder, evenThenOdd
+
+    @inline(__always)
+    func place(_ x: Int, stride: Int) -> Int {
+      self == .inOrder ? x : x % 2 == 0 ? x / 2 : (stride + 1) / 2 + x / 2
+    }
+  }
 
   /// The sums of `picture`, in the arrays of the last picture where they are large enough:
   /// the detector fills one per scale, and the command has glibc fill every new block.
-  mutating func fill(_ picture: GrayPicture) {
+  mutating func fill(_ picture: GrayPicture, columns: Columns) {
     width = picture.width + 1
     height = picture.height + 1
     let count = width * height + Self.slack
@@ -133,23 +143,28 @@ struct IntegralImage {
       squares = [UInt32](repeating: 0, count: count)
     }
     let stride = width
+    let place = (0..<stride).map { columns.place($0, stride: stride) }
     picture.pixels.withUnsafeBufferPointer { pixels in
-      sums.withUnsafeMutableBufferPointer { sums in
-        squares.withUnsafeMutableBufferPointer { squares in
-          // The first row and column are zeros (an earlier, wider picture's sums may be there).
-          for x in 0..<stride { (sums[x], squares[x]) = (0, 0) }
-          for y in 0..<picture.height {
-            var rowSum: Int32 = 0
-            var rowSquares: UInt32 = 0
-            let above = y * stride
-            let here = (y + 1) * stride
-            (sums[here], squares[here]) = (0, 0)
-            for x in 0..<picture.width {
-              let value = pixels[y * picture.width + x]
-              rowSum &+= Int32(value)
-              rowSquares &+= UInt32(value) * UInt32(value)
-              sums[here + x + 1] = sums[above + x + 1] &+ rowSum
-              squares[here + x + 1] = squares[above + x + 1] &+ rowSquares
+      place.withUnsafeBufferPointer { place in
+        sums.withUnsafeMutableBufferPointer { sums in
+          squares.withUnsafeMutableBufferPointer { squares in
+            // The first row and column are zeros (an earlier, wider picture's sums may be
+            // there).
+            for x in 0..<stride { (sums[x], squares[x]) = (0, 0) }
+            for y in 0..<picture.height {
+              var rowSum: Int32 = 0
+              var rowSquares: UInt32 = 0
+              let above = y * stride
+              let here = (y + 1) * stride
+              (sums[here + place[0]], squares[here + place[0]]) = (0, 0)
+              for x in 0..<picture.width {
+                let value = pixels[y * picture.width + x]
+                let column = place[x + 1]
+                rowSum &+= Int32(value)
+                rowSquares &+= UInt32(value) * UInt32(value)
+                sums[here + column] = sums[above + column] &+ rowSum
+                squares[here + column] = squares[above + column] &+ rowSquares
+              }
             }
           }
         }

@@ -18,8 +18,8 @@ struct WindowEvaluator {
   /// The variance window: the cascade's window less one pixel all round, as OpenCV's.
   private var normOffsets = (0, 0, 0, 0)
   private let normArea: Double
-  /// The integral image as the lanes read it, for steps of 2.
-  private var lanes = LaneView()
+  /// How the loaded integral image lays out its columns (see ``IntegralImage/Columns``).
+  private var columns = IntegralImage.Columns.inOrder
   /// Lanes stay together while at least this many are alive: below it, one window at a
   /// time is cheaper than eight.
   static let fewestAliveLanes = 2
@@ -35,38 +35,38 @@ struct WindowEvaluator {
   }
 
   /// Makes `picture` (one scale) the one ``scan(step:lastX:lastY:vectorized:accepted:)``
-  /// reads; `laneStep` 2 lays it out for the lanes' steps of 2 as well.
-  mutating func load(_ picture: GrayPicture, laneStep: Int) {
-    integral.fill(picture)
+  /// reads, laid out for steps of `step`: with steps of 2, eight windows two apart read
+  /// eight neighbouring entries when each row holds its even columns, then its odd ones.
+  mutating func load(_ picture: GrayPicture, step: Int) {
+    columns = step == 2 ? .evenThenOdd : .inOrder
+    integral.fill(picture, columns: columns)
     let stride = integral.width
+    let columns = columns
+    func at(_ x: Int, _ y: Int) -> Int { y * stride + columns.place(x, stride: stride) }
     offsets.withUnsafeMutableBufferPointer { offsets in
       for (index, r) in cascade.nodeRects.enumerated() where 4 * index + 3 < offsets.count {
         let o = 4 * index
-        offsets[o] = r.x + stride * r.y
-        offsets[o + 1] = r.x + r.width + stride * r.y
-        offsets[o + 2] = r.x + stride * (r.y + r.height)
-        offsets[o + 3] = r.x + r.width + stride * (r.y + r.height)
+        offsets[o] = at(r.x, r.y)
+        offsets[o + 1] = at(r.x + r.width, r.y)
+        offsets[o + 2] = at(r.x, r.y + r.height)
+        offsets[o + 3] = at(r.x + r.width, r.y + r.height)
       }
     }
     let (w, h) = (cascade.windowWidth - 2, cascade.windowHeight - 2)
-    normOffsets = (1 + stride, 1 + w + stride, 1 + stride * (1 + h), 1 + w + stride * (1 + h))
-    if laneStep == 2 { lanes.fill(integral, offsets: offsets, norm: normOffsets) }
+    normOffsets = (at(1, 1), at(1 + w, 1), at(1, 1 + h), at(1 + w, 1 + h))
   }
 
   /// Calls `accepted` with every window (x, y) the cascade accepts, for x below `lastX`
   /// and y below `lastY` in steps of `step` (1 or 2), as OpenCV visits them: a window
   /// rejected by the very first stage makes the scan skip the next position, whose
   /// window likely fails too.
-  /// The picture must have been loaded with `laneStep: step` for a vectorized scan.
+  /// The picture must have been loaded with the same `step`.
   func scan(
     step: Int, lastX: Int, lastY: Int, vectorized: Bool, accepted: (Int, Int) -> Void
   ) {
-    guard step == 1 || step == 2, lastX > 0, lastY > 0 else { return }
-    // Steps of 1 read the integral image as it is.
-    let (laneSums, laneSquares, laneOffsets, laneNorm) =
-      step == 2
-      ? (lanes.sums, lanes.squares, lanes.offsets, lanes.norm)
-      : (integral.sums, integral.squares, offsets, normOffsets)
+    guard step == 1 || step == 2, step == (columns == .evenThenOdd ? 2 : 1), lastX > 0,
+      lastY > 0
+    else { return }
     integral.sums.withUnsafeBufferPointer { sums in
       integral.squares.withUnsafeBufferPointer { squares in
         offsets.withUnsafeBufferPointer { offsets in
@@ -77,55 +77,47 @@ struct WindowEvaluator {
                   cascade.stages.withUnsafeBufferPointer { stages in
                     let vectorTrees =
                       vectorized && largestTree(cascade) <= Self.largestVectorTree
-                    laneSums.withUnsafeBufferPointer { laneSums in
-                      laneSquares.withUnsafeBufferPointer { laneSquares in
-                        laneOffsets.withUnsafeBufferPointer { laneOffsets in
-                          let reader = Reader(
-                            sums: sums, squares: squares, offsets: offsets, weights: weights,
-                            nodes: nodes, trees: trees, leaves: leaves, stages: stages,
-                            stride: integral.width, norm: normOffsets, area: normArea,
-                            laneSums: laneSums, laneSquares: laneSquares, laneOffsets: laneOffsets,
-                            laneNorm: laneNorm)
-                          let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
-                            capacity: Self.largestVectorTree)
-                          chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
-                          defer { chosen.deallocate() }
-                          var y = 0
-                          while y < lastY {
-                            var x = 0
-                            while x < lastX {
-                              if vectorTrees {
-                                // Eight windows from x on; each lane is used only if the
-                                // scan in order reaches it.
-                                let block = reader.firstStages(
-                                  origin: x / step + y * reader.stride, chosen: chosen)
-                                var lane = 0
-                                while lane < Self.lanes && x < lastX {
-                                  let result =
-                                    block.alive[lane]
-                                    ? reader.stages(
-                                      from: block.stage, origin: x + y * reader.stride,
-                                      normalizer: block.normalizer[lane])
-                                    : Int(block.result[lane])
-                                  if result > 0 { accepted(x, y) }
-                                  if result == 0 {
-                                    x += step
-                                    lane += 1
-                                  }
-                                  x += step
-                                  lane += 1
-                                }
-                              } else {
-                                let result = reader.window(origin: x + y * reader.stride)
-                                if result > 0 { accepted(x, y) }
-                                if result == 0 { x += step }
-                                x += step
-                              }
+                    let reader = Reader(
+                      sums: sums, squares: squares, offsets: offsets, weights: weights,
+                      nodes: nodes, trees: trees, leaves: leaves, stages: stages,
+                      stride: integral.width, norm: normOffsets, area: normArea)
+                    let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
+                      capacity: Self.largestVectorTree)
+                    chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
+                    defer { chosen.deallocate() }
+                    var y = 0
+                    while y < lastY {
+                      var x = 0
+                      while x < lastX {
+                        if vectorTrees {
+                          // Eight windows from x on; each lane is used only if the
+                          // scan in order reaches it.
+                          let block = reader.firstStages(
+                            origin: x / step + y * reader.stride, chosen: chosen)
+                          var lane = 0
+                          while lane < Self.lanes && x < lastX {
+                            let result =
+                              block.alive[lane]
+                              ? reader.stages(
+                                from: block.stage, origin: x / step + y * reader.stride,
+                                normalizer: block.normalizer[lane])
+                              : Int(block.result[lane])
+                            if result > 0 { accepted(x, y) }
+                            if result == 0 {
+                              x += step
+                              lane += 1
                             }
-                            y += step
+                            x += step
+                            lane += 1
                           }
+                        } else {
+                          let result = reader.window(origin: x / step + y * reader.stride)
+                          if result > 0 { accepted(x, y) }
+                          if result == 0 { x += step }
+                          x += step
                         }
                       }
+                      y += step
                     }
                   }
                 }
@@ -161,11 +153,6 @@ private struct Reader {
   let stride: Int
   let norm: (Int, Int, Int, Int)
   let area: Double
-  /// The same sums as the lanes read them (see ``LaneView``).
-  let laneSums: UnsafeBufferPointer<Int32>
-  let laneSquares: UnsafeBufferPointer<UInt32>
-  let laneOffsets: UnsafeBufferPointer<Int>
-  let laneNorm: (Int, Int, Int, Int)
 
   typealias Lanes<T: SIMDScalar> = WindowEvaluator.Lanes<T>
 
@@ -229,7 +216,7 @@ private struct Reader {
   func firstStages(origin: Int, chosen: UnsafeMutablePointer<Lanes<Float>>) -> (
     alive: SIMDMask<Lanes<Int64>>, stage: Int, normalizer: Lanes<Float>, result: Lanes<Int64>
   ) {
-    guard let sumBase = laneSums.baseAddress, let squareBase = laneSquares.baseAddress else {
+    guard let sumBase = sums.baseAddress, let squareBase = squares.baseAddress else {
       return (.init(repeating: false), 0, .zero, .init(repeating: -1))
     }
     @inline(__always) func load(_ at: Int) -> Lanes<Int32> {
@@ -238,7 +225,6 @@ private struct Reader {
     @inline(__always) func loadSquares(_ at: Int) -> Lanes<UInt32> {
       UnsafeRawPointer(squareBase + at).loadUnaligned(as: Lanes<UInt32>.self)
     }
-    let norm = laneNorm
     let sum =
       load(origin + norm.0) &- load(origin + norm.1) &- load(origin + norm.2)
       &+ load(origin + norm.3)
@@ -258,8 +244,8 @@ private struct Reader {
 
     @inline(__always) func rectSum(_ o: Int) -> Lanes<Float> {
       Lanes<Float>(
-        load(origin + laneOffsets[o]) &- load(origin + laneOffsets[o + 1])
-          &- load(origin + laneOffsets[o + 2]) &+ load(origin + laneOffsets[o + 3]))
+        load(origin + offsets[o]) &- load(origin + offsets[o + 1])
+          &- load(origin + offsets[o + 2]) &+ load(origin + offsets[o + 3]))
     }
     @inline(__always) func value(_ node: Int) -> Lanes<Float> {
       let w = 3 * node
@@ -294,49 +280,6 @@ private struct Reader {
       stageIndex += 1
     }
     return (alive, stageIndex, normalizer, result)
-  }
-}
-
-/// The integral image laid out so that eight windows `step` apart read eight neighbouring
-/// entries: as it is for steps of 1; for steps of 2, each row's even columns first, then
-/// its odd ones, so a window at even x reads column x + c at x / 2 + c / 2 (c even) or
-/// half + x / 2 + c / 2 (c odd). `offsets` and `norm` are the corners in that layout, and a
-/// window at (x, y) starts at x / step + y × stride.
-private struct LaneView {
-  var sums: [Int32] = []
-  var squares: [UInt32] = []
-  var offsets: [Int] = []
-  var norm = (0, 0, 0, 0)
-
-  mutating func fill(_ integral: IntegralImage, offsets: [Int], norm: (Int, Int, Int, Int)) {
-    let stride = integral.width
-    let half = (stride + 1) / 2
-    func place(_ column: Int) -> Int { column % 2 == 0 ? column / 2 : half + column / 2 }
-    if sums.count < integral.sums.count {
-      sums = [Int32](repeating: 0, count: integral.sums.count)
-      squares = [UInt32](repeating: 0, count: integral.squares.count)
-    }
-    integral.sums.withUnsafeBufferPointer { source in
-      integral.squares.withUnsafeBufferPointer { sourceSquares in
-        sums.withUnsafeMutableBufferPointer { sums in
-          squares.withUnsafeMutableBufferPointer { squares in
-            for row in 0..<integral.height {
-              let base = row * stride
-              for column in 0..<stride {
-                sums[base + place(column)] = source[base + column]
-                squares[base + place(column)] = sourceSquares[base + column]
-              }
-            }
-          }
-        }
-      }
-    }
-    func moved(_ offset: Int) -> Int { offset / stride * stride + place(offset % stride) }
-    if self.offsets.count != offsets.count {
-      self.offsets = [Int](repeating: 0, count: offsets.count)
-    }
-    for index in offsets.indices { self.offsets[index] = moved(offsets[index]) }
-    self.norm = (moved(norm.0), moved(norm.1), moved(norm.2), moved(norm.3))
   }
 }
 
