@@ -72,6 +72,29 @@ extension SmallPicture {
         max(1, sourceWidth * longSide / long), max(1, sourceHeight * longSide / long)
       )
     var rgb = [UInt8](repeating: 0, count: width * height * 3)
+    if width == sourceWidth && height == sourceHeight {
+      // Small enough already (a phone photo's 1/8 decode): each pixel is its own box.
+      var row = [UInt8](repeating: 0, count: sourceWidth * 4)
+      for y in 0..<sourceHeight {
+        try decoder.readRow(into: &row)
+        row.withUnsafeBufferPointer { row in
+          rgb.withUnsafeMutableBufferPointer { rgb in
+            let base = y * width * 3
+            for x in 0..<width {
+              let alpha = UInt32(row[4 * x + 3])
+              for c in 0..<3 {
+                let value = UInt32(row[4 * x + c])
+                rgb[base + 3 * x + c] =
+                  alpha == 255
+                  ? UInt8(value) : UInt8((value * alpha + 255 * (255 - alpha) + 127) / 255)
+              }
+            }
+          }
+        }
+      }
+      self.init(width: width, height: height, rgb: rgb)
+      return
+    }
     var sums = [UInt32](repeating: 0, count: width * 3)
     var counts = [UInt32](repeating: 0, count: width)
     var row = [UInt8](repeating: 0, count: sourceWidth * 4)
