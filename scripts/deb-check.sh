@@ -5,8 +5,8 @@
 # the Swift toolchain made invisible (a tmpfs over its folder in a mount namespace of its
 # own, and an empty environment): it must link no libswift*, render the demo photo into a
 # valid PNG, show its man page with man, and register its bash completion. Last it purges
-# the package and checks that nothing dpkg listed for it is left. Refuses to run where hexmask is installed already, so that it
-# never removes a package it did not install.
+# the package and checks that nothing dpkg listed for it is left. Refuses to run where
+# hexmask is installed already, so that it never removes a package it did not install.
 #
 #   scripts/deb-check.sh hexmask_VERSION-1_ARCH.deb
 set -euo pipefail
