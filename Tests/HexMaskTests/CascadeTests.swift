@@ -126,10 +126,13 @@ struct CascadeTests {
     #expect(abs(mid - expected) <= square.side / 6, "face at \(centre), square centre \(mid)")
   }
 
+  /// A 900 × 300 black look: the face square depends only on the boxes given.
+  static let blackLook = SmallPicture(
+    width: 900, height: 300, rgb: [UInt8](repeating: 0, count: 900 * 300 * 3))
+
   @Test("of two faces that cannot both fit, the larger is kept")
   func largerWins() {
-    let look = SmallPicture(
-      width: 900, height: 300, rgb: [UInt8](repeating: 0, count: 900 * 300 * 3))
+    let look = Self.blackLook
     let small = PixelBox(x: 60, y: 120, width: 40, height: 40)
     let large = PixelBox(x: 760, y: 110, width: 80, height: 80)
     let square = look.faceSquare([small, large], sides: 6, rotation: 90)
@@ -138,8 +141,7 @@ struct CascadeTests {
 
   @Test("a large head that cannot fit the shape whole still beats a small face far away")
   func largeHeadWins() {
-    let look = SmallPicture(
-      width: 900, height: 300, rgb: [UInt8](repeating: 0, count: 900 * 300 * 3))
+    let look = Self.blackLook
     let small = PixelBox(x: 60, y: 130, width: 40, height: 40)
     let large = PixelBox(x: 600, y: 60, width: 200, height: 200)
     let square = look.faceSquare([small, large], sides: 6, rotation: 90)

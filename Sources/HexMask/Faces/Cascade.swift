@@ -15,7 +15,9 @@ package struct Cascade: Sendable {
   package var leaves: [Float]
   package var features: [Feature]
   /// Every tree is one node (a stump): evaluated without walking.
-  package var isStumps: Bool
+  package var isStumps: Bool { largestTree == 1 }
+  /// The most nodes any tree has.
+  package var largestTree: Int
   /// Each node's feature as three rectangles (unused ones empty, weight 0), flattened so
   /// that each scale turns them into offsets without walking the features.
   var nodeRects: [(x: Int, y: Int, width: Int, height: Int, weight: Float)] = []
@@ -28,6 +30,7 @@ package struct Cascade: Sendable {
 
   package struct Tree: Sendable {
     var firstNode: Int
+    var nodeCount: Int
     var firstLeaf: Int
   }
 
@@ -119,7 +122,7 @@ package struct Cascade: Sendable {
           numbers.allSatisfy(\.isFinite), leafValues.allSatisfy(\.isFinite)
         else { throw CascadeError("stage \(stageIndex) has a malformed tree") }
         let count = numbers.count / 4
-        trees.append(Tree(firstNode: nodes.count, firstLeaf: leaves.count))
+        trees.append(Tree(firstNode: nodes.count, nodeCount: count, firstLeaf: leaves.count))
         for index in 0..<count {
           guard let left = Int(exactly: numbers[4 * index]),
             let right = Int(exactly: numbers[4 * index + 1]),
@@ -140,7 +143,7 @@ package struct Cascade: Sendable {
       stages.append(
         Stage(threshold: Float(threshold) - Float(1e-5), trees: first..<trees.count))
     }
-    isStumps = largestTree == 1
+    self.largestTree = largestTree
     for node in nodes {
       let rects = features[node.feature].rects
       for index in 0..<3 { nodeRects.append(index < rects.count ? rects[index] : (0, 0, 0, 0, 0)) }

@@ -119,6 +119,9 @@ struct IntegralImage {
   /// lanes past a row's last window (ignored) may read up to this far past the end.
   static let slack = 2 * WindowEvaluator.lanes
 
+  /// Empty, to be filled.
+  init() {}
+
   init(_ picture: GrayPicture) { fill(picture, columns: .inOrder) }
 
   /// Where column x of a row is kept: in order, or (for eight windows two pixels apart,

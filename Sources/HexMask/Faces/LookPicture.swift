@@ -84,9 +84,7 @@ extension SmallPicture {
               let alpha = UInt32(row[4 * x + 3])
               for c in 0..<3 {
                 let value = UInt32(row[4 * x + c])
-                rgb[base + 3 * x + c] =
-                  alpha == 255
-                  ? UInt8(value) : UInt8((value * alpha + 255 * (255 - alpha) + 127) / 255)
+                rgb[base + 3 * x + c] = UInt8(onWhite(value, alpha: alpha))
               }
             }
           }
@@ -131,18 +129,9 @@ extension SmallPicture {
                 let (r, g, b) = (UInt32(row[4 * x]), UInt32(row[4 * x + 1]), UInt32(row[4 * x + 2]))
                 let alpha = UInt32(row[4 * x + 3])
                 let slot = 3 * column[x]
-                if alpha == 255 {
-                  sums[slot] &+= r
-                  sums[slot + 1] &+= g
-                  sums[slot + 2] &+= b
-                } else {
-                  // Transparent pixels count as what they show on white: a cut-out's
-                  // empty parts must not look like dark detail.
-                  let white = 255 * (255 - alpha) + 127
-                  sums[slot] &+= (r * alpha + white) / 255
-                  sums[slot + 1] &+= (g * alpha + white) / 255
-                  sums[slot + 2] &+= (b * alpha + white) / 255
-                }
+                sums[slot] &+= onWhite(r, alpha: alpha)
+                sums[slot + 1] &+= onWhite(g, alpha: alpha)
+                sums[slot + 2] &+= onWhite(b, alpha: alpha)
                 counts[column[x]] &+= 1
               }
             }
@@ -153,4 +142,11 @@ extension SmallPicture {
     flush()
     self.init(width: width, height: height, rgb: rgb)
   }
+}
+
+/// A channel as it shows over white: transparent pixels count so in the look, for a
+/// cut-out's empty parts must not look like dark detail.
+@inline(__always)
+private func onWhite(_ value: UInt32, alpha: UInt32) -> UInt32 {
+  alpha == 255 ? value : (value * alpha + 255 * (255 - alpha) + 127) / 255
 }

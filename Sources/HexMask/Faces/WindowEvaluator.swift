@@ -10,7 +10,7 @@ struct WindowEvaluator {
   typealias Lanes<T: SIMDScalar> = SIMD8<T>
 
   let cascade: Cascade
-  private var integral = IntegralImage(GrayPicture(width: 0, height: 0, pixels: []))
+  private var integral = IntegralImage()
   /// Per node: 3 rectangles × 4 corners into the integral image.
   private var offsets: [Int]
   /// Per node: the 3 rectangles' weights.
@@ -76,7 +76,7 @@ struct WindowEvaluator {
                 cascade.leaves.withUnsafeBufferPointer { leaves in
                   cascade.stages.withUnsafeBufferPointer { stages in
                     let vectorTrees =
-                      vectorized && largestTree(cascade) <= Self.largestVectorTree
+                      vectorized && cascade.largestTree <= Self.largestVectorTree
                     let reader = Reader(
                       sums: sums, squares: squares, offsets: offsets, weights: weights,
                       nodes: nodes, trees: trees, leaves: leaves, stages: stages,
@@ -129,15 +129,6 @@ struct WindowEvaluator {
     }
   }
 
-  private func largestTree(_ cascade: Cascade) -> Int {
-    var largest = 0
-    for (index, tree) in cascade.trees.enumerated() {
-      let end =
-        index + 1 < cascade.trees.count ? cascade.trees[index + 1].firstNode : cascade.nodes.count
-      largest = max(largest, end - tree.firstNode)
-    }
-    return largest
-  }
 }
 
 /// The arrays one scale's windows are read from, held as pointers for the scan's loop.
@@ -261,8 +252,7 @@ private struct Reader {
       var total = Lanes<Double>.zero
       for treeIndex in stage.trees {
         let tree = trees[treeIndex]
-        let end = treeIndex + 1 < trees.count ? trees[treeIndex + 1].firstNode : nodes.count
-        var index = end - tree.firstNode - 1
+        var index = tree.nodeCount - 1
         while index >= 0 {
           let node = nodes[tree.firstNode + index]
           @inline(__always) func child(_ c: Int) -> Lanes<Float> {
