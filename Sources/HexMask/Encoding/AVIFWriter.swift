@@ -36,10 +36,11 @@ package final class AVIFWriter: ImageWriter {
   /// AV1's largest side (a frame's width and height are coded in 16 bits).
   package static let maximumSide = 65_536
 
-  /// libaom's speed for hexmask's AVIFs, 0 (slowest, smallest) … 9. Avatars are small
-  /// (a 256² one encodes in some tens of milliseconds at this speed), so a slow, thorough
-  /// speed costs little time and saves bytes; below it the bytes hardly shrink while the
-  /// time doubles at each step (docs/avif-progress.md).
+  /// libaom's speed for hexmask's AVIFs, 0 (slowest, smallest) … 9 (libheif's default is
+  /// 6). Avatars are small, so a thorough speed costs little time: at the same SSIM, speed
+  /// 4 is some 8 % smaller than 6 and about 3 times slower (still well under a second for a
+  /// 256² avatar), while speed 3 saves only 1–2 % more for half as much time again
+  /// (docs/avif-progress.md).
   package static let speed = 4
 
   /// Encoder threads: fixed, so that the bytes never depend on the machine.
@@ -88,23 +89,26 @@ package final class AVIFWriter: ImageWriter {
   }
 
   /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
-  /// hexmask's `quality`. hexmask's scale is libjpeg's, shared with WebP; AV1 reaches the
-  /// same SSIM at a lower libheif quality, so the scale is moved down to match WebP at the
-  /// same `--quality` on avatars (docs/avif-progress.md):
+  /// hexmask's `quality` (libjpeg's scale, shared with WebP). The default, 90, is put where
+  /// the AVIF's SSIM equals that of hexmask's WebP at 90 on 256² avatars (libheif 78: SSIM
+  /// 0.974 against WebP's 0.975, at 0.8× its bytes; docs/avif-progress.md); the scale is
+  /// linear in two pieces through that point, and 100 is libheif's 100 (AV1's finest
+  /// quantizer, still 4:2:0 and not lossless: `--lossless` is):
   ///
   /// | `--quality` | libheif quality |
   /// |---:|---:|
-  /// | 1 | 0 |
-  /// | 50 | 30 |
-  /// | 80 | 54 |
-  /// | 90 | 62 |
-  /// | 100 | 70 |
+  /// | 1 | 1 |
+  /// | 50 | 43 |
+  /// | 80 | 69 |
+  /// | 90 | 78 |
+  /// | 95 | 89 |
+  /// | 100 | 100 |
   ///
-  /// In between it is linear in pieces (1→0, 50→30, 100→70), rounded to nearest.
+  /// Only 90 was measured against WebP; the rest keeps the order of qualities.
   static func encoderQuality(_ quality: Int) -> Int {
     let q = min(max(quality, 1), 100)
-    if q <= 50 { return ((q - 1) * 30 * 2 + 49) / (49 * 2) }
-    return 30 + ((q - 50) * 40 * 2 + 50) / (50 * 2)
+    if q <= 90 { return (q * 78 + 45) / 90 }
+    return 78 + ((q - 90) * 22 + 5) / 10
   }
 
   /// libheif's and the AV1 encoder's versions, which the bytes depend on:
@@ -171,14 +175,20 @@ package final class AVIFWriter: ImageWriter {
     }
     defer { heif_encoding_options_free(options) }
     options.pointee.save_alpha_channel = 1
-    // Lossless: RGB stored as it is (the identity matrix), not converted to YCbCr.
+    // Lossless: RGB stored as it is (the identity matrix), not converted to YCbCr. The
+    // picture and the file both say so (an `nclx` box next to the ICC profile's), so that
+    // decoders do not take the planes for YCbCr.
     var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
     if lossless {
       nclx = heif_nclx_color_profile_alloc()
       guard let nclx else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
       nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+      nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
+      nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
       nclx.pointee.full_range_flag = 1
+      try check(heif_image_set_nclx_color_profile(image, nclx))
       options.pointee.output_nclx_profile = nclx
+      options.pointee.save_two_colr_boxes_when_ICC_and_nclx_available = 1
     }
     defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
     try check(heif_context_encode_image(context, image, encoder, options, nil))
@@ -206,8 +216,11 @@ package final class AVIFWriter: ImageWriter {
   }
 
   /// The kept rows as a libheif picture: interleaved RGBA, or RGB when all is opaque.
+  /// Lossy pictures get the colour of the nearest visible pixel under their fully
+  /// transparent ones (``fillTransparent(_:width:height:)``).
   private func makeImage() throws(ImageError) -> OpaquePointer {
     let opaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+    if !lossless && !opaque { fillTransparent(&pixels, width: width, height: height) }
     let channels = opaque ? 3 : 4
     var created: OpaquePointer?
     try check(
@@ -278,4 +291,67 @@ private func check(_ error: heif_error) throws(ImageError) {
   throw ImageError(
     .writeFailed,
     "cannot write AVIF: \(text.isEmpty ? "libheif error \(error.code.rawValue)" : text)")
+}
+
+/// Gives each fully transparent pixel (alpha 0) of straight RGBA `pixels` the colour of the
+/// nearest pixel in its row that is not, and a row without any such pixel the colours of
+/// the nearest row that has one; alpha is left alone. What lies under alpha 0 is never
+/// seen, but a lossy encoder pays for every edge: hexmask's black outside the shape against
+/// its white border is the sharpest edge of the picture, and smearing the edge colour
+/// outwards takes a fifth off an avatar's AVIF at the same SSIM (docs/avif-progress.md),
+/// as libwebp does for lossy WebP (`exact` 0). A picture without a visible pixel is left
+/// as it is.
+func fillTransparent(_ pixels: inout [UInt8], width: Int, height: Int) {
+  guard width > 0, height > 0, pixels.count == width * height * 4 else { return }
+  var filledRows = [Bool](repeating: false, count: height)
+  var nearest = [Int](repeating: 0, count: width)
+  for y in 0..<height {
+    let row = y * width * 4
+    // Nearest visible pixel to the left, then to the right where that is nearer.
+    var last = -1
+    for x in 0..<width {
+      if pixels[row + x * 4 + 3] != 0 { last = x }
+      nearest[x] = last
+    }
+    guard last >= 0 else { continue }
+    filledRows[y] = true
+    var next = -1
+    for x in stride(from: width - 1, through: 0, by: -1) {
+      if pixels[row + x * 4 + 3] != 0 {
+        next = x
+        continue
+      }
+      let left = nearest[x]
+      let source = left < 0 || (next >= 0 && next - x < x - left) ? next : left
+      for c in 0..<3 { pixels[row + x * 4 + c] = pixels[row + source * 4 + c] }
+    }
+  }
+  // Rows without a visible pixel: copied from the nearest row with one (above on a tie).
+  var below = [Int](repeating: -1, count: height)
+  var nextFilled = -1
+  for y in stride(from: height - 1, through: 0, by: -1) {
+    if filledRows[y] { nextFilled = y }
+    below[y] = nextFilled
+  }
+  var above = -1
+  for y in 0..<height {
+    if filledRows[y] {
+      above = y
+      continue
+    }
+    let source: Int
+    if above < 0 {
+      guard below[y] >= 0 else { return }  // no visible pixel at all
+      source = below[y]
+    } else if below[y] >= 0 && below[y] - y < y - above {
+      source = below[y]
+    } else {
+      source = above
+    }
+    for x in 0..<width {
+      for c in 0..<3 {
+        pixels[(y * width + x) * 4 + c] = pixels[(source * width + x) * 4 + c]
+      }
+    }
+  }
 }
