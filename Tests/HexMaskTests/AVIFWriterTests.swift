@@ -64,8 +64,8 @@ private func readAVIF(_ path: String) throws -> (
         for c in 0..<3 { opaqueError += abs(Int(image.pixels[p + c]) - Int(pixels[p + c])) }
         opaqueSamples += 3
       }
-      // Alpha is the auxiliary image, coded losslessly even in lossy files.
-      #expect(worstAlpha == 0)
+      // Alpha is the auxiliary image, coded at alpha quality 95: within a few levels.
+      #expect(worstAlpha <= 4, "largest alpha error \(worstAlpha)")
       let mean = Double(opaqueError) / Double(opaqueSamples)
       #expect(mean <= (quality >= 90 ? 2 : 6), "mean channel error \(mean) where opaque")
     }
