@@ -44,8 +44,8 @@ package final class AVIFWriter: ImageWriter {
 
   /// libheif's quality for the alpha image of lossy AVIFs. A hexagon's alpha is 0 or 255
   /// but for its anti-aliased edge; at 95 it comes back within 4 levels (within 3 of 255
-  /// and 2 of 0, on the edge's pixels only), at 11 % of the bytes of a 256² avatar less
-  /// than lossless alpha (docs/avif-progress.md). `--lossless` keeps alpha exactly.
+  /// and 2 of 0, on pixels next to the edge only), and a 256² avatar is 11 % smaller than
+  /// with lossless alpha (docs/avif-progress.md). A lossless AVIF keeps alpha exactly.
   package static let alphaQuality = 95
 
   /// Encoder threads: fixed, so that the bytes never depend on the machine.
@@ -96,11 +96,11 @@ package final class AVIFWriter: ImageWriter {
   /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
   /// hexmask's `quality` (libjpeg's scale, shared with WebP). The default, 90, is put where
   /// the AVIF's SSIM equals that of hexmask's WebP at 90 on 256² avatars (libheif 78: SSIM
-  /// 0.974 against WebP's 0.975, at 0.8× its bytes; docs/avif-progress.md); the scale is
+  /// 0.974 against WebP's 0.975, at 0.83× its bytes; docs/avif-progress.md); the scale is
   /// linear in two pieces through that point, and 100 is libheif's 100 (AV1's finest
-  /// quantizer, still 4:2:0 and not lossless: `--lossless` is):
+  /// quantizer, still 4:2:0 and not lossless: `lossless` is):
   ///
-  /// | `--quality` | libheif quality |
+  /// | `quality` | libheif quality |
   /// |---:|---:|
   /// | 1 | 1 |
   /// | 50 | 43 |
