@@ -13,14 +13,16 @@ import CHeif
 /// (`width × height × 4` bytes) and encodes in `finish()`, as ``WebPWriter`` does. Alpha
 /// is written as the AVIF auxiliary alpha image: losslessly with `lossless`, else at
 /// ``alphaQuality``, within a few levels of the shape's coverage. A picture whose every
-/// alpha is 255 (one flattened on a background) is written without an alpha image. The ICC profile, when given, goes into
-/// the `colr prof` box. Nothing that varies between runs is written, and the encoder runs
-/// with a fixed number of threads, so the same pixels, settings and encoder
-/// (``encoderVersion``) always give the same bytes.
+/// alpha is 255 (one flattened on a background) is written without an alpha image. The
+/// ICC profile, when given, goes into the `colr prof` box. Nothing that varies between
+/// runs is written, and the encoder runs with a fixed number of threads, so the same
+/// pixels, settings and encoder (``encoderVersion``) always give the same bytes.
 ///
-/// Lossy pictures are 8-bit YCbCr 4:2:0 (BT.601 full range, libheif's default): the
-/// smallest files at the same SSIM, and what browsers decode fastest. Lossless pictures are
-/// 4:4:4 in RGB (identity matrix), so every byte comes back.
+/// Lossy pictures are 8-bit YCbCr 4:2:0 (libheif's default colour description). At the
+/// same RGB SSIM 4:4:4 is smaller, but at the same luma SSIM, which is closer to what the
+/// eye sees, 4:2:0 is (docs/avif-progress.md); and 4:2:0 is AV1's Main profile, which
+/// every AVIF decoder reads. Lossless pictures are 4:4:4 in RGB (identity matrix), so
+/// every byte comes back.
 ///
 /// ```swift
 /// let writer = try AVIFWriter(file: fp, width: 256, height: 256, quality: 90)
@@ -184,6 +186,7 @@ package final class AVIFWriter: ImageWriter {
     // picture and the file both say so (an `nclx` box next to the ICC profile's), so that
     // decoders do not take the planes for YCbCr.
     var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+    defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
     if lossless {
       nclx = heif_nclx_color_profile_alloc()
       guard let nclx else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
@@ -195,7 +198,6 @@ package final class AVIFWriter: ImageWriter {
       options.pointee.output_nclx_profile = nclx
       options.pointee.save_two_colr_boxes_when_ICC_and_nclx_available = 1
     }
-    defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
     try check(heif_context_encode_image(context, image, encoder, options, nil))
 
     var bytes: [UInt8] = []
