@@ -31,6 +31,7 @@ extension OutputFormat {
     case .png: .png
     case .jpeg: .jpeg
     case .webp: .webp
+    case .avif: .avif
     }
   }
 }

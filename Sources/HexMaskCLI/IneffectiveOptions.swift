@@ -22,7 +22,8 @@ extension Job {
 
   /// One warning, without the `hexmask: warning: ` prefix, for each option given on the
   /// command line that changes nothing in what is written: `--quality` for PNG and
-  /// lossless WebP, `--lossless` for PNG and JPEG, `--compression` for JPEG and WebP,
+  /// lossless WebP or AVIF, `--lossless` for PNG and JPEG, `--compression` for JPEG, WebP
+  /// and AVIF,
   /// `--no-upscale` without `--size`, the picture's options (`--background`, `--focus`,
   /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--gravity` and
   /// `--focus` with `--layout seed` (always the top-left square), `--border-color` with no
@@ -40,12 +41,13 @@ extension Job {
 
   private var formatWarnings: [String] {
     guard let format = pictureFormat else { return [] }
-    let lossless = format == .webp && options.output.lossless == true
+    let canBeLossless = format == .webp || format == .avif
+    let lossless = canBeLossless && options.output.lossless == true
     var unused: [String] = []
     if format == .png || lossless { unused.append("quality") }
-    if format != .webp { unused.append("lossless") }
+    if !canBeLossless { unused.append("lossless") }
     if format != .png { unused.append("compression") }
-    let output = lossless ? "lossless WebP" : format.displayName
+    let output = lossless ? "lossless \(format.displayName)" : format.displayName
     return unused.filter(givenOptions.contains).map { "--\($0) has no effect on \(output) output" }
   }
 

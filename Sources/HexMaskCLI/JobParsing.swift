@@ -130,7 +130,7 @@ extension Job {
     if named == nil && options.format == nil && action == .renderBatch {
       throw .contradiction(
         "--name \(quotedName(name)) ends in '.\(ext)', which is not a format hexmask writes: "
-          + "use .png, .jpg, .jpeg or .webp, or --format")
+          + "use .png, .jpg, .jpeg, .webp or .avif, or --format")
     }
   }
 

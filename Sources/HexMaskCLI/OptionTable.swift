@@ -78,7 +78,7 @@ let optionTable: [OptionDescription] = [
       $0.options.format = $1
     },
     help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
-      + ".jpg/.jpeg or .webp.",
+      + ".jpg/.jpeg, .webp or .avif.",
     group: .output, defaultValue: "from the name, else png"),
   OptionDescription(
     long: "compression",
@@ -92,13 +92,13 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
       $0.options.output.quality = $1
     },
-    help: "JPEG and lossy WebP quality, from \(HexMask.Output.qualityRange.lowerBound) "
+    help: "JPEG, lossy WebP and lossy AVIF quality, from \(HexMask.Output.qualityRange.lowerBound) "
       + "(smallest file) to \(HexMask.Output.qualityRange.upperBound) (best picture).",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
     value: .flag { $0.options.output.lossless = true },
-    help: "Write WebP losslessly.",
+    help: "Write WebP or AVIF losslessly.",
     group: .output),
   OptionDescription(
     long: "background",
@@ -190,7 +190,7 @@ let optionTable: [OptionDescription] = [
       + "its extension, {dir} its subfolder (with -r), {size} the --size of the output "
       + "(needed with several sizes).",
     group: .batch,
-    defaultValue: NameTemplate.standard.text + " (.jpg, .webp with --format; "
+    defaultValue: NameTemplate.standard.text + " (.jpg, .webp, .avif with --format; "
       + "{dir}/{name}-{size}.png with several sizes)"),
   OptionDescription(
     long: "jobs", short: "j",
@@ -300,7 +300,7 @@ let helpExamples: [(command: String, purpose: String)] = [
 /// What `hexmask` does, in one sentence, for the top of `--help`.
 let commandSummary =
   "Cuts a photo into a rounded polygon (a hexagon by default) with a smooth, anti-aliased "
-  + "edge and a border, and writes it as a PNG with transparency, a JPEG or a WebP."
+  + "edge and a border, and writes it as a PNG with transparency, a JPEG, a WebP or an AVIF."
 
 /// What INPUT and OUTPUT may be, after the summary in `--help` and the manual page.
 let filesSummary =

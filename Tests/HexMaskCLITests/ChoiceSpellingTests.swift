@@ -23,7 +23,7 @@ import Testing
   @Test func otherWordsAreStillRefused() {
     #expect(
       throws: CommandError.invalidValue(
-        "gif", option: "--format", kind: .choice(["png", "jpeg", "webp"]))
+        "gif", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif"]))
     ) {
       try Job(parsing: ["in.jpg", "out.png", "--format", "gif"])
     }

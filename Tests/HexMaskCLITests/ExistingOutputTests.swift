@@ -59,6 +59,37 @@ import Testing
     #expect(photoEvidence(inHead: webp("ICCP")[...]) == nil)
   }
 
+  /// An ISO BMFF box.
+  static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let size = UInt32(body.count + 8)
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array(type.utf8) + body
+  }
+
+  @Test func avifItemsOfEXIFOrXMPMarkAPhoto() throws {
+    func avif(_ itemType: String, infeVersion: UInt8 = 2) -> [UInt8] {
+      let idBytes: [UInt8] = infeVersion == 2 ? [0, 1] : [0, 0, 0, 1]
+      let infe = Self.box(
+        "infe", [infeVersion, 0, 0, 0] + idBytes + [0, 0] + Array(itemType.utf8))
+      let iinf = Self.box(
+        "iinf",
+        [0, 0, 0, 0, 0, 2] + Self.box("infe", [2, 0, 0, 0, 0, 2, 0, 0] + Array("av01".utf8)) + infe)
+      let meta = Self.box(
+        "meta", [0, 0, 0, 0] + Self.box("hdlr", Array(repeating: 0, count: 24)) + iinf)
+      return Self.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("mif1avif".utf8)) + meta
+    }
+    #expect(photoEvidence(inHead: avif("Exif")[...]) == "an AVIF with EXIF metadata")
+    #expect(
+      photoEvidence(inHead: avif("Exif", infeVersion: 3)[...]) == "an AVIF with EXIF metadata")
+    #expect(photoEvidence(inHead: avif("mime")[...]) == "an AVIF with XMP metadata")
+    #expect(photoEvidence(inHead: avif("av01")[...]) == nil)
+    // Cut anywhere, it must not trap.
+    let whole = avif("Exif")
+    for end in 0..<whole.count { _ = photoEvidence(inHead: whole[..<end]) }
+    // avifenc's AVIF, without metadata, is no photo; a HEIC always is.
+    #expect(photoEvidence(inFileAt: fixture("heif/rocket-alpha.avif")) == nil)
+    #expect(photoEvidence(inFileAt: fixture("heif/rocket.heic")) == "a HEIC/HEIF photo")
+  }
+
   @Test func tiffAndDamagedHeadsAreHandled() {
     #expect(photoEvidence(inHead: [0x49, 0x49, 0x2A, 0x00, 8][...]) == "a TIFF or camera raw file")
     // A length that points far past the end must not trap.
@@ -70,7 +101,7 @@ import Testing
 
   @Test func hexmasksOwnOutputsAreNoPhotos() throws {
     try withTemporaryFolder { folder in
-      for name in ["o.png", "o.jpg", "o.webp"] {
+      for name in ["o.png", "o.jpg", "o.webp", "o.avif"] {
         let run = try runHexMask([fixture("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(photoEvidence(inFileAt: folder + "/" + name) == nil, "\(name)")

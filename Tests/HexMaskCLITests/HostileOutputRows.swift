@@ -344,5 +344,15 @@ extension HostileUserTests {
       title: "hexmask reads back the WebP it writes",
       command: "hexmask in.jpg a.webp --size 48 && hexmask a.webp b.png", status: 0,
       firstError: nil, check: "is_png b.png"),
+    HostileCase(
+      title: "hexmask reads back the AVIF it writes, and replaces it without --force",
+      command: "hexmask in.jpg a.avif --size 48 && hexmask in.jpg a.avif --size 40 --lossless "
+        + "&& hexmask a.avif b.png", status: 0,
+      firstError: nil, check: "is_png b.png && [ \"$(head -c 12 a.avif | tail -c 4)\" = avif ]"),
+    HostileCase(
+      title: "a batch with --format avif names its outputs .avif, one per --size",
+      command: "mkdir p && cp in.jpg p/a.jpg && hexmask p --out-dir o --format avif --size 32,48",
+      status: 0, firstError: "hexmask: 2 written, 0 skipped, 0 failed in …",
+      check: "[ -s o/a-32.avif ] && [ -s o/a-48.avif ]"),
   ]
 }

@@ -21,6 +21,14 @@ import Testing
       ["--quality has no effect on lossless WebP output"]
     ),
     (["in.jpg", "out.webp", "--compression", "9"], ["--compression has no effect on WebP output"]),
+    // AVIF takes --quality and --lossless as WebP does.
+    (["in.jpg", "out.avif", "--quality", "80"], []),
+    (
+      ["in.jpg", "out.avif", "--lossless", "--quality", "80"],
+      ["--quality has no effect on lossless AVIF output"]
+    ),
+    (["in.jpg", "out.avif", "--compression", "9"], ["--compression has no effect on AVIF output"]),
+    (["photos", "--out-dir", "o", "--format", "avif", "--lossless"], []),
     // --format decides over a name that names no format (one that names another is a
     // usage error, see `contradictions`).
     (["in.jpg", "out.img", "--format", "jpg", "--quality", "80"], []),

@@ -29,7 +29,7 @@ import Testing
   @Test(arguments: everything)
   func theCommandPassesOnlyWhatTheOutputUses(output: HexMask.Output) {
     let passed = output.withoutUnusedOptions()
-    // A mask in JPEG or WebP is refused as such, whatever else is set.
+    // A mask in JPEG, WebP or AVIF is refused as such, whatever else is set.
     guard !output.maskOnly || output.format == .png else {
       #expect(passed == output)
       return
@@ -41,7 +41,8 @@ import Testing
     #expect((passed.quality == 77) == lossy)
     #expect((passed.compression == .small) == png)
     #expect((passed.background == .white) == !output.maskOnly)
-    #expect(passed.lossless == (output.format == .webp && !output.maskOnly ? output.lossless : nil))
+    let canBeLossless = (output.format == .webp || output.format == .avif) && !output.maskOnly
+    #expect(passed.lossless == (canBeLossless ? output.lossless : nil))
   }
 
   /// `--quality` for a PNG is a warning, not the library's error: the file is written.

@@ -34,6 +34,18 @@ import Testing
       .unusedField(.quality, format: .webp)
     ),
     (
+      "quality for lossless AVIF",
+      output(.avif) {
+        $0.quality = 80
+        $0.lossless = true
+      },
+      .unusedField(.quality, format: .avif)
+    ),
+    (
+      "compression for AVIF", output(.avif) { $0.compression = .small },
+      .unusedField(.compression, format: .avif)
+    ),
+    (
       "quality for a mask",
       output(.png) {
         $0.quality = 80
@@ -89,6 +101,11 @@ import Testing
         $0.lossless = false
       },
       Self.output(.webp) { $0.lossless = true },
+      Self.output(.avif) {
+        $0.quality = 40
+        $0.lossless = false
+      },
+      Self.output(.avif) { $0.lossless = true },
       Self.output(.png) {
         $0.compression = .small
         $0.background = .white

@@ -58,15 +58,16 @@ extension HexMask {
     public var crop = CropChoice.gravity(.center)
     /// What to write.
     public var format = OutputFormat.png
-    /// JPEG and lossy WebP quality, 1…100; nil means ``defaultQuality``. Set for another
+    /// JPEG, lossy WebP and lossy AVIF quality, 1…100; nil means ``defaultQuality``. Set for another
     /// output, it is an error (``OutputError/unusedField(_:format:)``): nil is how "the
     /// format's default" is told from a choice.
     public var quality: Int? = nil
-    /// WebP only: lossless instead of lossy; nil means lossy. Set (even to false) for
+    /// WebP and AVIF only: lossless instead of lossy; nil means lossy. Set (even to false) for
     /// another format, it is an error.
     public var lossless: Bool? = nil
     /// PNG (and mask) filter and zlib settings; nil means ``PNGCompression/default``, which
-    /// beats vips' `pngsave` on time and size. Set for JPEG or WebP, it is an error.
+    /// beats vips' `pngsave` on time and size. Set for JPEG, WebP or AVIF, it is
+    /// an error.
     public var compression: PNGCompression? = nil
     /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
     /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
@@ -82,10 +83,11 @@ extension HexMask {
 
     public init() {}
 
-    /// JPEG and WebP quality unless told otherwise.
+    /// JPEG, WebP and AVIF quality unless told otherwise.
     public static let defaultQuality = 90
-    /// The qualities JPEG and lossy WebP accept, 1…100: libjpeg's scale (0 is not a
-    /// quality there), and so WebP's too, so that one `quality` means the same for both.
+    /// The qualities JPEG, lossy WebP and lossy AVIF accept, 1…100: libjpeg's scale (0 is
+    /// not a quality there), and so WebP's too, so that one `quality` means the same for
+    /// both; AVIF maps it onto its encoder's scale with a table.
     public static let qualityRange = 1...100
     /// The output sides a picture may have.
     public static let sizeRange = 1...65_500

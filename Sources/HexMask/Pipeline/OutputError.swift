@@ -12,8 +12,8 @@ extension HexMask {
     /// as `format`.
     case maskMustBePNG(OutputFormat)
     /// The field is set, but nothing in this output uses it, so a caller who set it is
-    /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP;
-    /// `lossless` for anything but WebP; `compression` for JPEG and WebP; `background`
+    /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP or
+    /// AVIF; `lossless` for anything but WebP and AVIF; `compression` for JPEG and WebP; `background`
     /// for a mask; `size` in the multi-size calls and `renderMask(side:to:…)`,
     /// which take the sides from their own arguments. `format` is the output's (`.png` for a mask).
     case unusedField(Output.Field, format: OutputFormat)
@@ -32,7 +32,7 @@ extension HexMask.Output {
     let png = maskOnly || format == .png
     let lossy = !png && (format == .jpeg || lossless != true)
     if quality != nil && !lossy { return .quality }
-    if lossless != nil && (maskOnly || format != .webp) { return .lossless }
+    if lossless != nil && (maskOnly || (format != .webp && format != .avif)) { return .lossless }
     if compression != nil && !png { return .compression }
     if background != nil && maskOnly { return .background }
     return nil
@@ -55,8 +55,8 @@ extension HexMask.OutputError: CustomStringConvertible {
       "Output.size is set, but this call takes the output sides from its own argument"
     case .unusedField(.background, _):
       "Output.background is set, but a mask has no background"
-    case .unusedField(.quality, .webp):
-      "Output.quality is set, but a lossless webp output does not use it"
+    case .unusedField(.quality, let format) where format == .webp || format == .avif:
+      "Output.quality is set, but a lossless \(format.rawValue) output does not use it"
     case .unusedField(let field, let format):
       "Output.\(field.rawValue) is set, but a \(format.rawValue) output does not use it"
     }

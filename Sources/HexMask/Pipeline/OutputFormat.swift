@@ -5,7 +5,7 @@ extension HexMask {
   /// OutputFormat(forPath: "avatar.webp")   // .webp
   /// ```
   public enum OutputFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp
+    case png, jpeg, webp, avif
 
     /// The format a file name asks for by its extension (case-insensitive); `nil` when the
     /// extension names none of them. A name without an extension, or `-`, means PNG.
@@ -18,7 +18,8 @@ extension HexMask {
       self.init(fileExtension: String(name[name.index(after: dot)...]))
     }
 
-    /// The format a file extension names, case-insensitively: `png`, `jpg` or `jpeg`, `webp`.
+    /// The format a file extension names, case-insensitively: `png`, `jpg` or `jpeg`, `webp`,
+    /// `avif`.
     /// Every raw value is one, so a format's name can be spelled as its extension too.
     ///
     /// ```swift
@@ -29,6 +30,7 @@ extension HexMask {
       case "png": self = .png
       case "jpg", "jpeg": self = .jpeg
       case "webp": self = .webp
+      case "avif": self = .avif
       default: return nil
       }
     }
@@ -39,6 +41,7 @@ extension HexMask {
       case .png: "png"
       case .jpeg: "jpg"
       case .webp: "webp"
+      case .avif: "avif"
       }
     }
   }

@@ -6,7 +6,7 @@
 
 extension HexMask {
   /// Cuts the picture in `bytes` (JPEG, PNG, HEIC or AVIF, or WebP, told by its content)
-  /// into the shape and returns the output file's bytes (PNG, JPEG or WebP, as
+  /// into the shape and returns the output file's bytes (PNG, JPEG, WebP or AVIF, as
   /// `output.format` says) with the render's warnings: a damaged input that still decoded
   /// (a truncated JPEG, whose missing rows are gray) gives a picture *and* a warning.
   ///
@@ -405,6 +405,10 @@ extension HexMask {
       throw .output(
         .tooLargeForFormat(side: side, format: .webp, maximumSide: WebPWriter.maximumSide))
     }
+    if output.format == .avif && !output.maskOnly && side > AVIFWriter.maximumSide {
+      throw .output(
+        .tooLargeForFormat(side: side, format: .avif, maximumSide: AVIFWriter.maximumSide))
+    }
   }
 
   /// Refuses an output that asks for what it cannot be (a mask in another format than
@@ -453,6 +457,10 @@ extension HexMask {
         iccProfile: profile)
     case .webp:
       return try WebPWriter(
+        file: file, width: side, height: side, lossless: output.lossless ?? false,
+        quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
+    case .avif:
+      return try AVIFWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
         quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
     }

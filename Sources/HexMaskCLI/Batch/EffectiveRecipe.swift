@@ -8,8 +8,8 @@ import HexMask
 /// explicitly equals the defaults wherever they fit), the rotation as the renderer reduces
 /// it (`450` is `90`), `--focus 0.5,0.5` as the centre square it picks, the seed layout's
 /// crop as its top-left square whatever `--gravity` or `--focus` say. Options that cannot
-/// change this output are left out: `--quality` unless JPEG or lossy WebP, `--lossless`
-/// unless WebP, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
+/// change this output are left out: `--quality` unless JPEG or lossy WebP or AVIF,
+/// `--lossless` unless WebP or AVIF, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
 /// options for a mask, the border colour without a border, `--max-pixels` (a limit: an
 /// output that was written was within it) and the thread count.
 ///
@@ -54,6 +54,12 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   case .webp:
     let quality = output.quality ?? HexMask.Output.defaultQuality
     add("quality", output.lossless == true ? "lossless" : String(quality))
+  case .avif:
+    let quality = output.quality ?? HexMask.Output.defaultQuality
+    add("quality", output.lossless == true ? "lossless" : String(quality))
+    // AV1 encoders make other bytes from version to version: a new libheif or libaom
+    // rebuilds the AVIFs.
+    add("encoder", AVIFWriter.encoderVersion ?? "none")
   }
   if mask || format == .png {
     let compression = output.compression ?? .default

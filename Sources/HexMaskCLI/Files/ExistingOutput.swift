@@ -10,7 +10,7 @@ import HexMask
 ///
 /// `hexmask *.jpg` with exactly two photos names the second one as OUTPUT, the classic trap of
 /// `cp *.jpg`. hexmask never writes camera metadata (it keeps the ICC profile only) nor
-/// HEIF, so a file that holds either is a photo someone cares about, not an earlier output.
+/// HEIC, so a file that holds either is a photo someone cares about, not an earlier output.
 /// And a file the user may not write is one `>` would refuse to replace; a rename in a
 /// writable folder could, and would hand a root-owned file to the user.
 enum ReplacementRefusal: Equatable, Sendable {
@@ -84,7 +84,8 @@ func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
   let name = format.displayName
   switch format {
   case .heif: return "a \(name) photo"
-  case .avif: return "an \(name) photo"
+  // hexmask writes AVIF too, never with EXIF or XMP: an AVIF that holds either is a photo.
+  case .avif: return avifMetadata(bytes).map { "an \(name) with \($0) metadata" }
   case .jpeg: return jpegMetadata(bytes).map { "a \(name) with \($0) metadata" }
   case .png: return pngMetadata(bytes).map { "a \(name) with \($0) metadata" }
   case .webp: return webpMetadata(bytes).map { "a \(name) with \($0) metadata" }
@@ -143,6 +144,48 @@ private func webpMetadata(_ bytes: [UInt8]) -> String? {
     if type == "EXIF" { return "EXIF" }
     if type == "XMP " { return "XMP" }
     offset += 8 + length + (length & 1)
+  }
+  return nil
+}
+
+/// EXIF or XMP among the items of an AVIF (ISO BMFF): an `infe` entry of type `Exif`, or
+/// `mime` (how XMP is stored), in the `iinf` box of the top-level `meta` box.
+private func avifMetadata(_ bytes: [UInt8]) -> String? {
+  /// The boxes in `range` of `bytes`: type and the range of each one's body.
+  func boxes(in range: Range<Int>) -> [(type: String, body: Range<Int>)] {
+    var found: [(String, Range<Int>)] = []
+    var offset = range.lowerBound
+    while offset + 8 <= range.upperBound {
+      let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+      // 0 is "to the end"; 1 (a 64-bit size) never occurs in the header boxes read here.
+      let end = size == 0 ? range.upperBound : offset + size
+      guard size == 0 || size >= 8, end <= range.upperBound else { break }
+      found.append((type, offset + 8..<end))
+      offset = end
+    }
+    return found
+  }
+  guard let meta = boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }),
+    meta.body.count > 4,
+    let itemInfo = boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound)
+      .first(where: { $0.type == "iinf" })
+  else { return nil }
+  // iinf: version and flags, then an entry count of 2 bytes (version 0) or 4.
+  let version = itemInfo.body.isEmpty ? 0 : bytes[itemInfo.body.lowerBound]
+  let entries = itemInfo.body.lowerBound + (version == 0 ? 6 : 8)
+  guard entries <= itemInfo.body.upperBound else { return nil }
+  for entry in boxes(in: entries..<itemInfo.body.upperBound) where entry.type == "infe" {
+    // infe version 2: item ID of 2 bytes, protection index of 2, then the type; version
+    // 3: item ID of 4 bytes. Versions 0 and 1 name no type.
+    guard !entry.body.isEmpty, bytes[entry.body.lowerBound] >= 2 else { continue }
+    let typeAt = entry.body.lowerBound + (bytes[entry.body.lowerBound] == 2 ? 8 : 10)
+    guard typeAt + 4 <= entry.body.upperBound else { continue }
+    switch String(decoding: bytes[typeAt..<typeAt + 4], as: UTF8.self) {
+    case "Exif": return "EXIF"
+    case "mime": return "XMP"
+    default: continue
+    }
   }
   return nil
 }

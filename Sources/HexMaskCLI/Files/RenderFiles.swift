@@ -183,15 +183,16 @@ private func blamed(_ error: HexMask.Error, input: String, output: String) -> St
 
 extension HexMask.Output {
   /// These settings with every option the output does not use set back to nil (`quality`
-  /// for PNG, a mask or lossless WebP; `lossless` but for WebP; `compression` but for PNG
+  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF; `compression` but for PNG
   /// and masks; `background` for a mask), as the command line's warnings say. A mask in
   /// another format than PNG keeps them: the library refuses it as such.
   func withoutUnusedOptions() -> HexMask.Output {
     guard !maskOnly || format == .png else { return self }
     var output = self
     let png = maskOnly || format == .png
-    if png || (format == .webp && lossless == true) { output.quality = nil }
-    if maskOnly || format != .webp { output.lossless = nil }
+    let canBeLossless = format == .webp || format == .avif
+    if png || (canBeLossless && lossless == true) { output.quality = nil }
+    if maskOnly || !canBeLossless { output.lossless = nil }
     if !png { output.compression = nil }
     if maskOnly { output.background = nil }
     return output

@@ -102,6 +102,22 @@ import Testing
         != recipe)
   }
 
+  /// AV1 encoders make other bytes from version to version, so an AVIF's recipe names
+  /// libheif's and its encoder's versions; AVIF's quality and lossless count as WebP's do.
+  @Test func anAVIFRecipeNamesTheEncoder() throws {
+    let version = try #require(AVIFWriter.encoderVersion)
+    let text = effectiveRecipe(of: RenderSettings(), side: 64, format: .avif)
+    #expect(text.contains("\nencoder \(version)\n"))
+    #expect(text.contains("\nquality 90\n"))
+    var lossless = RenderSettings()
+    lossless.output.lossless = true
+    #expect(
+      effectiveRecipe(of: lossless, side: 64, format: .avif).contains("\nquality lossless\n"))
+    #expect(!effectiveRecipe(of: RenderSettings(), side: 64, format: .webp).contains("encoder"))
+    #expect(
+      Self.recipe(RenderSettings(), format: .avif) != Self.recipe(RenderSettings(), format: .webp))
+  }
+
   /// Options that change no byte of this output leave its recipe alone (issue 18, item 8).
   @Test func optionsThatChangeNoByteKeepTheRecipe() {
     let base = RenderSettings()

@@ -1,0 +1,368 @@
+import CHeif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes an AVIF with alpha, lossy or lossless, through libheif and its AV1 encoder
+/// (libaom on Debian).
+///
+/// libheif encodes a whole picture at once, so this writer keeps every row it is given
+/// (`width × height × 4` bytes) and encodes in `finish()`, as ``WebPWriter`` does. Alpha
+/// is written as the AVIF auxiliary alpha image: losslessly with `lossless`, else at
+/// ``alphaQuality``, within a few levels of the shape's coverage. A picture whose every
+/// alpha is 255 (one flattened on a background) is written without an alpha image. The
+/// ICC profile, when given, goes into the `colr prof` box. Nothing that varies between
+/// runs is written, and the encoder runs with a fixed number of threads, so the same
+/// pixels, settings and encoder (``encoderVersion``) always give the same bytes.
+///
+/// Lossy pictures are 8-bit YCbCr 4:2:0 (libheif's default colour description). At the
+/// same RGB SSIM 4:4:4 is smaller, but at the same luma SSIM, which is closer to what the
+/// eye sees, 4:2:0 is (docs/avif-progress.md); and 4:2:0 is AV1's Main profile, which
+/// every AVIF decoder reads. Lossless pictures are 4:4:4 in RGB (identity matrix), so
+/// every byte comes back.
+///
+/// ```swift
+/// let writer = try AVIFWriter(file: fp, width: 256, height: 256, quality: 90)
+/// for row in rows { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
+/// try writer.finish()   // encodes and writes the file
+/// ```
+package final class AVIFWriter: ImageWriter {
+  /// Problems that did not stop the image: an ICC profile left out because it describes
+  /// CMYK or gray pixels.
+  package private(set) var warnings: [Warning] = []
+
+  /// AV1's largest side (a frame's width and height are coded in 16 bits).
+  package static let maximumSide = 65_536
+
+  /// libaom's speed for hexmask's AVIFs, 0 (slowest, smallest) … 9 (libheif's default is
+  /// 6). Avatars are small, so a thorough speed costs little time: at the same SSIM, speed
+  /// 4 is some 8 % smaller than 6 and about 3 times slower (still well under a second for a
+  /// 256² avatar), while speed 3 saves only 1–2 % more for half as much time again
+  /// (docs/avif-progress.md).
+  package static let speed = 4
+
+  /// libheif's quality for the alpha image of lossy AVIFs. A hexagon's alpha is 0 or 255
+  /// but for its anti-aliased edge; at 95 it comes back within 4 levels (within 3 of 255
+  /// and 2 of 0, on pixels next to the edge only), and a 256² avatar is 11 % smaller than
+  /// with lossless alpha (docs/avif-progress.md). A lossless AVIF keeps alpha exactly.
+  package static let alphaQuality = 95
+
+  /// Encoder threads: fixed, so that the bytes never depend on the machine.
+  static let threads = 4
+
+  private let file: CFile
+  private let width: Int
+  private let height: Int
+  private let lossless: Bool
+  private let quality: Int
+  private let iccProfile: [UInt8]?
+  private var pixels: [UInt8] = []
+  private var finished = false
+
+  /// Prepares a `width`×`height` AVIF. Lossy by default with `quality` in
+  /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
+  /// `quality` is ignored). Nothing is written before `finish()`.
+  package init(
+    file: CFile, width: Int, height: Int, lossless: Bool = false,
+    quality: Int = HexMask.Output.defaultQuality, iccProfile: [UInt8]? = nil
+  ) throws(ImageError) {
+    let sides = 1...Self.maximumSide
+    guard sides.contains(width), sides.contains(height) else {
+      throw ImageError(
+        .writeFailed,
+        "cannot write a \(width)×\(height) AVIF (at most \(Self.maximumSide) a side)")
+    }
+    let qualities = HexMask.Output.qualityRange
+    guard qualities.contains(quality) else {
+      throw ImageError(
+        .writeFailed,
+        "AVIF quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
+    }
+    self.file = file
+    self.width = width
+    self.height = height
+    self.lossless = lossless
+    self.quality = quality
+    if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
+      warnings.append(Warning(.profileNotWritten, refusal))
+      self.iccProfile = nil
+    } else {
+      self.iccProfile = iccProfile
+    }
+    pixels.reserveCapacity(width * height * 4)
+  }
+
+  /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
+  /// hexmask's `quality` (libjpeg's scale, shared with WebP). The default, 90, is put where
+  /// the AVIF's SSIM equals that of hexmask's WebP at 90 on 256² avatars (libheif 78: SSIM
+  /// 0.974 against WebP's 0.975, at 0.83× its bytes; docs/avif-progress.md); the scale is
+  /// linear in two pieces through that point, and 100 is libheif's 100 (AV1's finest
+  /// quantizer, still 4:2:0 and not lossless: `lossless` is):
+  ///
+  /// | `quality` | libheif quality |
+  /// |---:|---:|
+  /// | 1 | 1 |
+  /// | 50 | 43 |
+  /// | 80 | 69 |
+  /// | 90 | 78 |
+  /// | 95 | 89 |
+  /// | 100 | 100 |
+  ///
+  /// Only 90 was measured against WebP; the rest keeps the order of qualities.
+  static func encoderQuality(_ quality: Int) -> Int {
+    let q = min(max(quality, 1), 100)
+    if q <= 90 { return (q * 78 + 45) / 90 }
+    return 78 + ((q - 90) * 22 + 5) / 10
+  }
+
+  /// libheif's and the AV1 encoder's versions, which the bytes depend on:
+  /// `libheif 1.15.1, AOMedia Project AV1 Encoder v3.6.0`; nil when libheif has no AV1
+  /// encoder. Asked once.
+  package static let encoderVersion: String? = {
+    guard let context = heif_context_alloc() else { return nil }
+    defer { heif_context_free(context) }
+    var encoder: OpaquePointer?
+    guard
+      heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder).code
+        == heif_error_Ok, let encoder
+    else { return nil }
+    defer { heif_encoder_release(encoder) }
+    let library = heif_get_version().map { String(cString: $0) } ?? "?"
+    let name = heif_encoder_get_name(encoder).map { String(cString: $0) } ?? "?"
+    return "libheif \(library), \(name)"
+  }()
+
+  /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
+  package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+    guard row.count == width * 4 else {
+      throw ImageError(
+        .writeFailed, "a row of \(width) RGBA8 pixels holds \(width * 4) bytes, not \(row.count)")
+    }
+    guard !finished && pixels.count < width * height * 4 else {
+      throw ImageError(.writeFailed, "more rows written than the image has")
+    }
+    pixels.append(contentsOf: row)
+  }
+
+  /// Encodes the image and writes it to the file, then flushes it; call once after the
+  /// last row. An error here means the file is incomplete.
+  package func finish() throws(ImageError) {
+    let rows = pixels.count / (width * 4)
+    guard !finished && rows == height else {
+      throw ImageError(.writeFailed, "only \(rows) of \(height) rows were written")
+    }
+    finished = true
+    defer { pixels = [] }
+    let encoded = try encode()
+    try write(encoded)
+  }
+
+  /// Runs libheif's AV1 encoder on the kept rows and returns the file's bytes.
+  private func encode() throws(ImageError) -> [UInt8] {
+    guard let context = heif_context_alloc() else {
+      throw ImageError(.writeFailed, "cannot write AVIF: out of memory")
+    }
+    defer { heif_context_free(context) }
+    var found: OpaquePointer?
+    try check(heif_context_get_encoder_for_format(context, heif_compression_AV1, &found))
+    guard let encoder = found else {
+      throw ImageError(.writeFailed, "cannot write AVIF: libheif has no AV1 encoder")
+    }
+    defer { heif_encoder_release(encoder) }
+    try configure(encoder)
+
+    let image = try makeImage()
+    defer { heif_image_release(image) }
+
+    guard let options = heif_encoding_options_alloc() else {
+      throw ImageError(.writeFailed, "cannot write AVIF: out of memory")
+    }
+    defer { heif_encoding_options_free(options) }
+    options.pointee.save_alpha_channel = 1
+    // Lossless: RGB stored as it is (the identity matrix), not converted to YCbCr. The
+    // picture and the file both say so (an `nclx` box next to the ICC profile's), so that
+    // decoders do not take the planes for YCbCr.
+    var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+    defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+    if lossless {
+      nclx = heif_nclx_color_profile_alloc()
+      guard let nclx else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
+      nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+      nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
+      nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+      nclx.pointee.full_range_flag = 1
+      try check(heif_image_set_nclx_color_profile(image, nclx))
+      options.pointee.output_nclx_profile = nclx
+      options.pointee.save_two_colr_boxes_when_ICC_and_nclx_available = 1
+    }
+    try check(heif_context_encode_image(context, image, encoder, options, nil))
+
+    var bytes: [UInt8] = []
+    var writer = heif_writer(writer_api_version: 1, write: appendToArray)
+    try withUnsafeMutablePointer(to: &bytes) { (target) throws(ImageError) in
+      try check(heif_context_write(context, &writer, target))
+    }
+    return bytes
+  }
+
+  /// Sets the encoder's parameters; see ``encoderQuality(_:)`` and ``speed``.
+  private func configure(_ encoder: OpaquePointer) throws(ImageError) {
+    if lossless {
+      try check(heif_encoder_set_lossless(encoder, 1))
+      try check(heif_encoder_set_parameter_string(encoder, "chroma", "444"))
+    } else {
+      try check(heif_encoder_set_lossy_quality(encoder, Int32(Self.encoderQuality(quality))))
+      try check(heif_encoder_set_parameter_string(encoder, "chroma", "420"))
+    }
+    try check(heif_encoder_set_parameter_boolean(encoder, "lossless-alpha", lossless ? 1 : 0))
+    if !lossless {
+      try check(
+        heif_encoder_set_parameter_integer(encoder, "alpha-quality", Int32(Self.alphaQuality)))
+    }
+    try check(heif_encoder_set_parameter_integer(encoder, "speed", Int32(Self.speed)))
+    try check(heif_encoder_set_parameter_integer(encoder, "threads", Int32(Self.threads)))
+  }
+
+  /// The kept rows as a libheif picture: interleaved RGBA, or RGB when all is opaque.
+  /// Lossy pictures get the colour of the nearest visible pixel under their fully
+  /// transparent ones (``fillTransparent(_:width:height:)``).
+  private func makeImage() throws(ImageError) -> OpaquePointer {
+    let opaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+    if !lossless && !opaque { fillTransparent(&pixels, width: width, height: height) }
+    let channels = opaque ? 3 : 4
+    var created: OpaquePointer?
+    try check(
+      heif_image_create(
+        Int32(width), Int32(height), heif_colorspace_RGB,
+        opaque ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA, &created))
+    guard let image = created else {
+      throw ImageError(.writeFailed, "cannot write AVIF: out of memory")
+    }
+    do throws(ImageError) {
+      try check(
+        heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8))
+      var rowStride: Int32 = 0
+      guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &rowStride),
+        Int(rowStride) >= width * channels
+      else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
+      pixels.withUnsafeBufferPointer { source in
+        for y in 0..<height {
+          let row = plane + y * Int(rowStride)
+          for x in 0..<width {
+            for c in 0..<channels { row[x * channels + c] = source[(y * width + x) * 4 + c] }
+          }
+        }
+      }
+      if let iccProfile {
+        try check(
+          iccProfile.withUnsafeBytes {
+            heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count)
+          })
+      }
+      return image
+    } catch {
+      heif_image_release(image)
+      throw error
+    }
+  }
+
+  private func write(_ bytes: [UInt8]) throws(ImageError) {
+    guard !bytes.isEmpty else { throw ImageError(.writeFailed, "cannot write AVIF: empty") }
+    // stdio buffers: a full disk often shows only at the flush.
+    let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+    if written != bytes.count || fflush(file) != 0 || ferror(file) != 0 {
+      let reason = userMessage(String(cString: strerror(errno)))
+      throw ImageError(.writeFailed, "cannot write AVIF: \(reason)")
+    }
+  }
+}
+
+/// libheif's writer callback: appends the bytes to the `[UInt8]` that `userdata` points at.
+private func appendToArray(
+  _ context: OpaquePointer?, _ data: UnsafeRawPointer?, _ size: Int,
+  _ userdata: UnsafeMutableRawPointer?
+) -> heif_error {
+  let success = UnsafeRawPointer(StaticString("Success").utf8Start)
+    .assumingMemoryBound(to: CChar.self)
+  if let data, let userdata, size > 0 {
+    let target = userdata.assumingMemoryBound(to: [UInt8].self)
+    target.pointee.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+  }
+  return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: success)
+}
+
+/// Throws the `ImageError` for a failed libheif call while writing, with libheif's message.
+private func check(_ error: heif_error) throws(ImageError) {
+  guard error.code != heif_error_Ok else { return }
+  let message = error.message.map { String(cString: $0) } ?? ""
+  let text = userMessage(message.split(whereSeparator: \.isNewline).joined(separator: " "))
+  throw ImageError(
+    .writeFailed,
+    "cannot write AVIF: \(text.isEmpty ? "libheif error \(error.code.rawValue)" : text)")
+}
+
+/// Gives each fully transparent pixel (alpha 0) of straight RGBA `pixels` the colour of the
+/// nearest pixel in its row that is not, and a row without any such pixel the colours of
+/// the nearest row that has one; alpha is left alone. What lies under alpha 0 is never
+/// seen, but a lossy encoder pays for every edge: hexmask's black outside the shape against
+/// its white border is the sharpest edge of the picture, and smearing the edge colour
+/// outwards takes a fifth off an avatar's AVIF at the same SSIM (docs/avif-progress.md),
+/// as libwebp does for lossy WebP (`exact` 0). A picture without a visible pixel is left
+/// as it is.
+func fillTransparent(_ pixels: inout [UInt8], width: Int, height: Int) {
+  guard width > 0, height > 0, pixels.count == width * height * 4 else { return }
+  var filledRows = [Bool](repeating: false, count: height)
+  var nearest = [Int](repeating: 0, count: width)
+  for y in 0..<height {
+    let row = y * width * 4
+    // Nearest visible pixel to the left, then to the right where that is nearer.
+    var last = -1
+    for x in 0..<width {
+      if pixels[row + x * 4 + 3] != 0 { last = x }
+      nearest[x] = last
+    }
+    guard last >= 0 else { continue }
+    filledRows[y] = true
+    var next = -1
+    for x in stride(from: width - 1, through: 0, by: -1) {
+      if pixels[row + x * 4 + 3] != 0 {
+        next = x
+        continue
+      }
+      let left = nearest[x]
+      let source = left < 0 || (next >= 0 && next - x < x - left) ? next : left
+      for c in 0..<3 { pixels[row + x * 4 + c] = pixels[row + source * 4 + c] }
+    }
+  }
+  // Rows without a visible pixel: copied from the nearest row with one (above on a tie).
+  var below = [Int](repeating: -1, count: height)
+  var nextFilled = -1
+  for y in stride(from: height - 1, through: 0, by: -1) {
+    if filledRows[y] { nextFilled = y }
+    below[y] = nextFilled
+  }
+  var above = -1
+  for y in 0..<height {
+    if filledRows[y] {
+      above = y
+      continue
+    }
+    let source: Int
+    if above < 0 {
+      guard below[y] >= 0 else { return }  // no visible pixel at all
+      source = below[y]
+    } else if below[y] >= 0 && below[y] - y < y - above {
+      source = below[y]
+    } else {
+      source = above
+    }
+    for x in 0..<width {
+      for c in 0..<3 {
+        pixels[(y * width + x) * 4 + c] = pixels[(source * width + x) * 4 + c]
+      }
+    }
+  }
+}
