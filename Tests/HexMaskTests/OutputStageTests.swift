@@ -64,6 +64,8 @@ import Testing
       },
       .unusedField(.background, format: .png)
     ),
+    ("colors for JPEG", output(.jpeg) { $0.colors = 64 }, .unusedField(.colors, format: .jpeg)),
+    ("colors for WebP", output(.webp) { $0.colors = 64 }, .unusedField(.colors, format: .webp)),
     ("a mask in JPEG", output(.jpeg) { $0.maskOnly = true }, .maskMustBePNG(.jpeg)),
   ]
 
@@ -95,6 +97,11 @@ import Testing
       },
       Self.output(.png) {
         $0.compression = .fast
+        $0.maskOnly = true
+      },
+      Self.output(.png) { $0.colors = 16 },
+      Self.output(.png) {
+        $0.colors = 2
         $0.maskOnly = true
       },
     ]

@@ -68,6 +68,12 @@ extension HexMask {
     /// PNG (and mask) filter and zlib settings; nil means ``PNGCompression/default``, which
     /// beats vips' `pngsave` on time and size. Set for JPEG or WebP, it is an error.
     public var compression: PNGCompression? = nil
+    /// PNG only: a palette PNG of at most this many colours (2…256), chosen for the picture
+    /// in premultiplied colour; with ``maskOnly``, a gray palette of the coverage levels.
+    /// Its rows are unfiltered and deflated at ``compression``'s zlib level, 9 when nil.
+    /// nil writes every pixel as it is (RGBA, or gray for a mask). Set for JPEG or WebP,
+    /// it is an error.
+    public var colors: Int? = nil
     /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
     /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
     /// error.
@@ -87,6 +93,8 @@ extension HexMask {
     /// The qualities JPEG and lossy WebP accept, 1…100: libjpeg's scale (0 is not a
     /// quality there), and so WebP's too, so that one `quality` means the same for both.
     public static let qualityRange = 1...100
+    /// The numbers of colours a palette PNG may have.
+    public static let colorsRange = 2...256
     /// The output sides a picture may have.
     public static let sizeRange = 1...65_500
   }

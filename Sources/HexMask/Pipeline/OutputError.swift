@@ -13,7 +13,7 @@ extension HexMask {
     case maskMustBePNG(OutputFormat)
     /// The field is set, but nothing in this output uses it, so a caller who set it is
     /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP;
-    /// `lossless` for anything but WebP; `compression` for JPEG and WebP; `background`
+    /// `lossless` for anything but WebP; `compression` and `colors` for JPEG and WebP; `background`
     /// for a mask; `size` in the multi-size calls and `renderMask(side:to:…)`,
     /// which take the sides from their own arguments. `format` is the output's (`.png` for a mask).
     case unusedField(Output.Field, format: OutputFormat)
@@ -23,7 +23,7 @@ extension HexMask {
 extension HexMask.Output {
   /// The fields of ``HexMask/Output`` an error can name, spelled as the properties are.
   public enum Field: String, Equatable, Hashable, Sendable, CaseIterable {
-    case size, quality, lossless, compression, background
+    case size, quality, lossless, compression, colors, background
   }
 
   /// The first field that is set but unused by this output, or nil. A mask (whatever
@@ -34,6 +34,7 @@ extension HexMask.Output {
     if quality != nil && !lossy { return .quality }
     if lossless != nil && (maskOnly || format != .webp) { return .lossless }
     if compression != nil && !png { return .compression }
+    if colors != nil && !png { return .colors }
     if background != nil && maskOnly { return .background }
     return nil
   }

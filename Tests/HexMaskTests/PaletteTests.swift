@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HexMask
+
+/// `--colors`: the quantizer keeps what fits, is deterministic and improves with more
+/// colours; the palette PNG it writes reads back (libpng, and by hand) as exactly the
+/// quantized pixels.
+@Suite struct PaletteTests {
+  /// A smooth picture with an alpha ramp at its edge and a transparent corner: far more
+  /// colours than a palette holds.
+  static func gradient(side: Int) -> [UInt8] {
+    var pixels = [UInt8](repeating: 0, count: side * side * 4)
+    for y in 0..<side {
+      for x in 0..<side {
+        let p = 4 * (y * side + x)
+        guard x + y >= side / 4 else { continue }  // transparent, with a colour left in it
+        pixels[p] = UInt8(x * 255 / (side - 1))
+        pixels[p + 1] = UInt8(y * 255 / (side - 1))
+        pixels[p + 2] = UInt8((x + y) * 127 / (side - 1))
+        pixels[p + 3] = x < side / 4 ? UInt8(x * 255 / (side / 4)) : 255
+      }
+    }
+    return pixels
+  }
+
+  /// Mean squared difference of premultiplied RGBA per pixel.
+  static func premultipliedError(_ first: [UInt8], _ second: [UInt8]) -> Double {
+    var total = 0.0
+    for pixel in 0..<first.count / 4 {
+      let a = Premultiplied(ColorHistogram.key(first, pixel))
+      let b = Premultiplied(ColorHistogram.key(second, pixel))
+      total += a.distance(to: b)
+    }
+    return total / Double(first.count / 4)
+  }
+
+  static func written(_ pixels: [UInt8], side: Int, channels: Int = 4, colors: Int) throws
+    -> [UInt8]
+  {
+    try withTemporaryFolder { folder in
+      let path = folder + "/palette.png"
+      try writeImage(pixels, width: side, height: side, channels: channels, to: path) {
+        try PalettePNGWriter(
+          file: $0, width: side, height: side, channels: channels, colors: colors)
+      }
+      return try fileBytes(path)
+    }
+  }
+
+  @Test func aPictureOfFewColoursIsKeptExactly() throws {
+    let pixels = blockPicture(width: 64, height: 64)
+    #expect(ColorHistogram(pixels).colors.count == 9)
+    #expect(PaletteQuantizer(colors: 9).quantize(pixels).rgba == pixels)
+    let png = try Self.written(pixels, side: 64, colors: 16)
+    #expect(try decodePNG(png).image.pixels == pixels)
+  }
+
+  @Test func transparentPixelsShareOneEntry() {
+    var pixels = Self.gradient(side: 32)
+    pixels[0..<4] = [200, 10, 10, 0]  // a colour under no coverage
+    let indexed = PaletteQuantizer(colors: 8).quantize(pixels)
+    let transparent = indexed.entries.indices.filter { indexed.entries[$0].alpha == 0 }
+    #expect(transparent.count == 1)
+    #expect(indexed.entries[transparent[0]] == RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+    for pixel in 0..<pixels.count / 4 where pixels[4 * pixel + 3] == 0 {
+      #expect(Int(indexed.indices[pixel]) == transparent[0])
+    }
+  }
+
+  @Test func theSamePixelsGiveTheSameBytes() throws {
+    let pixels = Self.gradient(side: 48)
+    let first = try Self.written(pixels, side: 48, colors: 32)
+    #expect(try Self.written(pixels, side: 48, colors: 32) == first)
+    #expect(PaletteQuantizer(colors: 32).quantize(pixels).entries.count <= 32)
+  }
+
+  @Test func moreColoursMeanLessError() {
+    let pixels = Self.gradient(side: 64)
+    let errors = [2, 4, 16, 64, 256].map {
+      Self.premultipliedError(pixels, PaletteQuantizer(colors: $0).quantize(pixels).rgba)
+    }
+    for (fewer, more) in zip(errors, errors.dropFirst()) { #expect(more < fewer, "\(errors)") }
+    #expect(errors[4] < errors[0] / 100, "\(errors)")
+  }
+
+  /// libpng reads exactly the quantized pixels, at each bit depth; the palette's
+  /// non-opaque entries come first and tRNS stops after the last of them.
+  @Test(arguments: [(2, 1), (3, 2), (4, 2), (16, 4), (17, 8), (256, 8)])
+  func thePNGReadsBackAsTheQuantizedPixels(colors: Int, depth: UInt8) throws {
+    let side = 37  // rows end inside a byte at every depth below 8
+    let pixels = Self.gradient(side: side)
+    let indexed = PaletteQuantizer(colors: colors).quantize(pixels)
+    #expect(indexed.entries.count == colors)
+    let png = try Self.written(pixels, side: side, colors: colors)
+    #expect(try decodePNG(png).image.pixels == indexed.rgba)
+    let chunks = try pngChunks(png)
+    #expect(chunks.map(\.type).filter { $0 != "IDAT" } == ["IHDR", "PLTE", "tRNS", "IEND"])
+    #expect(chunks[0].data[8...9] == [depth, 3])
+    #expect(chunks[1].data.count == 3 * colors)
+    let alphas = indexed.entries.map(\.alpha)
+    let opaque = alphas.firstIndex(of: 255) ?? alphas.count
+    #expect(alphas[opaque...].allSatisfy { $0 == 255 })
+    #expect(chunks[2].data == Array(alphas[..<opaque]))
+  }
+
+  @Test func aMaskOfFewLevelsIsAnExactGrayPalette() throws {
+    let side = 20
+    let levels: [UInt8] = [0, 64, 200, 255]
+    let gray = (0..<side * side).map { levels[($0 / 7) % levels.count] }
+    let png = try Self.written(gray, side: side, channels: 1, colors: 4)
+    #expect(try decodePNG(png).image.pixels == expandedRGBA(gray, channels: 1))
+    let palette = try pngChunks(png)[1].data
+    #expect(palette == levels.flatMap { [$0, $0, $0] })
+  }
+
+  @Test func outputColorsIsValidated() {
+    var output = HexMask.Output()
+    output.colors = 1
+    #expect(
+      throws: HexMask.Error.invalidValue(
+        .init(field: "Output.colors", value: "1", allowed: "from 2 to 256"))
+    ) { try HexMask.render([], output: output) }
+  }
+}
