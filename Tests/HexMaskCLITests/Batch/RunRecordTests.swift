@@ -65,6 +65,11 @@ import Testing
     variant("format", .webp) { _ in }
     variant("quality", .jpeg) { $0.output.quality = 89 }
     variant("compression") { $0.output.compression = .small }
+    variant("colors") { $0.output.colors = 64 }
+    variant("colors of a mask") {
+      $0.output.maskOnly = true
+      $0.output.colors = 4
+    }
     variant("lossless", .webp) { $0.output.lossless = true }
     variant("background") { $0.output.background = .white }
     variant("maskOnly") { $0.output.maskOnly = true }
