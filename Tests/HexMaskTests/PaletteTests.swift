@@ -124,3 +124,23 @@ import Testing
     ) { try HexMask.render([], output: output) }
   }
 }
+
+extension PaletteTests {
+  /// The pruned search gives what trying every point gives, ties included.
+  @Test func theNearestSearchAgreesWithTryingEveryPoint() {
+    var random = SplitMix64(seed: 22)
+    func colour() -> Premultiplied {
+      let key = UInt32(truncatingIfNeeded: random.next())
+      return Premultiplied(key & 0xffff_ff00 | (key & 3 == 0 ? 255 : key & 0xff))
+    }
+    for count in [1, 2, 7, 256] {
+      var points = (0..<count).map { _ in colour() }
+      points += points.prefix(3)  // equal points: the first one wins
+      let search = NearestSearch(points)
+      for _ in 0..<500 {
+        let query = colour()
+        #expect(search.nearest(to: query) == query.nearest(in: points))
+      }
+    }
+  }
+}

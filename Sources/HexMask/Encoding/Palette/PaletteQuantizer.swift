@@ -79,8 +79,9 @@ struct PaletteQuantizer {
   {
     var sums = [Premultiplied](repeating: Premultiplied(), count: centres.count)
     var totals = [Double](repeating: 0, count: centres.count)
+    let search = NearestSearch(centres)
     for (point, weight) in zip(points, weights) {
-      let nearest = point.nearest(in: centres)
+      let nearest = search.nearest(to: point)
       sums[nearest].add(point, weight: weight)
       totals[nearest] += weight
     }
@@ -153,13 +154,13 @@ func unpacked(_ key: UInt32) -> RGBAColor {
 
 /// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen.
 struct NearestEntry {
-  private let points: [Premultiplied]
+  private let search: NearestSearch
 
   init(_ entries: [UInt32]) {
-    points = entries.map(Premultiplied.init)
+    search = NearestSearch(entries.map(Premultiplied.init))
   }
 
   func index(of color: UInt32) -> Int {
-    Premultiplied(color).nearest(in: points)
+    search.nearest(to: Premultiplied(color))
   }
 }
