@@ -60,9 +60,11 @@ struct PaletteQuantizer {
     let points = visible.map { Premultiplied(histogram.colors[$0]) }
     let weights = visible.map { Double(histogram.counts[$0]) }
     let wanted = colors - (transparent ? 1 : 0)
-    var centres = MedianCut(points: points, weights: weights).centres(count: wanted)
+    var (centres, assignment) = MedianCut(points: points, weights: weights).centres(
+      count: wanted)
     for _ in 0..<passes {
-      let moved = lloydPass(points: points, weights: weights, centres: centres)
+      let moved = lloydPass(
+        points: points, weights: weights, centres: centres, assignment: &assignment)
       if moved == centres { break }
       centres = moved
     }
@@ -73,15 +75,18 @@ struct PaletteQuantizer {
   }
 
   /// Each centre moved to the weighted mean of the points nearest to it; a centre no
-  /// point chose stays where it is.
-  private func lloydPass(points: [Premultiplied], weights: [Double], centres: [Premultiplied])
-    -> [Premultiplied]
-  {
+  /// point chose stays where it is. `assignment` holds each point's centre, from the last
+  /// pass (or the median cut's box) in, this pass's out: a guess that is usually right.
+  private func lloydPass(
+    points: [Premultiplied], weights: [Double], centres: [Premultiplied],
+    assignment: inout [Int]
+  ) -> [Premultiplied] {
     var sums = [Premultiplied](repeating: Premultiplied(), count: centres.count)
     var totals = [Double](repeating: 0, count: centres.count)
     let search = NearestSearch(centres)
-    for (point, weight) in zip(points, weights) {
-      let nearest = search.nearest(to: point)
+    for (point, (weight, at)) in zip(points, zip(weights, assignment.indices)) {
+      let nearest = search.nearest(to: point, guess: assignment[at])
+      assignment[at] = nearest
       sums[nearest].add(point, weight: weight)
       totals[nearest] += weight
     }
