@@ -98,6 +98,12 @@ let optionTable: [OptionDescription] = [
       + "levels. PNG only.",
     group: .output),
   OptionDescription(
+    long: "dither",
+    value: .flag { $0.options.output.dither = true },
+    help: "With --colors: ordered dithering, so gradients mix colours instead of banding. "
+      + "The bytes are the same for any -j.",
+    group: .output),
+  OptionDescription(
     long: "quality",
     value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
       $0.options.output.quality = $1

@@ -32,6 +32,7 @@ import Testing
   /// Fields no value of which is wrong: flags, closed enums, colours of 8-bit channels.
   static let alwaysValid: Set<String> = [
     "Shape.borderColor", "Shape.layout", "Output.upscale", "Output.format", "Output.lossless",
+    "Output.dither",
     "Output.background", "Output.maskOnly", "Output.keepColorProfile", "Input.autoOrient",
     "Input.strict",
   ]

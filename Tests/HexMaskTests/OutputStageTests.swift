@@ -66,6 +66,10 @@ import Testing
     ),
     ("colors for JPEG", output(.jpeg) { $0.colors = 64 }, .unusedField(.colors, format: .jpeg)),
     ("colors for WebP", output(.webp) { $0.colors = 64 }, .unusedField(.colors, format: .webp)),
+    (
+      "dither without colors", output(.png) { $0.dither = true },
+      .unusedField(.dither, format: .png)
+    ),
     ("a mask in JPEG", output(.jpeg) { $0.maskOnly = true }, .maskMustBePNG(.jpeg)),
   ]
 
@@ -99,7 +103,10 @@ import Testing
         $0.compression = .fast
         $0.maskOnly = true
       },
-      Self.output(.png) { $0.colors = 16 },
+      Self.output(.png) {
+        $0.colors = 16
+        $0.dither = true
+      },
       Self.output(.png) {
         $0.colors = 2
         $0.maskOnly = true

@@ -74,6 +74,9 @@ extension HexMask {
     /// nil writes every pixel as it is (RGBA, or gray for a mask). Set for JPEG or WebP,
     /// it is an error.
     public var colors: Int? = nil
+    /// With ``colors``: ordered (Bayer) dithering, so gradients mix entries instead of
+    /// banding; the bytes stay the same for any number of threads. Without, it is an error.
+    public var dither = false
     /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
     /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
     /// error.

@@ -439,7 +439,7 @@ extension HexMask {
       // Unfiltered indices deflate best at a high level, and an avatar's are few.
       return try PalettePNGWriter(
         file: file, width: side, height: side, channels: output.maskOnly ? 1 : 4,
-        colors: colors, level: output.compression?.level ?? 9,
+        colors: colors, dither: output.dither, level: output.compression?.level ?? 9,
         iccProfile: output.maskOnly ? nil : profile)
     }
     if output.maskOnly {

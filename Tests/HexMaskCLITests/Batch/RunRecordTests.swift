@@ -66,6 +66,10 @@ import Testing
     variant("quality", .jpeg) { $0.output.quality = 89 }
     variant("compression") { $0.output.compression = .small }
     variant("colors") { $0.output.colors = 64 }
+    variant("dither") {
+      $0.output.colors = 64
+      $0.output.dither = true
+    }
     variant("colors of a mask") {
       $0.output.maskOnly = true
       $0.output.colors = 4
@@ -77,6 +81,11 @@ import Testing
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
     variant("strict") { $0.input.strict = true }
     let recipe = Self.recipe(base)
+    var colored = base
+    colored.output.colors = 64
+    var dithered = colored
+    dithered.output.dither = true
+    #expect(Self.recipe(colored) != Self.recipe(dithered))
     for (name, (options, format)) in variants {
       #expect(Self.recipe(options, format: format) != recipe, "\(name)")
     }

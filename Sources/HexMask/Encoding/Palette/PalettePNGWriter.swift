@@ -27,6 +27,7 @@ final class PalettePNGWriter: ImageWriter {
   private let height: Int
   private let channels: Int
   private let colors: Int
+  private let dither: Bool
   private let level: Int
   private let iccProfile: [UInt8]?
   private var pixels: [UInt8] = []
@@ -34,10 +35,11 @@ final class PalettePNGWriter: ImageWriter {
   private var finished = false
 
   /// A writer for `width`×`height` pixels of `channels` bytes (4: straight RGBA, 1: gray),
-  /// deflated at zlib `level` (0…9); `iccProfile` is written as for ``PNGStreamEncoder``.
+  /// deflated at zlib `level` (0…9), `dither`ed (``OrderedDither``) when asked;
+  /// `iccProfile` is written as for ``PNGStreamEncoder``.
   init(
-    file: CFile, width: Int, height: Int, channels: Int = 4, colors: Int, level: Int = 9,
-    iccProfile: [UInt8]? = nil
+    file: CFile, width: Int, height: Int, channels: Int = 4, colors: Int,
+    dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
     let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
@@ -59,6 +61,7 @@ final class PalettePNGWriter: ImageWriter {
     (self.file, self.width, self.height) = (file, width, height)
     (self.channels, self.colors, self.level) = (channels, colors, level)
     self.iccProfile = iccProfile
+    self.dither = dither
     pixels.reserveCapacity(pixelCount * 4)
   }
 
@@ -84,7 +87,8 @@ final class PalettePNGWriter: ImageWriter {
       throw ImageError(.writeFailed, "only \(rowsWritten) of \(height) rows were written")
     }
     finished = true
-    let indexed = PaletteQuantizer(colors: colors).quantize(pixels)
+    let indexed = PaletteQuantizer(colors: colors).quantize(
+      pixels, width: width, dither: dither)
     pixels = []
     let chunks = PNGChunkWriter(file: file)
     let depth = Self.bitDepth(entries: indexed.entries.count)

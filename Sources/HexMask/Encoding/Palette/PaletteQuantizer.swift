@@ -30,8 +30,10 @@ struct PaletteQuantizer {
     self.colors = min(max(colors, 1), 256)
   }
 
-  /// The palette of `rgba` (straight RGBA8, 4 bytes a pixel) and each pixel's index.
-  func quantize(_ rgba: [UInt8]) -> IndexedPixels {
+  /// The palette of `rgba` (straight RGBA8, 4 bytes a pixel, rows of `width`) and each
+  /// pixel's index; `dither` maps each pixel through ``OrderedDither`` instead of to its
+  /// nearest entry.
+  func quantize(_ rgba: [UInt8], width: Int = 1, dither: Bool = false) -> IndexedPixels {
     let histogram = ColorHistogram(rgba)
     var entries: [UInt32]
     if histogram.colors.count <= colors {
@@ -48,6 +50,10 @@ struct PaletteQuantizer {
     var indices = [UInt8](repeating: 0, count: rgba.count / 4)
     for pixel in indices.indices {
       indices[pixel] = lookup[ColorHistogram.key(rgba, pixel)] ?? 0
+    }
+    if dither && histogram.colors.count > colors {
+      OrderedDither(histogram: histogram, entries: entries, lookup: lookup)
+        .apply(rgba, width: width, to: &indices)
     }
     return IndexedPixels(entries: entries.map(unpacked), indices: indices)
   }
@@ -83,14 +89,23 @@ struct PaletteQuantizer {
   ) -> [Premultiplied] {
     var sums = [Premultiplied](repeating: Premultiplied(), count: centres.count)
     var totals = [Double](repeating: 0, count: centres.count)
+    var opaque = [Double](repeating: 0, count: centres.count)
     let search = NearestSearch(centres)
     for (point, (weight, at)) in zip(points, zip(weights, assignment.indices)) {
       let nearest = search.nearest(to: point, guess: assignment[at])
       assignment[at] = nearest
       sums[nearest].add(point, weight: weight)
       totals[nearest] += weight
+      if point.channels[3] == 255 { opaque[nearest] += weight }
     }
-    return centres.indices.map { totals[$0] > 0 ? sums[$0].scaled(1 / totals[$0]) : centres[$0] }
+    return centres.indices.map {
+      guard totals[$0] > 0 else { return centres[$0] }
+      var mean = sums[$0].scaled(1 / totals[$0])
+      // A centre of mostly opaque colours is opaque: the mean of 255s and a few 250s
+      // would round to 254, and opaque pixels may not map to it.
+      if opaque[$0] > totals[$0] / 2 { mean.channels[3] = 255 }
+      return mean
+    }
   }
 
   /// Non-opaque entries first, so tRNS ends early; then by colour, so the order depends on
@@ -157,15 +172,38 @@ func unpacked(_ key: UInt32) -> RGBAColor {
     alpha: UInt8(key & 0xff))
 }
 
-/// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen.
+/// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen,
+/// among the entries whose alpha is within one level of the colour's when there are any:
+/// an opaque pixel stays opaque, and the edge keeps its coverage wherever the palette
+/// holds it, even where an entry of other alpha is a little nearer in colour.
 struct NearestEntry {
-  private let search: NearestSearch
+  private let entries: [Premultiplied]
+  /// For each alpha 0…255, the indices of the entries within one level of it, and a
+  /// search among them (nil: none, so all entries are searched).
+  private let byAlpha: [(indices: [Int], search: NearestSearch)?]
+  private let all: NearestSearch
 
   init(_ entries: [UInt32]) {
-    search = NearestSearch(entries.map(Premultiplied.init))
+    let points = entries.map(Premultiplied.init)
+    self.entries = points
+    all = NearestSearch(points)
+    var groups: [[Int]: NearestSearch] = [:]
+    byAlpha = (0...255).map { alpha in
+      // Opaque stays opaque exactly: 254 would show the page through the picture.
+      let indices = entries.indices.filter {
+        let entryAlpha = Int(entries[$0] & 0xff)
+        return alpha == 255 ? entryAlpha == 255 : abs(entryAlpha - alpha) <= 1
+      }
+      guard !indices.isEmpty else { return nil }
+      let search = groups[indices] ?? NearestSearch(indices.map { points[$0] })
+      groups[indices] = search
+      return (indices, search)
+    }
   }
 
   func index(of color: UInt32) -> Int {
-    search.nearest(to: Premultiplied(color))
+    let point = Premultiplied(color)
+    guard let group = byAlpha[Int(color & 0xff)] else { return all.nearest(to: point) }
+    return group.indices[group.search.nearest(to: point)]
   }
 }
