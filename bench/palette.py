@@ -3,7 +3,8 @@
 
 For each photo: hexmask's RGBA PNG at --size (the reference pixels), hexmask's palette PNG
 from the photo with --colors N, and pngquant N on the RGBA PNG, without dithering
-(--nofs, as hexmask does not dither) and with its default Floyd-Steinberg. Prints, per
+(--nofs, as hexmask does not by default) and with its default Floyd-Steinberg; hexmask
+also with --dither (ordered). Prints, per
 photo and on average: bytes, the mean squared error of premultiplied RGBA (per channel,
 0-255 scale) against the RGBA PNG, and on the edge (0 < alpha < 255 in the reference) the
 mean and largest alpha error and the share of edge pixels within 1 alpha level.
@@ -67,7 +68,7 @@ def main():
         p for p in glob.glob(os.path.join(REPO, "..", "shared", "corpus", "photos", "*"))
         if not p.endswith(".txt")
     ) or [os.path.join(REPO, "Fixtures", "photos", "rocket.jpg")]
-    tools = ["hexmask", "pngquant --nofs", "pngquant (dithered)"]
+    tools = ["hexmask", "hexmask --dither", "pngquant --nofs", "pngquant (dithered)"]
     with tempfile.TemporaryDirectory() as work:
         for colors in [int(c) for c in args.colors.split(",")]:
             rows = {tool: [] for tool in tools}
@@ -82,6 +83,8 @@ def main():
                 outputs = {tool: os.path.join(work, f"{i}.png") for i, tool in enumerate(tools)}
                 times["palette"] += timed([args.hexmask, photo, outputs["hexmask"], "--size",
                                            str(args.size), "--colors", str(colors), "--force"])
+                timed([args.hexmask, photo, outputs["hexmask --dither"], "--size", str(args.size),
+                       "--colors", str(colors), "--dither", "--force"])
                 for tool, extra in [("pngquant --nofs", ["--nofs"]), ("pngquant (dithered)", [])]:
                     subprocess.run(["pngquant", str(colors), *extra, "--strip", "--force",
                                     "--output", outputs[tool], full], check=True)
