@@ -196,6 +196,15 @@ extension HostileUserTests {
       check: "is_png o.png && [ \"$(od -An -tu1 -j25 -N1 o.png)\" -eq 3 ] && "
         + "[ \"$(od -An -tu1 -j25 -N1 m.png)\" -eq 3 ]"),
     HostileCase(
+      title: "--colors --dither writes the same bytes for any -j",
+      setup: "cp in.jpg b.jpg && cp in.jpg c.jpg",
+      command: "hexmask in.jpg b.jpg c.jpg --out-dir j1 --size 32,48 --name '{name}-{size}.png' "
+        + "--colors 8 --dither -j 1 -q && hexmask in.jpg b.jpg c.jpg --out-dir j3 --size 32,48 "
+        + "--name '{name}-{size}.png' --colors 8 --dither -j 3 -q",
+      status: 0, firstError: nil,
+      check: "for f in j1/*.png; do cmp -s \"$f\" j3/\"${f#j1/}\" || exit 1; done "
+        + "&& [ \"$(ls j1/*.png | wc -l)\" -eq 6 ]"),
+    HostileCase(
       title: "a half-transparent --background keeps its alpha in WebP",
       command: "hexmask in.jpg o.webp --size 32 --background '#ff000080' && hexmask o.webp "
         + "back.png",
