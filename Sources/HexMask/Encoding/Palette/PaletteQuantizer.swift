@@ -62,9 +62,7 @@ struct PaletteQuantizer {
   /// transparent pixels when there are any.
   private func chooseEntries(_ histogram: ColorHistogram) -> [UInt32] {
     let transparent = histogram.colors.contains(0)
-    let visible = histogram.colors.indices.filter { histogram.colors[$0] != 0 }
-    let points = visible.map { Premultiplied(histogram.colors[$0]) }
-    let weights = visible.map { Double(histogram.counts[$0]) }
+    let (points, weights) = Self.cells(histogram)
     let wanted = colors - (transparent ? 1 : 0)
     var (centres, assignment) = MedianCut(points: points, weights: weights).centres(
       count: wanted)
@@ -78,6 +76,32 @@ struct PaletteQuantizer {
     var entries = Set(centres.map { $0.straightKey })
     if transparent { entries.insert(0) }
     return Array(entries)
+  }
+
+  /// The visible colours merged into cells of 4 levels a colour channel (premultiplied) and
+  /// one alpha, each
+  /// as the weighted mean of its colours: a photo's tens of thousands of colours become a
+  /// few thousand points for the median cut and k-means, whose error the merge hardly
+  /// changes (a cell is far smaller than an entry's share of the space); pixels are still
+  /// mapped from their exact colours. Cells are in the order their first colour comes.
+  static func cells(_ histogram: ColorHistogram) -> ([Premultiplied], [Double]) {
+    var cellOf: [SIMD4<Int32>: Int] = [:]
+    var (sums, weights) = ([SIMD4<Double>](), [Double]())
+    for (color, count) in zip(histogram.colors, histogram.counts) where color != 0 {
+      let point = Premultiplied(color).channels
+      var cell = SIMD4<Int32>(point.rounded(.down) / 4)
+      cell[3] = Int32(color & 0xff)  // alpha stays exact: the edge's levels are few
+      let weight = Double(count)
+      if let index = cellOf[cell] {
+        sums[index] += point * weight
+        weights[index] += weight
+      } else {
+        cellOf[cell] = sums.count
+        sums.append(point * weight)
+        weights.append(weight)
+      }
+    }
+    return (zip(sums, weights).map { Premultiplied($0 / $1) }, weights)
   }
 
   /// Each centre moved to the weighted mean of the points nearest to it; a centre no
@@ -172,38 +196,28 @@ func unpacked(_ key: UInt32) -> RGBAColor {
     alpha: UInt8(key & 0xff))
 }
 
-/// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen,
-/// among the entries whose alpha is within one level of the colour's when there are any:
-/// an opaque pixel stays opaque, and the edge keeps its coverage wherever the palette
-/// holds it, even where an entry of other alpha is a little nearer in colour.
+/// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen; an
+/// opaque colour only among the opaque entries when there are any, so that no pixel inside
+/// the shape lets the page show through (254 is near 255 in colour, not in meaning).
+///
+/// Other alphas are not held to entries of their own level: tried (within one level), it
+/// forced every pixel of a level the palette holds once onto that one colour, and raised
+/// the error of a test gradient with more colours instead of lowering it.
 struct NearestEntry {
-  private let entries: [Premultiplied]
-  /// For each alpha 0…255, the indices of the entries within one level of it, and a
-  /// search among them (nil: none, so all entries are searched).
-  private let byAlpha: [(indices: [Int], search: NearestSearch)?]
   private let all: NearestSearch
+  /// The opaque entries' indices and a search among them; nil when there are none.
+  private let opaque: (indices: [Int], search: NearestSearch)?
 
   init(_ entries: [UInt32]) {
     let points = entries.map(Premultiplied.init)
-    self.entries = points
     all = NearestSearch(points)
-    var groups: [[Int]: NearestSearch] = [:]
-    byAlpha = (0...255).map { alpha in
-      // Opaque stays opaque exactly: 254 would show the page through the picture.
-      let indices = entries.indices.filter {
-        let entryAlpha = Int(entries[$0] & 0xff)
-        return alpha == 255 ? entryAlpha == 255 : abs(entryAlpha - alpha) <= 1
-      }
-      guard !indices.isEmpty else { return nil }
-      let search = groups[indices] ?? NearestSearch(indices.map { points[$0] })
-      groups[indices] = search
-      return (indices, search)
-    }
+    let indices = entries.indices.filter { entries[$0] & 0xff == 255 }
+    opaque = indices.isEmpty ? nil : (indices, NearestSearch(indices.map { points[$0] }))
   }
 
   func index(of color: UInt32) -> Int {
     let point = Premultiplied(color)
-    guard let group = byAlpha[Int(color & 0xff)] else { return all.nearest(to: point) }
-    return group.indices[group.search.nearest(to: point)]
+    guard color & 0xff == 255, let opaque else { return all.nearest(to: point) }
+    return opaque.indices[opaque.search.nearest(to: point)]
   }
 }
