@@ -23,8 +23,8 @@ extension Job {
   /// One warning, without the `hexmask: warning: ` prefix, for each option given on the
   /// command line that changes nothing in what is written: `--quality` for PNG and
   /// lossless WebP or AVIF, `--lossless` for PNG and JPEG, `--compression` for JPEG, WebP
-  /// and AVIF,
-  /// `--no-upscale` without `--size`, the picture's options (`--background`, `--focus`,
+  /// and AVIF, `--no-upscale` without `--size`, `--dither` without `--colors`, the
+  /// picture's options (`--background`, `--focus`,
   /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--gravity` and
   /// `--focus` with `--layout seed` (always the top-left square), `--border-color` with no
   /// border, `-0` without a list to separate, and an `--out-dir`, `--svg` or
@@ -55,6 +55,9 @@ extension Job {
     guard Self.writesFiles.contains(action) else { return [] }
     var warnings: [String] = []
     func given(_ option: String) -> Bool { givenOptions.contains(option) }
+    if given("dither") && options.output.colors == nil {
+      warnings.append("--dither has no effect without --colors")
+    }
     if given("no-upscale") && options.sizes.isEmpty {
       warnings.append("--no-upscale has no effect without --size")
     }

@@ -81,6 +81,7 @@ extension Job {
       }
       try checkOutputPixels()
       try checkBackground()
+      try checkColors()
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
@@ -113,6 +114,7 @@ extension Job {
     if output != "-" { try checkFormat(ofName: output, extension: fileExtension(of: output)) }
     try checkOutputPixels()
     try checkBackground()
+    try checkColors()
   }
 
   /// Refuses an output name whose extension (`ext`, nil when the name has none or it is
@@ -143,6 +145,17 @@ extension Job {
     throw .contradiction(
       "--background must be opaque for JPEG output, which has no transparency; "
         + "use WebP or PNG to keep it")
+  }
+
+  /// Refuses `--colors` for JPEG, WebP and AVIF, which have no palette: the small file it asks
+  /// for would silently not be one.
+  private func checkColors() throws(CommandError) {
+    guard options.output.colors != nil, let format = pictureFormat, format != .png else {
+      return
+    }
+    throw .contradiction(
+      "--colors writes a palette PNG, and \(format.displayName) output has none; "
+        + "drop --colors, or write a .png")
   }
 
   /// Refuses an output name (`role`: OUTPUT, `--svg` or `--name`) that cannot tell the

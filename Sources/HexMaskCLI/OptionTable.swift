@@ -88,6 +88,22 @@ let optionTable: [OptionDescription] = [
       + "than libpng's default.",
     group: .output, defaultValue: "default"),
   OptionDescription(
+    long: "colors",
+    value: .wholeNumber(named: "N", in: HexMask.Output.colorsRange) {
+      $0.options.output.colors = $1
+    },
+    help: "Write a palette PNG of at most N colours (\(HexMask.Output.colorsRange.lowerBound)–"
+      + "\(HexMask.Output.colorsRange.upperBound)), chosen for each picture: a far smaller "
+      + "file for avatars on the web. With --mask-only, a gray palette of the coverage "
+      + "levels. PNG only.",
+    group: .output),
+  OptionDescription(
+    long: "dither",
+    value: .flag { $0.options.output.dither = true },
+    help: "With --colors: ordered dithering, so gradients mix colours instead of banding. "
+      + "The bytes are the same for any -j.",
+    group: .output),
+  OptionDescription(
     long: "quality",
     value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
       $0.options.output.quality = $1

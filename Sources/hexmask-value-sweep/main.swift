@@ -70,6 +70,7 @@ let otherCases =
   + integerCases("Output.compression.level") {
     $0.output.compression = HexMask.PNGCompression(filter: .up, level: $1)
   }
+  + integerCases("Output.colors") { $0.output.colors = $1 }
   + integerCases("Output.threads") { $0.output.threads = $1 }
   + integerCases("Input.maxPixels") { $0.input.maxPixels = $1 }
   + integerCases("Input.memoryBudget.limit") {

@@ -174,6 +174,37 @@ extension HostileUserTests {
       command: "hexmask in.jpg --out-dir out --format jpeg --background '#ff000080'", status: 2,
       firstError: "hexmask: --background must be opaque for JPEG output, …", check: "[ ! -e out ]"),
     HostileCase(
+      title: "--colors with JPEG output is a usage error",
+      command: "hexmask in.jpg o.jpg --colors 64", status: 2,
+      firstError: "hexmask: --colors writes a palette PNG, and JPEG output has none; drop "
+        + "--colors, or write a .png",
+      check: "[ ! -e o.jpg ]"),
+    HostileCase(
+      title: "--colors with a batch of WebPs is a usage error",
+      command: "hexmask in.jpg --out-dir out --format webp --colors 64", status: 2,
+      firstError: "hexmask: --colors writes a palette PNG, and WebP output has none; …",
+      check: "[ ! -e out ]"),
+    HostileCase(
+      title: "--colors 1 is a usage error",
+      command: "hexmask in.jpg o.png --colors 1", status: 2,
+      firstError: "hexmask: invalid value '1' for '--colors': …", check: "[ ! -e o.png ]"),
+    HostileCase(
+      title: "--colors 16 writes a palette PNG, and a mask's is gray",
+      command: "hexmask in.jpg o.png --size 32 --colors 16 && hexmask --mask-only --size 32 "
+        + "--colors 4 m.png",
+      status: 0, firstError: nil,
+      check: "is_png o.png && [ \"$(od -An -tu1 -j25 -N1 o.png)\" -eq 3 ] && "
+        + "[ \"$(od -An -tu1 -j25 -N1 m.png)\" -eq 3 ]"),
+    HostileCase(
+      title: "--colors --dither writes the same bytes for any -j",
+      setup: "cp in.jpg b.jpg && cp in.jpg c.jpg",
+      command: "hexmask in.jpg b.jpg c.jpg --out-dir j1 --size 32,48 --name '{name}-{size}.png' "
+        + "--colors 8 --dither -j 1 -q && hexmask in.jpg b.jpg c.jpg --out-dir j3 --size 32,48 "
+        + "--name '{name}-{size}.png' --colors 8 --dither -j 3 -q",
+      status: 0, firstError: nil,
+      check: "for f in j1/*.png; do cmp -s \"$f\" j3/\"${f#j1/}\" || exit 1; done "
+        + "&& [ \"$(ls j1/*.png | wc -l)\" -eq 6 ]"),
+    HostileCase(
       title: "a half-transparent --background keeps its alpha in WebP",
       command: "hexmask in.jpg o.webp --size 32 --background '#ff000080' && hexmask o.webp "
         + "back.png",

@@ -9,7 +9,7 @@ import Testing
     ("--cornr", "--corner"), ("--corners", "--corner"), ("--side", "--sides"),
     ("--Sides", "--sides"), ("--rotatoin", "--rotation"), ("--rot", "--rotation"),
     ("--lyaout", "--layout"),
-    ("--border", "--border-color"), ("--color", "--border-color"),
+    ("--border", "--border-color"), ("--color", "--colors"), ("--colours", "--colors"),
     ("--border-colour", "--border-color"), ("--hlep", "--help"), ("--versoin", "--version"),
     ("--he", "--help"),
   ])

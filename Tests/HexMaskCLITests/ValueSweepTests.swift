@@ -20,6 +20,7 @@ import Testing
     "Output.crop.focus.y": { (0...1).contains($0) },
     "Output.quality": { (1...100).contains($0) },
     "Output.compression.level": { (0...9).contains($0) },
+    "Output.colors": { (2...256).contains($0) },
     "Output.threads": { (1...1024).contains($0) },
     "Input.maxPixels": { $0 >= 1 },
     "Input.memoryBudget.limit": { $0 >= 0 },
@@ -31,15 +32,16 @@ import Testing
   /// Fields no value of which is wrong: flags, closed enums, colours of 8-bit channels.
   static let alwaysValid: Set<String> = [
     "Shape.borderColor", "Shape.layout", "Output.upscale", "Output.format", "Output.lossless",
+    "Output.dither",
     "Output.background", "Output.maskOnly", "Output.keepColorProfile", "Input.autoOrient",
     "Input.strict",
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
   /// through 4 entry points, Output and Input cases (size, quality, level, threads,
-  /// maxPixels, memory limit: 17 values; focus x and y: 12) through the 3 that take them,
+  /// colors, maxPixels, memory limit: 17 values; focus x and y: 12) through the 3 that take them,
   /// and 7 size arguments through 4 calls.
-  static let expectedCalls = (17 + 5 * 12) * 4 + (6 * 17 + 2 * 12) * 3 + 7 * 4
+  static let expectedCalls = (17 + 5 * 12) * 4 + (7 * 17 + 2 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
     let run = try runHexMask([], timeout: 600, executable: "hexmask-value-sweep")

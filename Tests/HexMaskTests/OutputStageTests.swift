@@ -76,6 +76,12 @@ import Testing
       },
       .unusedField(.background, format: .png)
     ),
+    ("colors for JPEG", output(.jpeg) { $0.colors = 64 }, .unusedField(.colors, format: .jpeg)),
+    ("colors for WebP", output(.webp) { $0.colors = 64 }, .unusedField(.colors, format: .webp)),
+    (
+      "dither without colors", output(.png) { $0.dither = true },
+      .unusedField(.dither, format: .png)
+    ),
     ("a mask in JPEG", output(.jpeg) { $0.maskOnly = true }, .maskMustBePNG(.jpeg)),
   ]
 
@@ -112,6 +118,14 @@ import Testing
       },
       Self.output(.png) {
         $0.compression = .fast
+        $0.maskOnly = true
+      },
+      Self.output(.png) {
+        $0.colors = 16
+        $0.dither = true
+      },
+      Self.output(.png) {
+        $0.colors = 2
         $0.maskOnly = true
       },
     ]

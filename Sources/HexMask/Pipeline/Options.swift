@@ -69,6 +69,15 @@ extension HexMask {
     /// beats vips' `pngsave` on time and size. Set for JPEG, WebP or AVIF, it is
     /// an error.
     public var compression: PNGCompression? = nil
+    /// PNG only: a palette PNG of at most this many colours (2…256), chosen for the picture
+    /// in premultiplied colour; with ``maskOnly``, a gray palette of the coverage levels.
+    /// Its rows are unfiltered and deflated at ``compression``'s zlib level, 9 when nil.
+    /// nil writes every pixel as it is (RGBA, or gray for a mask). Set for JPEG, WebP or AVIF,
+    /// it is an error.
+    public var colors: Int? = nil
+    /// With ``colors``: ordered (Bayer) dithering, so gradients mix entries instead of
+    /// banding; the bytes stay the same for any number of threads. Without, it is an error.
+    public var dither = false
     /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
     /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
     /// error.
@@ -89,6 +98,8 @@ extension HexMask {
     /// not a quality there), and so WebP's too, so that one `quality` means the same for
     /// both; AVIF maps it onto its encoder's scale with a table.
     public static let qualityRange = 1...100
+    /// The numbers of colours a palette PNG may have.
+    public static let colorsRange = 2...256
     /// The output sides a picture may have.
     public static let sizeRange = 1...65_500
   }

@@ -13,7 +13,8 @@ extension HexMask {
     case maskMustBePNG(OutputFormat)
     /// The field is set, but nothing in this output uses it, so a caller who set it is
     /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP or
-    /// AVIF; `lossless` for anything but WebP and AVIF; `compression` for JPEG and WebP; `background`
+    /// AVIF; `lossless` for anything but WebP and AVIF; `compression` and `colors` for
+    /// JPEG, WebP and AVIF; `dither` without `colors`; `background`
     /// for a mask; `size` in the multi-size calls and `renderMask(side:to:…)`,
     /// which take the sides from their own arguments. `format` is the output's (`.png` for a mask).
     case unusedField(Output.Field, format: OutputFormat)
@@ -23,7 +24,7 @@ extension HexMask {
 extension HexMask.Output {
   /// The fields of ``HexMask/Output`` an error can name, spelled as the properties are.
   public enum Field: String, Equatable, Hashable, Sendable, CaseIterable {
-    case size, quality, lossless, compression, background
+    case size, quality, lossless, compression, colors, dither, background
   }
 
   /// The first field that is set but unused by this output, or nil. A mask (whatever
@@ -34,6 +35,8 @@ extension HexMask.Output {
     if quality != nil && !lossy { return .quality }
     if lossless != nil && (maskOnly || (format != .webp && format != .avif)) { return .lossless }
     if compression != nil && !png { return .compression }
+    if colors != nil && !png { return .colors }
+    if dither && (colors == nil || !png) { return .dither }
     if background != nil && maskOnly { return .background }
     return nil
   }
@@ -55,6 +58,8 @@ extension HexMask.OutputError: CustomStringConvertible {
       "Output.size is set, but this call takes the output sides from its own argument"
     case .unusedField(.background, _):
       "Output.background is set, but a mask has no background"
+    case .unusedField(.dither, .png):
+      "Output.dither is set, but only a palette PNG (Output.colors) is dithered"
     case .unusedField(.quality, let format) where format == .webp || format == .avif:
       "Output.quality is set, but a lossless \(format.rawValue) output does not use it"
     case .unusedField(let field, let format):

@@ -434,11 +434,18 @@ extension HexMask {
     }
   }
 
-  /// The encoder for `output.format`. Masks are 8-bit gray PNGs; JPEG flattens onto the
-  /// background.
+  /// The encoder for `output.format`. Masks are 8-bit gray PNGs, palette PNGs with
+  /// `colors`; JPEG flattens onto the background.
   private static func makeWriter(file: CFile, side: Int, output: Output, profile: [UInt8]?)
     throws(ImageError) -> any ImageWriter
   {
+    if output.writtenFormat == .png, let colors = output.colors {
+      // Unfiltered indices deflate best at a high level, and an avatar's are few.
+      return try PalettePNGWriter(
+        file: file, width: side, height: side, channels: output.maskOnly ? 1 : 4,
+        colors: colors, dither: output.dither, level: output.compression?.level ?? 9,
+        iccProfile: output.maskOnly ? nil : profile)
+    }
     if output.maskOnly {
       return try PNGStreamEncoder(
         file: file, width: side, height: side, channels: 1,

@@ -77,6 +77,9 @@ extension HexMask {
     if let compression = output.compression {
       try checkInt(compression.level, in: 0...9, field: "Output.compression.level")
     }
+    if let colors = output.colors {
+      try checkInt(colors, in: Output.colorsRange, field: "Output.colors")
+    }
     try checkInt(output.threads, in: Output.threadsRange, field: "Output.threads")
   }
 

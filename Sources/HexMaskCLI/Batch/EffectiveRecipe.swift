@@ -64,6 +64,11 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   if mask || format == .png {
     let compression = output.compression ?? .default
     add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
+    // Only when given, so that the records of full-colour PNGs stay as they were.
+    if let colors = output.colors {
+      add("colors", String(colors))
+      if output.dither { add("dither", "ordered") }
+    }
   }
   if !mask {
     // The seed layout always takes the top-left square, the one `--gravity northwest`

@@ -183,8 +183,9 @@ private func blamed(_ error: HexMask.Error, input: String, output: String) -> St
 
 extension HexMask.Output {
   /// These settings with every option the output does not use set back to nil (`quality`
-  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF; `compression` but for PNG
-  /// and masks; `background` for a mask), as the command line's warnings say. A mask in
+  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF;
+  /// `compression` but for PNG and masks; `background` for a mask; `dither` without
+  /// `colors`), as the command line's warnings say. A mask in
   /// another format than PNG keeps them: the library refuses it as such.
   func withoutUnusedOptions() -> HexMask.Output {
     guard !maskOnly || format == .png else { return self }
@@ -195,6 +196,7 @@ extension HexMask.Output {
     if maskOnly || !canBeLossless { output.lossless = nil }
     if !png { output.compression = nil }
     if maskOnly { output.background = nil }
+    if output.colors == nil { output.dither = false }
     return output
   }
 }

@@ -65,6 +65,15 @@ import Testing
     variant("format", .webp) { _ in }
     variant("quality", .jpeg) { $0.output.quality = 89 }
     variant("compression") { $0.output.compression = .small }
+    variant("colors") { $0.output.colors = 64 }
+    variant("dither") {
+      $0.output.colors = 64
+      $0.output.dither = true
+    }
+    variant("colors of a mask") {
+      $0.output.maskOnly = true
+      $0.output.colors = 4
+    }
     variant("lossless", .webp) { $0.output.lossless = true }
     variant("background") { $0.output.background = .white }
     variant("maskOnly") { $0.output.maskOnly = true }
@@ -72,6 +81,11 @@ import Testing
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
     variant("strict") { $0.input.strict = true }
     let recipe = Self.recipe(base)
+    var colored = base
+    colored.output.colors = 64
+    var dithered = colored
+    dithered.output.dither = true
+    #expect(Self.recipe(colored) != Self.recipe(dithered))
     for (name, (options, format)) in variants {
       #expect(Self.recipe(options, format: format) != recipe, "\(name)")
     }
