@@ -15,8 +15,9 @@ import HexMask
 /// error.exitStatus  // 2
 /// ```
 enum CommandError: Error, Equatable, Sendable {
-  /// An argument starts with `-` but names no option; `suggestion` is a close option name.
-  case unknownOption(String, suggestion: String?)
+  /// An argument starts with `-` but names no option; `suggestions` are close option names
+  /// (none, one, or two the user may equally have meant).
+  case unknownOption(String, suggestions: [String])
   /// An option that takes a value came last.
   case missingValue(option: String)
   /// A flag was written with `=value`.
@@ -107,9 +108,10 @@ enum CommandError: Error, Equatable, Sendable {
   /// What went wrong, in one line, without the `hexmask: ` prefix.
   var message: String {
     switch self {
-    case .unknownOption(let option, let suggestion?):
-      "unknown option \(quotedName(option)). Did you mean '\(suggestion)'?"
-    case .unknownOption(let option, nil):
+    case .unknownOption(let option, let suggestions) where !suggestions.isEmpty:
+      "unknown option \(quotedName(option)). Did you mean "
+        + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+    case .unknownOption(let option, _):
       "unknown option \(quotedName(option))"
     case .missingValue(let option):
       "option '\(option)' needs a value"

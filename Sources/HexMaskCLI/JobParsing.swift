@@ -191,7 +191,7 @@ extension Job {
     let equals = isLong ? argument.firstIndex(of: "=") : nil
     let name = String(argument[..<(equals ?? argument.endIndex)])
     var unknown: CommandError {
-      .unknownOption(name, suggestion: suggestion(for: name, among: table.map(\.longName)))
+      .unknownOption(name, suggestions: suggestions(for: name, among: table.map(\.longName)))
     }
     if isLong {
       guard let option = table.first(where: { $0.longName == name }) else { throw unknown }

@@ -1,26 +1,29 @@
-/// The candidate closest to a mistyped `word`, if it is close enough to be what the user
-/// meant: about one edit per four letters (at least one), a unique completion of an
-/// abbreviation (`--border` → `--border-color`), or the one name that has the word as a
-/// hyphenated part (`--color` → `--border-color`).
+/// The candidates closest to a mistyped `word`, if they are close enough to be what the
+/// user meant: a unique completion of an abbreviation (`--border` → `--border-color`), the
+/// one name that has the word as a hyphenated part (`--color` → `--border-color`), both
+/// when they differ (`--color` → `--colors` and `--border-color`: the user may mean
+/// either), else the one name about one edit per four letters away (at least one).
 ///
 /// ```swift
-/// suggestion(for: "--cornr", among: ["--corner", "--sides"])  // "--corner"
+/// suggestions(for: "--cornr", among: ["--corner", "--sides"])  // ["--corner"]
 /// ```
 ///
 /// - Complexity: O(*n* · *m*²) for *n* candidates of length about *m*.
-func suggestion(for word: String, among candidates: [String]) -> String? {
+func suggestions(for word: String, among candidates: [String]) -> [String] {
   let part = word.drop(while: { $0 == "-" })
   let completions = candidates.filter { $0.hasPrefix(word) }
-  if part.count >= 2, completions.count == 1 { return completions.first }
   let containing = candidates.filter { $0.split(separator: "-").contains(part) }
-  if !part.isEmpty, containing.count == 1 { return containing.first }
+  var found: [String] = []
+  if part.count >= 2, completions.count == 1 { found += completions }
+  if !part.isEmpty, containing.count == 1, !found.contains(containing[0]) { found += containing }
+  if !found.isEmpty { return found }
 
   let limit = max(1, part.count / 4)
   let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
   guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit,
     scored.filter({ $0.distance == best.distance }).count == 1
-  else { return nil }
-  return best.candidate
+  else { return [] }
+  return [best.candidate]
 }
 
 /// The number of single-character insertions, deletions, substitutions and swaps of two

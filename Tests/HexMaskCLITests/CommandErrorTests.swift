@@ -6,10 +6,14 @@ import Testing
 @Suite struct CommandErrorTests {
   @Test(arguments: [
     (
-      CommandError.unknownOption("--cornr", suggestion: "--corner"),
+      CommandError.unknownOption("--cornr", suggestions: ["--corner"]),
       "unknown option '--cornr'. Did you mean '--corner'?"
     ),
-    (.unknownOption("--frobnicate", suggestion: nil), "unknown option '--frobnicate'"),
+    (.unknownOption("--frobnicate", suggestions: []), "unknown option '--frobnicate'"),
+    (
+      .unknownOption("--color", suggestions: ["--colors", "--border-color"]),
+      "unknown option '--color'. Did you mean '--colors' or '--border-color'?"
+    ),
     (.missingValue(option: "--sides"), "option '--sides' needs a value"),
     (.unexpectedValue(option: "--help"), "option '--help' does not take a value"),
     (

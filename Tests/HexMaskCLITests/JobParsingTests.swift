@@ -105,11 +105,14 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--cornr", "5", "a", "b"], CommandError.unknownOption("--cornr", suggestion: "--corner")),
-    (["--cornr=5", "a", "b"], .unknownOption("--cornr", suggestion: "--corner")),
-    (["--colour", "red", "a", "b"], .unknownOption("--colour", suggestion: nil)),
-    (["--color", "red", "a", "b"], .unknownOption("--color", suggestion: "--border-color")),
-    (["-x", "a", "b"], .unknownOption("-x", suggestion: nil)),
+    (["--cornr", "5", "a", "b"], CommandError.unknownOption("--cornr", suggestions: ["--corner"])),
+    (["--cornr=5", "a", "b"], .unknownOption("--cornr", suggestions: ["--corner"])),
+    (["--colour", "red", "a", "b"], .unknownOption("--colour", suggestions: [])),
+    (
+      ["--color", "red", "a", "b"],
+      .unknownOption("--color", suggestions: ["--colors", "--border-color"])
+    ),
+    (["-x", "a", "b"], .unknownOption("-x", suggestions: [])),
     (["a", "b", "--sides"], .missingValue(option: "--sides")),
     (["a", "b", "--border-color"], .missingValue(option: "--border-color")),
     (["--help=yes"], .unexpectedValue(option: "--help")),

@@ -32,9 +32,9 @@ import Testing
   }
 
   static let errors: [([String], CommandError)] = [
-    (["photos", "--out-dir", "o", "-rx"], .unknownOption("-rx", suggestion: nil)),
-    (["-sides", "8", "in.jpg", "out.png"], .unknownOption("-sides", suggestion: "--sides")),
-    (["--colour=red", "in.jpg", "out.png"], .unknownOption("--colour", suggestion: nil)),
+    (["photos", "--out-dir", "o", "-rx"], .unknownOption("-rx", suggestions: [])),
+    (["-sides", "8", "in.jpg", "out.png"], .unknownOption("-sides", suggestions: ["--sides"])),
+    (["--colour=red", "in.jpg", "out.png"], .unknownOption("--colour", suggestions: [])),
     (["photos", "--out-dir", "o", "-rj"], .missingValue(option: "-j")),
     (
       ["photos", "--out-dir", "o", "-j0"],

@@ -9,17 +9,22 @@ import Testing
     ("--cornr", "--corner"), ("--corners", "--corner"), ("--side", "--sides"),
     ("--Sides", "--sides"), ("--rotatoin", "--rotation"), ("--rot", "--rotation"),
     ("--lyaout", "--layout"),
-    ("--border", "--border-color"), ("--color", "--colors"), ("--colours", "--colors"),
+    ("--border", "--border-color"), ("--colours", "--colors"),
     ("--border-colour", "--border-color"), ("--hlep", "--help"), ("--versoin", "--version"),
     ("--he", "--help"),
   ])
   func closeNamesAreSuggested(typed: String, expected: String) {
-    #expect(suggestion(for: typed, among: Self.names) == expected)
+    #expect(suggestions(for: typed, among: Self.names) == [expected])
+  }
+
+  /// `--color` may be the palette's `--colors` or the border's `--border-color`: both.
+  @Test func twoMeaningsAreBothSuggested() {
+    #expect(suggestions(for: "--color", among: Self.names) == ["--colors", "--border-color"])
   }
 
   @Test(arguments: ["--frobnicate", "--zoom", "--colour", "--x", "-s", "--", "---"])
   func farNamesAreNot(typed: String) {
-    #expect(suggestion(for: typed, among: Self.names) == nil)
+    #expect(suggestions(for: typed, among: Self.names).isEmpty)
   }
 
   @Test(arguments: [
