@@ -10,13 +10,13 @@ that colour; DECODED is the same AVIF decoded by libheif (the library hexmask re
 writes AVIF with), straight RGBA with the AVIF's ICC profile if it has one. Checks:
   - where DECODED is opaque, the screenshot is DECODED's colour within 3 levels (after
     DECODED is converted from its profile to sRGB, as Chromium does for an <img>). For a
-    420 (lossy) AVIF only where the chroma is flat: where the 2×2 blocks around the
-    pixel differ by at most 1 level in Cb and Cr. Elsewhere the two decoders legitimately
+    420 (lossy) AVIF only where the chroma is flat: where the nine 2×2 blocks around the
+    pixel hold the same Cb and Cr within 1 level. Elsewhere the two decoders legitimately
     differ: libheif 1.15 upsamples 4:2:0 chroma by repeating each sample, Chromium
     (libavif, libyuv) bilinearly, which moves pixels at a colour edge by 30 levels or
-    more. There, and over all opaque pixels, the mean signed difference of each channel
-    must be within 1 level, which a wrong matrix or range (a shift of several levels)
-    would break;
+    more;
+  - over all opaque pixels, the mean signed difference of each channel is within 1 level,
+    which a wrong matrix, range or profile (a shift of several levels) would break;
   - where DECODED is transparent (alpha 0), the screenshot is the page colour within 3;
   - the page around the picture is the page colour within 3.
 Each region must hold enough pixels that the check means something. Pixels of the
