@@ -3,6 +3,7 @@
 """AVIF against WebP on 256² avatars: bytes and SSIM (issue 22, part 2).
 
     scripts/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep] [--qualities 50,70,90]
+                          [--efforts 1,3,5,9]
 
 For each photo (default: the corpus photos, ../shared/corpus/photos/, else the bundled
 rocket.jpg) hexmask writes the avatar as PNG (the reference), as WebP and as AVIF at their
@@ -22,6 +23,9 @@ With --qualities, hexmask writes WebP at each of those qualities and AVIF at eve
 `--quality` from 20 to 100 (each a different libheif quality, see encoderQuality in
 AVIFWriter.swift), and prints, for each WebP quality, the AVIF quality whose mean SSIM is
 nearest to WebP's, with its libheif quality: how the quality table was placed.
+
+With --efforts, hexmask also writes the AVIF at each of those `--effort`s (-j 1), and
+prints their mean bytes, SSIM, SSIMULACRA2 and time per run: how the default was chosen.
 
 With --sweep, the PNG is also encoded with heif-enc (the same libheif and libaom) at a
 range of libheif qualities and speeds, which is how the quality table and the speed in
@@ -147,6 +151,11 @@ def main():
         at = args.index("--qualities")
         qualities = [int(q) for q in args[at + 1].split(",")]
         del args[at : at + 2]
+    efforts = []
+    if "--efforts" in args:
+        at = args.index("--efforts")
+        efforts = [int(e) for e in args[at + 1].split(",")]
+        del args[at : at + 2]
     rows, sweeps, table = [], {}, {}
     with tempfile.TemporaryDirectory() as work:
         for photo in photos:
@@ -162,6 +171,13 @@ def main():
                 row[key + "_ssim"] = ssim(reference, flattened(path, work))
                 row[key + "_s2"] = ssimulacra2(png, path, work)
             rows.append(row)
+            for effort in efforts:
+                out = os.path.join(work, f"{name}-e{effort}.avif")
+                seconds = run([hexmask, photo, out, "--size", size, "--force", "-j", "1",
+                               "--effort", str(effort)])
+                table.setdefault(("effort", effort), []).append(
+                    (os.path.getsize(out), ssim(reference, flattened(out, work)),
+                     ssimulacra2(png, out, work), seconds))
             for q in qualities:
                 for fmt, qs in (("webp", [q]), ("avif", range(20, 101, 2) if q == qualities[0] else [])):
                     for aq in qs:
@@ -193,9 +209,18 @@ def main():
     print(f"| **mean** | {mean('webp'):.0f} | {mean('webp_ssim'):.4f} | {s2(mean2('webp_s2'))} | "
           f"{mean('avif'):.0f} | {mean('avif_ssim'):.4f} | {s2(mean2('avif_s2'))} | "
           f"{mean('avif') / mean('webp'):.2f} | {mean('avif_s'):.2f} s |")
+    if efforts:
+        print()
+        print("| `--effort` | libaom speed | mean bytes | mean SSIM | mean SSIMULACRA2 | mean run |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for effort in efforts:
+            values = table[("effort", effort)]
+            m = lambda i: sum(v[i] for v in values) / len(values)
+            print(f"| {effort} | {9 - effort} | {m(0):.0f} | {m(1):.4f} | "
+                  f"{s2(None if values[0][2] is None else m(2))} | {m(3):.2f} s |")
     if qualities:
         means = {key: tuple(None if v[0][i] is None else sum(x[i] for x in v) / len(v)
-                            for i in range(3)) for key, v in table.items()}
+                            for i in range(3)) for key, v in table.items() if key[0] != "effort"}
         print()
         print("| WebP quality | WebP bytes | WebP SSIM | WebP SSIMULACRA2 | AVIF quality at that "
               "SSIM | AVIF bytes | AVIF SSIM | AVIF SSIMULACRA2 | AVIF/WebP |")
