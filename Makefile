@@ -15,6 +15,9 @@
 #   make bench-deps                  installs the tools make bench compares against
 #   make slurm-check                 runs README's Slurm array recipe on a throwaway one-node
 #                                    Slurm cluster (as root; CI runs it after make test)
+#   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
+#                                    with and without ICC) as hexmask meant them, alpha
+#                                    included (as root it installs chromium; CI runs it last)
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)
 #   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions
@@ -64,7 +67,7 @@ DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
 PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh
 
 .PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps \
-  deb dist deb-check slurm-check
+  deb dist deb-check slurm-check chromium-check
 
 all: build
 
@@ -201,6 +204,13 @@ bench-deps:
 slurm-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
+
+# Issue 22: Chromium renders hexmask's AVIFs as <img> on a coloured page, compared with
+# libheif's decode of the same files and hexmask's --background output
+# (scripts/chromium-check.sh). It uses the debug hexmask, which `make test` has built.
+chromium-check: deps
+	$(SWIFT_BUILD) --product hexmask
+	scripts/chromium-check.sh "$(DEBUG_BIN)/hexmask"
 
 # Issue 21: packages for people without Swift. Both build release with the Swift runtime
 # linked in (--static-swift-stdlib), strip it, and take the man page and completions from

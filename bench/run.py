@@ -285,6 +285,7 @@ class Result:
         self.bytes = None
         self.error = None
         self.skipped = False
+        self.reference = None  # job (j): the PNGs its quality is measured against
 
     @property
     def median(self):
@@ -449,6 +450,71 @@ def targets_h(jobs):
     if not one_centre.error and not one_face.error and one_face.median:
         out.append(f"one photo: the look and the detector add {one_face.median - one_centre.median:.3f} s "
                    f"({(one_face.median - one_centre.median) / one_face.median:.0%} of its time)")
+    return out
+
+
+# libvips's AVIF quality in job (j): the Q at which its SSIM on the phone avatars is
+# nearest hexmask's AVIF default (measured on this machine; docs/avif-progress.md).
+VIPS_AVIF_Q = 79
+
+
+def job_j(tools, phone_dir, work, hexmask_bin):
+    """Avatars for the web: hexmask's WebP and AVIF defaults, and libvips's AVIF, each
+    with its own PNG as the reference for the quality (Result.reference)."""
+    side = 256
+    files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
+    mask, border = shape_svgs(hexmask_bin, side, work)
+    out = lambda name: os.path.join(work, "out-j", name)
+    os.makedirs(os.path.join(work, "out-j"), exist_ok=True)
+    hexmask = [hexmask_bin, "-q", phone_dir, "--size", str(side), "-j", "2"]
+    jobs = [(Result(f"hexmask -j 2 --format {f}", hexmask + ["--out-dir", out(f), "--format", f]),
+             out(f)) for f in ("webp", "avif", "png")]
+    if tools["pyvips"]:
+        vips = f"vips {tools['vips_version']} (pyvips, 2 threads)"
+        jobs.append((Result(
+            f"{vips}, AVIF Q {VIPS_AVIF_Q}",
+            [sys.executable, VIPS_JOBS, "avif", str(side), out("vips-avif"), mask, border, "2",
+             str(VIPS_AVIF_Q)] + files, "job (b)'s vips avatars, heifsave av1"), out("vips-avif")))
+        jobs.append((Result(f"{vips}, PNG", [sys.executable, VIPS_JOBS, "avatars", str(side),
+                            out("vips-png"), mask, border, "2"] + files), out("vips-png")))
+    for result, _ in jobs:
+        result.reference = out("vips-png") if result.tool.startswith("vips") else out("png")
+    return jobs
+
+
+def targets_j(jobs):
+    """Mean SSIM and SSIMULACRA2 of each lossy output against its tool's own PNG, and the
+    issue's target: AVIF bytes ≤ 0.85× WebP's at no lower SSIM (−0.005)."""
+    try:
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        import avif_bench
+    except ImportError as error:
+        return [f"quality not measured: {error} (scripts/avif_bench.py needs numpy)"]
+    out, scores = [], {}
+    with tempfile.TemporaryDirectory() as work:
+        for result, folder in jobs:
+            if result.error or result.reference == folder or not os.path.isdir(folder):
+                continue
+            values = []
+            for name in output_names(folder):
+                stem = os.path.splitext(name)[0]
+                reference = os.path.join(result.reference, stem + ".png")
+                path = os.path.join(folder, name)
+                flat = avif_bench.flattened(reference, work)
+                values.append((avif_bench.ssim(flat, avif_bench.flattened(path, work)),
+                               avif_bench.ssimulacra2(reference, path, work)))
+            ssim = statistics.mean(v[0] for v in values)
+            s2 = None if values[0][1] is None else statistics.mean(v[1] for v in values)
+            scores[result.tool] = (ssim, result.bytes)
+            out.append(f"{result.tool}: {len(values)} avatars, mean SSIM {ssim:.4f}, "
+                       f"SSIMULACRA2 {'–' if s2 is None else f'{s2:.1f}'}, "
+                       f"{result.bytes / len(values):,.0f} bytes each")
+    webp, avif = (scores.get(f"hexmask -j 2 --format {f}") for f in ("webp", "avif"))
+    if webp and avif:
+        ratio = avif[1] / webp[1]
+        out.append(f"target AVIF ≤ 0.85× WebP's bytes at SSIM ≥ WebP's − 0.005: {ratio:.2f}×, "
+                   f"SSIM {avif[0] - webp[0]:+.4f} — "
+                   f"{verdict(ratio <= 0.85 and avif[0] >= webp[0] - 0.005)}")
     return out
 
 
@@ -830,8 +896,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h",
-                        help="which jobs: a, b, c, d, e, f, g, h")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,j",
+                        help="which jobs: a, b, c, d, e, f, g, h, j")
     parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
@@ -847,7 +913,7 @@ def main():
             sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
     selected = args.jobs.split(",")
     # Job (g) makes its own inputs; the others share the ones vips makes.
-    needs_inputs = any(key in selected for key in "abcdefh")
+    needs_inputs = any(key in selected for key in "abcdefhj")
     if needs_inputs and not shutil.which("vips"):
         sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
     vips_version = (version_of(["vips", "--version"]) or "?").replace("vips-", "")
@@ -889,6 +955,10 @@ def main():
         ("h", f"(h) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars: --gravity face and "
          "attention against the centre", lambda: job_h(tools, phone_dir, work, hexmask_bin),
          256, 1, targets_h))
+    plans.append(
+        ("j", f"(j) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars for the web, 2 at a "
+         "time: WebP and AVIF", lambda: job_j(tools, phone_dir, work, hexmask_bin), None, 1,
+         targets_j))
     heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
     if heic_dir:
         plans.append(

@@ -7,6 +7,9 @@
     vips_jobs.py avatars SIZE OUT_DIR MASK.svg BORDER.svg JOBS INPUT...
         thumbnail (shrink-on-load, centre crop) to SIZE², the same mask and border, one
         PNG per input; JOBS files at a time.
+    vips_jobs.py avif SIZE OUT_DIR MASK.svg BORDER.svg JOBS Q INPUT...
+        `avatars`, saved as AVIF instead: heifsave compression=av1 at quality Q (libvips's
+        default effort 4, which is libaom speed 5; 4:2:0 below Q 90).
     vips_jobs.py sizes SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
         Several sizes per input (SIZES, MASKS and BORDERS comma-separated, one per size),
         each made as `avatars` makes one: a thumbnail of the file for each size.
@@ -41,7 +44,7 @@ def mask_job(source, output, mask_svg, border_svg):
     out.pngsave(output, compression=6)
 
 
-def avatars_job(size, out_dir, mask_svg, border_svg, jobs, sources):
+def avatars_job(size, out_dir, mask_svg, border_svg, jobs, sources, avif_q=None):
     os.makedirs(out_dir, exist_ok=True)
     # Rendered once: the same mask for every avatar.
     mask = pyvips.Image.svgload(mask_svg).copy_memory()
@@ -49,8 +52,12 @@ def avatars_job(size, out_dir, mask_svg, border_svg, jobs, sources):
 
     def one(source):
         image = pyvips.Image.thumbnail(source, size, height=size, crop="centre")
-        name = os.path.splitext(os.path.basename(source))[0] + ".png"
-        cut(image, mask, border).pngsave(os.path.join(out_dir, name), compression=6)
+        name = os.path.splitext(os.path.basename(source))[0]
+        if avif_q is None:
+            cut(image, mask, border).pngsave(os.path.join(out_dir, name + ".png"), compression=6)
+        else:
+            cut(image, mask, border).heifsave(os.path.join(out_dir, name + ".avif"),
+                                              compression="av1", Q=avif_q)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, sources))
@@ -95,6 +102,9 @@ def attention_job(size, out_dir, jobs, sources):
 def main(argv):
     if len(argv) == 5 and argv[0] == "mask":
         mask_job(*argv[1:])
+    elif len(argv) >= 8 and argv[0] == "avif":
+        avatars_job(int(argv[1]), argv[2], argv[3], argv[4], int(argv[5]), argv[7:],
+                    avif_q=int(argv[6]))
     elif len(argv) >= 7 and argv[0] == "avatars":
         avatars_job(int(argv[1]), argv[2], argv[3], argv[4], int(argv[5]), argv[6:])
     elif len(argv) >= 7 and argv[0] in ("sizes", "sizes-once"):

@@ -2,13 +2,30 @@
 # SPDX-License-Identifier: Apache-2.0
 """AVIF against WebP on 256² avatars: bytes and SSIM (issue 22, part 2).
 
-    scripts/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep]
+    scripts/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep] [--qualities 50,70,90]
+                          [--efforts 1,3,5,9]
 
 For each photo (default: the corpus photos, ../shared/corpus/photos/, else the bundled
 rocket.jpg) hexmask writes the avatar as PNG (the reference), as WebP and as AVIF at their
 defaults. Each is flattened on grey (#808080) with vips, and SSIM is taken against the
 flattened PNG: Wang et al.'s SSIM with an 11×11 Gaussian window (σ 1.5), K1 0.01, K2 0.03,
-averaged over R, G and B. Prints a Markdown table and the means.
+averaged over R, G and B, and SSIMULACRA2 on the same flattened pictures when the
+`ssimulacra2` package (PyPI, BSD-3-Clause, numpy + scipy + Pillow) can be imported. Debian
+marks its Python as externally managed, so install it in a virtual environment and run this
+script with that environment's Python:
+
+    python3 -m venv /tmp/s2 && /tmp/s2/bin/pip install ssimulacra2
+    /tmp/s2/bin/python scripts/avif_bench.py .build/release/hexmask
+
+Prints a Markdown table and the means.
+
+With --qualities, hexmask writes WebP at each of those qualities and AVIF at every
+`--quality` from 20 to 100 (each a different libheif quality, see encoderQuality in
+AVIFWriter.swift), and prints, for each WebP quality, the AVIF quality whose mean SSIM is
+nearest to WebP's, with its libheif quality: how the quality table was placed.
+
+With --efforts, hexmask also writes the AVIF at each of those `--effort`s (-j 1), and
+prints their mean bytes, SSIM, SSIMULACRA2 and time per run: how the default was chosen.
 
 With --sweep, the PNG is also encoded with heif-enc (the same libheif and libaom) at a
 range of libheif qualities and speeds, which is how the quality table and the speed in
@@ -25,6 +42,11 @@ import time
 
 import numpy as np
 
+try:
+    from ssimulacra2 import compute_ssimulacra2
+except ImportError:  # the SSIMULACRA2 columns are left out
+    compute_ssimulacra2 = None
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -36,8 +58,9 @@ def corpus_photos():
 
 
 def flattened(path, work):
-    """The picture at `path` flattened on grey, as a float array (h, w, 3)."""
-    out = os.path.join(work, "flat.ppm")
+    """The picture at `path` flattened on grey, as a float array (h, w, 3); the flattened
+    picture stays in `work` as `path`'s name + .ppm."""
+    out = os.path.join(work, os.path.basename(path) + ".ppm")
     subprocess.run(["vips", "flatten", path, out, "--background", "128 128 128"], check=True)
     with open(out, "rb") as f:
         data = f.read()
@@ -80,6 +103,29 @@ def ssim(a, b):
     return float(np.mean(scores))
 
 
+def ssimulacra2(reference, path, work):
+    """SSIMULACRA2 of `path` against `reference`, both flattened by `flattened` before; None
+    without the package."""
+    if compute_ssimulacra2 is None:
+        return None
+    ppm = lambda p: os.path.join(work, os.path.basename(p) + ".ppm")
+    return float(compute_ssimulacra2(ppm(reference), ppm(path)))
+
+
+# AVIFWriter.qualityPoints, kept equal by hand: (hexmask quality, libheif quality).
+QUALITY_POINTS = [(1, 1), (50, 43), (60, 46), (70, 49), (80, 57), (90, 78), (95, 90), (100, 100)]
+
+
+def libheif_quality(quality):
+    """AVIFWriter.encoderQuality: the libheif quality hexmask uses for `quality`."""
+    q = min(max(quality, 1), 100)
+    for (lq, lh), (hq, hh) in zip(QUALITY_POINTS, QUALITY_POINTS[1:]):
+        if q <= hq:
+            span = hq - lq
+            return lh + ((q - lq) * (hh - lh) + span // 2) // span
+    return 100
+
+
 def run(command):
     start = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -100,7 +146,17 @@ def main():
         size = args[at + 1]
         del args[at : at + 2]
     photos = args or corpus_photos()
-    rows, sweeps = [], {}
+    qualities = []
+    if "--qualities" in args:
+        at = args.index("--qualities")
+        qualities = [int(q) for q in args[at + 1].split(",")]
+        del args[at : at + 2]
+    efforts = []
+    if "--efforts" in args:
+        at = args.index("--efforts")
+        efforts = [int(e) for e in args[at + 1].split(",")]
+        del args[at : at + 2]
+    rows, sweeps, table = [], {}, {}
     with tempfile.TemporaryDirectory() as work:
         for photo in photos:
             name = os.path.splitext(os.path.basename(photo))[0]
@@ -113,7 +169,23 @@ def main():
             for key, path in (("webp", webp), ("avif", avif)):
                 row[key] = os.path.getsize(path)
                 row[key + "_ssim"] = ssim(reference, flattened(path, work))
+                row[key + "_s2"] = ssimulacra2(png, path, work)
             rows.append(row)
+            for effort in efforts:
+                out = os.path.join(work, f"{name}-e{effort}.avif")
+                seconds = run([hexmask, photo, out, "--size", size, "--force", "-j", "1",
+                               "--effort", str(effort)])
+                table.setdefault(("effort", effort), []).append(
+                    (os.path.getsize(out), ssim(reference, flattened(out, work)),
+                     ssimulacra2(png, out, work), seconds))
+            for q in qualities:
+                for fmt, qs in (("webp", [q]), ("avif", range(20, 101, 2) if q == qualities[0] else [])):
+                    for aq in qs:
+                        out = os.path.join(work, f"{name}-q{aq}.{fmt}")
+                        run([hexmask, photo, out, "--size", size, "--force", "--quality", str(aq)])
+                        table.setdefault((fmt, aq), []).append(
+                            (os.path.getsize(out), ssim(reference, flattened(out, work)),
+                             ssimulacra2(png, out, work)))
             if sweep:
                 for speed in (6, 4, 3):
                     for q in range(30, 81, 5):
@@ -124,14 +196,48 @@ def main():
                         sweeps.setdefault((speed, q), []).append(
                             (os.path.getsize(out), ssim(reference, flattened(out, work)),
                              seconds))
-    print(f"| photo ({size} px) | WebP bytes | WebP SSIM | AVIF bytes | AVIF SSIM | AVIF/WebP | AVIF time |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    s2 = lambda value: "–" if value is None else f"{value:.1f}"
+    print(f"| photo ({size} px) | WebP bytes | WebP SSIM | WebP SSIMULACRA2 | AVIF bytes | "
+          "AVIF SSIM | AVIF SSIMULACRA2 | AVIF/WebP | AVIF time |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['photo']} | {r['webp']} | {r['webp_ssim']:.4f} | {r['avif']} | "
-              f"{r['avif_ssim']:.4f} | {r['avif'] / r['webp']:.2f} | {r['avif_s']:.2f} s |")
+        print(f"| {r['photo']} | {r['webp']} | {r['webp_ssim']:.4f} | {s2(r['webp_s2'])} | "
+              f"{r['avif']} | {r['avif_ssim']:.4f} | {s2(r['avif_s2'])} | "
+              f"{r['avif'] / r['webp']:.2f} | {r['avif_s']:.2f} s |")
     mean = lambda key: sum(r[key] for r in rows) / len(rows)
-    print(f"| **mean** | {mean('webp'):.0f} | {mean('webp_ssim'):.4f} | {mean('avif'):.0f} | "
-          f"{mean('avif_ssim'):.4f} | {mean('avif') / mean('webp'):.2f} | {mean('avif_s'):.2f} s |")
+    mean2 = lambda key: None if rows[0][key] is None else mean(key)
+    print(f"| **mean** | {mean('webp'):.0f} | {mean('webp_ssim'):.4f} | {s2(mean2('webp_s2'))} | "
+          f"{mean('avif'):.0f} | {mean('avif_ssim'):.4f} | {s2(mean2('avif_s2'))} | "
+          f"{mean('avif') / mean('webp'):.2f} | {mean('avif_s'):.2f} s |")
+    if efforts:
+        print()
+        print("| `--effort` | libaom speed | mean bytes | mean SSIM | mean SSIMULACRA2 | mean run |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for effort in efforts:
+            values = table[("effort", effort)]
+            m = lambda i: sum(v[i] for v in values) / len(values)
+            print(f"| {effort} | {9 - effort} | {m(0):.0f} | {m(1):.4f} | "
+                  f"{s2(None if values[0][2] is None else m(2))} | {m(3):.2f} s |")
+    if qualities:
+        means = {key: tuple(None if v[0][i] is None else sum(x[i] for x in v) / len(v)
+                            for i in range(3)) for key, v in table.items() if key[0] != "effort"}
+        print()
+        print("| WebP quality | WebP bytes | WebP SSIM | WebP SSIMULACRA2 | AVIF quality at that "
+              "SSIM | AVIF bytes | AVIF SSIM | AVIF SSIMULACRA2 | AVIF/WebP |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for q in qualities:
+            wb, ws, w2 = means[("webp", q)]
+            aq = min(range(20, 101, 2), key=lambda aq: abs(means[("avif", aq)][1] - ws))
+            ab, as_, a2 = means[("avif", aq)]
+            print(f"| {q} | {wb:.0f} | {ws:.4f} | {s2(w2)} | {aq} (libheif "
+                  f"{libheif_quality(aq)}) | {ab:.0f} | {as_:.4f} | "
+                  f"{s2(a2)} | {ab / wb:.2f} |")
+        print()
+        print("| AVIF `--quality` | libheif quality | mean bytes | mean SSIM | mean SSIMULACRA2 |")
+        print("|---:|---:|---:|---:|---:|")
+        for aq in range(20, 101, 2):
+            ab, as_, a2 = means[("avif", aq)]
+            print(f"| {aq} | {libheif_quality(aq)} | {ab:.0f} | {as_:.4f} | {s2(a2)} |")
     if sweep:
         print()
         print("| speed | libheif quality | mean bytes | × WebP | mean SSIM | mean time |")

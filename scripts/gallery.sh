@@ -64,6 +64,8 @@ picture layout-seed.png --line 16 --layout seed
 picture pentagon-up.png --sides 5 --rotation -90 --border-color black --line 4
 
 picture avatar.webp --quality 80
+picture avatar.avif
+picture avatar-colors.png --colors 64
 picture avatar.jpg --background '#1e90ff'
 echo "hexmask --mask-only --size $size $out/mask.png"
 "$hexmask" --mask-only --size "$size" "$out/mask.png" --compression small

@@ -46,6 +46,7 @@ extension Job {
     var unused: [String] = []
     if format == .png || lossless { unused.append("quality") }
     if !canBeLossless { unused.append("lossless") }
+    if format != .avif { unused.append("effort") }
     if format != .png { unused.append("compression") }
     let output = lossless ? "lossless \(format.displayName)" : format.displayName
     return unused.filter(givenOptions.contains).map { "--\($0) has no effect on \(output) output" }

@@ -117,6 +117,15 @@ let optionTable: [OptionDescription] = [
     help: "Write WebP or AVIF losslessly.",
     group: .output),
   OptionDescription(
+    long: "effort",
+    value: .wholeNumber(named: "N", in: HexMask.Output.effortRange) {
+      $0.options.output.effort = $1
+    },
+    help: "How hard the AVIF encoder works, from \(HexMask.Output.effortRange.lowerBound) "
+      + "(fastest) to \(HexMask.Output.effortRange.upperBound) (smallest file). The default "
+      + "suits avatars; lower it for large pictures.",
+    group: .output, defaultValue: String(HexMask.Output.defaultEffort)),
+  OptionDescription(
     long: "background",
     value: .color(named: "COLOR") { $0.options.output.background = $1 },
     help: "Make the output opaque on this colour. JPEG, which has no transparency, always "

@@ -67,6 +67,7 @@ let otherCases =
   + doubleCases("Output.crop.focus.x") { $0.output.crop = .focus(x: $1, y: 0.5) }
   + doubleCases("Output.crop.focus.y") { $0.output.crop = .focus(x: 0.5, y: $1) }
   + integerCases("Output.quality") { $0.output.quality = $1 }
+  + integerCases("Output.effort") { $0.output.effort = $1 }
   + integerCases("Output.compression.level") {
     $0.output.compression = HexMask.PNGCompression(filter: .up, level: $1)
   }

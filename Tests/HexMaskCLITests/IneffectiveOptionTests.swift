@@ -28,6 +28,11 @@ import Testing
       ["--quality has no effect on lossless AVIF output"]
     ),
     (["in.jpg", "out.avif", "--compression", "9"], ["--compression has no effect on AVIF output"]),
+    // --effort is AVIF's alone, lossy or lossless.
+    (["in.jpg", "out.avif", "--effort", "2"], []),
+    (["in.jpg", "out.avif", "--lossless", "--effort", "9"], []),
+    (["in.jpg", "out.webp", "--effort", "2"], ["--effort has no effect on WebP output"]),
+    (["in.jpg", "out.png", "--effort", "2"], ["--effort has no effect on PNG output"]),
     (["photos", "--out-dir", "o", "--format", "avif", "--lossless"], []),
     // --format decides over a name that names no format (one that names another is a
     // usage error, see `contradictions`).

@@ -19,6 +19,7 @@ import Testing
     "Output.crop.focus.x": { (0...1).contains($0) },
     "Output.crop.focus.y": { (0...1).contains($0) },
     "Output.quality": { (1...100).contains($0) },
+    "Output.effort": { (0...9).contains($0) },
     "Output.compression.level": { (0...9).contains($0) },
     "Output.colors": { (2...256).contains($0) },
     "Output.threads": { (1...1024).contains($0) },
@@ -38,10 +39,10 @@ import Testing
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
-  /// through 4 entry points, Output and Input cases (size, quality, level, threads,
+  /// through 4 entry points, Output and Input cases (size, quality, effort, level, threads,
   /// colors, maxPixels, memory limit: 17 values; focus x and y: 12) through the 3 that take them,
   /// and 7 size arguments through 4 calls.
-  static let expectedCalls = (17 + 5 * 12) * 4 + (7 * 17 + 2 * 12) * 3 + 7 * 4
+  static let expectedCalls = (17 + 5 * 12) * 4 + (8 * 17 + 2 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
     let run = try runHexMask([], timeout: 600, executable: "hexmask-value-sweep")

@@ -7,12 +7,12 @@ import Testing
 @discardableResult
 private func writeAVIF(
   _ pixels: [UInt8], width: Int, height: Int, to path: String, lossless: Bool,
-  quality: Int = 90, iccProfile: [UInt8]? = nil
+  quality: Int = 90, effort: Int = HexMask.Output.defaultEffort, iccProfile: [UInt8]? = nil
 ) throws -> [String] {
   try writeImage(pixels, width: width, height: height, to: path) { file in
     try AVIFWriter(
       file: file, width: width, height: height, lossless: lossless, quality: quality,
-      iccProfile: iccProfile)
+      effort: effort, iccProfile: iccProfile)
   }
 }
 
@@ -128,7 +128,51 @@ private func readAVIF(_ path: String) throws -> (
     #expect(mapped.allSatisfy { (0...100).contains($0) })
     #expect(AVIFWriter.encoderQuality(HexMask.Output.defaultQuality) == 78)
     #expect(AVIFWriter.encoderQuality(100) == 100)
+    // The table's measured points are hit exactly, and it covers 1…100.
+    for point in AVIFWriter.qualityPoints {
+      #expect(AVIFWriter.encoderQuality(point.quality) == point.libheif)
+    }
+    #expect(AVIFWriter.qualityPoints.first?.quality == HexMask.Output.qualityRange.lowerBound)
+    #expect(AVIFWriter.qualityPoints.last?.quality == HexMask.Output.qualityRange.upperBound)
     #expect(zip(mapped, mapped.dropFirst()).allSatisfy { $0 <= $1 })
+  }
+
+  /// The effort is libaom's speed turned round, 9 − effort (libvips' and sharp's mapping),
+  /// and the default is speed 4.
+  @Test func effortIsLibaomSpeedTurnedRound() {
+    #expect(HexMask.Output.effortRange == 0...9)
+    #expect(AVIFWriter.encoderSpeed(HexMask.Output.defaultEffort) == 4)
+    #expect(HexMask.Output.effortRange.map(AVIFWriter.encoderSpeed) == Array((0...9).reversed()))
+  }
+
+  /// Each effort reaches the encoder: the fastest and the most thorough make different
+  /// bytes from the same pixels, both decode to the picture, and lossless stays exact.
+  @Test func effortReachesTheEncoder() throws {
+    let (width, height) = (96, 64)
+    let pixels = blockPicture(width: width, height: height)
+    try withTemporaryFolder { directory in
+      var files: [[UInt8]] = []
+      for effort in [0, 9] {
+        let path = directory + "/e\(effort).avif"
+        try writeAVIF(
+          pixels, width: width, height: height, to: path, lossless: false, effort: effort)
+        let (image, _, _) = try readAVIF(path)
+        // Mean colour error where opaque (what lies under alpha 0 is the encoder's).
+        var error = 0
+        var samples = 0
+        for p in stride(from: 0, to: pixels.count, by: 4) where pixels[p + 3] == 255 {
+          for c in 0..<3 { error += abs(Int(image.pixels[p + c]) - Int(pixels[p + c])) }
+          samples += 3
+        }
+        #expect(samples > 0 && error <= 6 * samples)
+        files.append(try fileBytes(path))
+      }
+      #expect(files[0] != files[1])
+      let path = directory + "/lossless.avif"
+      let random = randomPixels(width: 17, height: 5, seed: 3)
+      try writeAVIF(random, width: 17, height: 5, to: path, lossless: true, effort: 0)
+      #expect(try readAVIF(path).image.pixels == random)
+    }
   }
 
   @Test func encoderVersionNamesLibheifAndTheEncoder() throws {
@@ -144,6 +188,9 @@ private func readAVIF(_ path: String) throws -> (
         #expect(throws: ImageError.self) { try AVIFWriter(file: file, width: 3, height: 0) }
         #expect(throws: ImageError(.writeFailed, "AVIF quality must be 1…100, not 0")) {
           try AVIFWriter(file: file, width: 3, height: 3, quality: 0)
+        }
+        #expect(throws: ImageError(.writeFailed, "AVIF effort must be 0…9, not 10")) {
+          try AVIFWriter(file: file, width: 3, height: 3, effort: 10)
         }
         let writer = try AVIFWriter(file: file, width: 4, height: 3)
         let row = [UInt8](repeating: 0, count: 16)

@@ -41,6 +41,16 @@ import Testing
       },
       .unusedField(.quality, format: .avif)
     ),
+    ("effort for WebP", output(.webp) { $0.effort = 5 }, .unusedField(.effort, format: .webp)),
+    ("effort for PNG", output(.png) { $0.effort = 0 }, .unusedField(.effort, format: .png)),
+    (
+      "effort for a mask",
+      output(.png) {
+        $0.effort = 5
+        $0.maskOnly = true
+      },
+      .unusedField(.effort, format: .png)
+    ),
     (
       "compression for AVIF", output(.avif) { $0.compression = .small },
       .unusedField(.compression, format: .avif)

@@ -37,12 +37,13 @@ package final class AVIFWriter: ImageWriter {
   /// AV1's largest side (a frame's width and height are coded in 16 bits).
   package static let maximumSide = 65_536
 
-  /// libaom's speed for hexmask's AVIFs, 0 (slowest, smallest) … 9 (libheif's default is
-  /// 6). Avatars are small, so a thorough speed costs little time: at the same SSIM, speed
-  /// 4 is some 8 % smaller than 6 and about 3 times slower (still well under a second for a
-  /// 256² avatar), while speed 3 saves only 1–2 % more for half as much time again
-  /// (docs/avif-progress.md).
-  package static let speed = 4
+  /// libaom's speed, 0 (slowest, smallest) … 9, for an `effort` in
+  /// ``HexMask/Output/effortRange``: 9 − effort, as libvips and sharp map theirs. The
+  /// default effort, 5, is speed 4 (libheif's own default is 6). Avatars are small, so a
+  /// thorough speed costs little time: at the same SSIM, speed 4 is some 8 % smaller than 6
+  /// and about 3 times slower (still well under a second for a 256² avatar), while speed 3
+  /// saves only 1–2 % more for half as much time again (docs/avif-progress.md).
+  static func encoderSpeed(_ effort: Int) -> Int { 9 - min(max(effort, 0), 9) }
 
   /// libheif's quality for the alpha image of lossy AVIFs. A hexagon's alpha is 0 or 255
   /// but for its anti-aliased edge; at 95 it comes back within 4 levels (within 3 of 255
@@ -58,16 +59,19 @@ package final class AVIFWriter: ImageWriter {
   private let height: Int
   private let lossless: Bool
   private let quality: Int
+  private let effort: Int
   private let iccProfile: [UInt8]?
   private var pixels: [UInt8] = []
   private var finished = false
 
   /// Prepares a `width`×`height` AVIF. Lossy by default with `quality` in
   /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
-  /// `quality` is ignored). Nothing is written before `finish()`.
+  /// `quality` is ignored). `effort` (``HexMask/Output/effortRange``) trades time for
+  /// bytes, lossy or lossless. Nothing is written before `finish()`.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false,
-    quality: Int = HexMask.Output.defaultQuality, iccProfile: [UInt8]? = nil
+    quality: Int = HexMask.Output.defaultQuality, effort: Int = HexMask.Output.defaultEffort,
+    iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
     let sides = 1...Self.maximumSide
     guard sides.contains(width), sides.contains(height) else {
@@ -81,7 +85,14 @@ package final class AVIFWriter: ImageWriter {
         .writeFailed,
         "AVIF quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
     }
+    let efforts = HexMask.Output.effortRange
+    guard efforts.contains(effort) else {
+      throw ImageError(
+        .writeFailed,
+        "AVIF effort must be \(efforts.lowerBound)…\(efforts.upperBound), not \(effort)")
+    }
     self.file = file
+    self.effort = effort
     self.width = width
     self.height = height
     self.lossless = lossless
@@ -96,27 +107,36 @@ package final class AVIFWriter: ImageWriter {
   }
 
   /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
-  /// hexmask's `quality` (libjpeg's scale, shared with WebP). The default, 90, is put where
-  /// the AVIF's SSIM equals that of hexmask's WebP at 90 on 256² avatars (libheif 78: SSIM
-  /// 0.974 against WebP's 0.975, at 0.83× its bytes; docs/avif-progress.md); the scale is
-  /// linear in two pieces through that point, and 100 is libheif's 100 (AV1's finest
-  /// quantizer, still 4:2:0 and not lossless: `lossless` is):
+  /// hexmask's `quality` (libjpeg's scale, shared with WebP): each measured point is where
+  /// the AVIF's SSIM equals that of hexmask's WebP at the same `quality`, on 256² avatars of
+  /// five photos flattened on grey, at 0.83–0.90× WebP's bytes (scripts/avif_bench.py,
+  /// docs/avif-progress.md). Between the points the scale is linear; 100 is
+  /// libheif's 100 (AV1's finest quantizer, still 4:2:0 and not lossless: `lossless` is),
+  /// and below 50, which was not measured, it runs straight down to 1:
   ///
-  /// | `quality` | libheif quality |
-  /// |---:|---:|
-  /// | 1 | 1 |
-  /// | 50 | 43 |
-  /// | 80 | 69 |
-  /// | 90 | 78 |
-  /// | 95 | 89 |
-  /// | 100 | 100 |
-  ///
-  /// Only 90 was measured against WebP; the rest keeps the order of qualities.
+  /// | `quality` | libheif quality | SSIM (WebP → AVIF) |
+  /// |---:|---:|---:|
+  /// | 1 | 1 | |
+  /// | 50 | 43 | 0.939 → 0.940 |
+  /// | 60 | 46 | 0.945 → 0.943–0.948 |
+  /// | 70 | 49 | 0.951 → 0.951 |
+  /// | 80 | 57 | 0.961 → 0.960 |
+  /// | 90 | 78 | 0.975 → 0.974 |
+  /// | 95 | 90 | 0.981 → 0.977–0.981 |
+  /// | 100 | 100 | |
   static func encoderQuality(_ quality: Int) -> Int {
     let q = min(max(quality, 1), 100)
-    if q <= 90 { return (q * 78 + 45) / 90 }
-    return 78 + ((q - 90) * 22 + 5) / 10
+    for (low, high) in zip(qualityPoints, qualityPoints.dropFirst()) where q <= high.quality {
+      let span = high.quality - low.quality
+      return low.libheif + ((q - low.quality) * (high.libheif - low.libheif) + span / 2) / span
+    }
+    return 100
   }
+
+  /// The points of ``encoderQuality(_:)``'s table, in increasing order.
+  static let qualityPoints: [(quality: Int, libheif: Int)] = [
+    (1, 1), (50, 43), (60, 46), (70, 49), (80, 57), (90, 78), (95, 90), (100, 100),
+  ]
 
   /// libheif's and the AV1 encoder's versions, which the bytes depend on:
   /// `libheif 1.15.1, AOMedia Project AV1 Encoder v3.6.0`; nil when libheif has no AV1
@@ -208,7 +228,7 @@ package final class AVIFWriter: ImageWriter {
     return bytes
   }
 
-  /// Sets the encoder's parameters; see ``encoderQuality(_:)`` and ``speed``.
+  /// Sets the encoder's parameters; see ``encoderQuality(_:)`` and ``encoderSpeed(_:)``.
   private func configure(_ encoder: OpaquePointer) throws(ImageError) {
     if lossless {
       try check(heif_encoder_set_lossless(encoder, 1))
@@ -222,7 +242,8 @@ package final class AVIFWriter: ImageWriter {
       try check(
         heif_encoder_set_parameter_integer(encoder, "alpha-quality", Int32(Self.alphaQuality)))
     }
-    try check(heif_encoder_set_parameter_integer(encoder, "speed", Int32(Self.speed)))
+    try check(
+      heif_encoder_set_parameter_integer(encoder, "speed", Int32(Self.encoderSpeed(effort))))
     try check(heif_encoder_set_parameter_integer(encoder, "threads", Int32(Self.threads)))
   }
 

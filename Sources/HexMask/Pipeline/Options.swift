@@ -65,6 +65,10 @@ extension HexMask {
     /// WebP and AVIF only: lossless instead of lossy; nil means lossy. Set (even to false) for
     /// another format, it is an error.
     public var lossless: Bool? = nil
+    /// AVIF only: how hard the AV1 encoder works, 0 (fastest) … 9 (smallest file), as
+    /// libvips' and sharp's `effort`; nil means ``defaultEffort``. Set for another output, it
+    /// is an error.
+    public var effort: Int? = nil
     /// PNG (and mask) filter and zlib settings; nil means ``PNGCompression/default``, which
     /// beats vips' `pngsave` on time and size. Set for JPEG, WebP or AVIF, it is
     /// an error.
@@ -98,6 +102,11 @@ extension HexMask {
     /// not a quality there), and so WebP's too, so that one `quality` means the same for
     /// both; AVIF maps it onto its encoder's scale with a table.
     public static let qualityRange = 1...100
+    /// AVIF's effort unless told otherwise: libaom's speed 4, chosen for avatars
+    /// (docs/avif-progress.md).
+    public static let defaultEffort = 5
+    /// The efforts AVIF accepts: libaom's speeds 9 (effort 0) to 0 (effort 9).
+    public static let effortRange = 0...9
     /// The numbers of colours a palette PNG may have.
     public static let colorsRange = 2...256
     /// The output sides a picture may have.

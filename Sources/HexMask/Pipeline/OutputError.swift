@@ -13,7 +13,7 @@ extension HexMask {
     case maskMustBePNG(OutputFormat)
     /// The field is set, but nothing in this output uses it, so a caller who set it is
     /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP or
-    /// AVIF; `lossless` for anything but WebP and AVIF; `compression` and `colors` for
+    /// AVIF; `lossless` for anything but WebP and AVIF; `effort` for anything but AVIF; `compression` and `colors` for
     /// JPEG, WebP and AVIF; `dither` without `colors`; `background`
     /// for a mask; `size` in the multi-size calls and `renderMask(side:to:…)`,
     /// which take the sides from their own arguments. `format` is the output's (`.png` for a mask).
@@ -24,7 +24,7 @@ extension HexMask {
 extension HexMask.Output {
   /// The fields of ``HexMask/Output`` an error can name, spelled as the properties are.
   public enum Field: String, Equatable, Hashable, Sendable, CaseIterable {
-    case size, quality, lossless, compression, colors, dither, background
+    case size, quality, lossless, effort, compression, colors, dither, background
   }
 
   /// The first field that is set but unused by this output, or nil. A mask (whatever
@@ -34,6 +34,7 @@ extension HexMask.Output {
     let lossy = !png && (format == .jpeg || lossless != true)
     if quality != nil && !lossy { return .quality }
     if lossless != nil && (maskOnly || (format != .webp && format != .avif)) { return .lossless }
+    if effort != nil && (maskOnly || format != .avif) { return .effort }
     if compression != nil && !png { return .compression }
     if colors != nil && !png { return .colors }
     if dither && (colors == nil || !png) { return .dither }

@@ -469,7 +469,8 @@ extension HexMask {
     case .avif:
       return try AVIFWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
-        quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
+        quality: output.quality ?? Output.defaultQuality,
+        effort: output.effort ?? Output.defaultEffort, iccProfile: profile)
     }
   }
 

@@ -74,6 +74,9 @@ extension HexMask {
     if let quality = output.quality {
       try checkInt(quality, in: Output.qualityRange, field: "Output.quality")
     }
+    if let effort = output.effort {
+      try checkInt(effort, in: Output.effortRange, field: "Output.effort")
+    }
     if let compression = output.compression {
       try checkInt(compression.level, in: 0...9, field: "Output.compression.level")
     }

@@ -183,7 +183,8 @@ private func blamed(_ error: HexMask.Error, input: String, output: String) -> St
 
 extension HexMask.Output {
   /// These settings with every option the output does not use set back to nil (`quality`
-  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF;
+  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF; `effort`
+  /// but for AVIF;
   /// `compression` but for PNG and masks; `background` for a mask; `dither` without
   /// `colors`), as the command line's warnings say. A mask in
   /// another format than PNG keeps them: the library refuses it as such.
@@ -194,6 +195,7 @@ extension HexMask.Output {
     let canBeLossless = format == .webp || format == .avif
     if png || (canBeLossless && lossless == true) { output.quality = nil }
     if maskOnly || !canBeLossless { output.lossless = nil }
+    if maskOnly || format != .avif { output.effort = nil }
     if !png { output.compression = nil }
     if maskOnly { output.background = nil }
     if output.colors == nil { output.dither = false }

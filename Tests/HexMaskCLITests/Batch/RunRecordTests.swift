@@ -75,6 +75,7 @@ import Testing
       $0.output.colors = 4
     }
     variant("lossless", .webp) { $0.output.lossless = true }
+    variant("effort", .avif) { $0.output.effort = 2 }
     variant("background") { $0.output.background = .white }
     variant("maskOnly") { $0.output.maskOnly = true }
     variant("autoOrient") { $0.input.autoOrient = false }
@@ -123,6 +124,13 @@ import Testing
     let text = effectiveRecipe(of: RenderSettings(), side: 64, format: .avif)
     #expect(text.contains("\nencoder \(version)\n"))
     #expect(text.contains("\nquality 90\n"))
+    // The effort changes the bytes, so it is in the recipe, with its default when not given.
+    #expect(text.contains("\neffort \(HexMask.Output.defaultEffort)\n"))
+    var effort = RenderSettings()
+    effort.output.effort = 2
+    #expect(effectiveRecipe(of: effort, side: 64, format: .avif).contains("\neffort 2\n"))
+    #expect(!effectiveRecipe(of: effort, side: 64, format: .webp).contains("effort"))
+    #expect(Self.recipe(effort, format: .avif) != Self.recipe(RenderSettings(), format: .avif))
     var lossless = RenderSettings()
     lossless.output.lossless = true
     #expect(
@@ -147,6 +155,7 @@ import Testing
     variant("maxPixels") { $0.input.maxPixels = 1000 }
     variant("quality on PNG") { $0.output.quality = 50 }
     variant("lossless on PNG") { $0.output.lossless = true }
+    variant("effort on PNG") { $0.output.effort = 2 }
     variant("no-upscale without size") { $0.output.upscale = false }
     variant("focus on the centre") { $0.output.crop = .focus(x: 0.5, y: 0.5) }
     variant("rotation 450") { $0.shape.rotation = 450 }
