@@ -122,9 +122,11 @@ let optionTable: [OptionDescription] = [
       $0.options.output.effort = $1
     },
     help: "How hard the AVIF encoder works, from \(HexMask.Output.effortRange.lowerBound) "
-      + "(fastest) to \(HexMask.Output.effortRange.upperBound) (smallest file). The default "
-      + "suits avatars; lower it for large pictures.",
-    group: .output, defaultValue: String(HexMask.Output.defaultEffort)),
+      + "(fastest) to \(HexMask.Output.effortRange.upperBound) (smallest file).",
+    group: .output,
+    defaultValue: "\(HexMask.Output.defaultEffort(side: 1)); "
+      + "\(HexMask.Output.defaultEffort(side: HexMask.Output.largeEffortSide + 1)) for sides "
+      + "over \(HexMask.Output.largeEffortSide)"),
   OptionDescription(
     long: "background",
     value: .color(named: "COLOR") { $0.options.output.background = $1 },

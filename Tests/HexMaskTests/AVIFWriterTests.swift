@@ -7,7 +7,7 @@ import Testing
 @discardableResult
 private func writeAVIF(
   _ pixels: [UInt8], width: Int, height: Int, to path: String, lossless: Bool,
-  quality: Int = 90, effort: Int = HexMask.Output.defaultEffort, iccProfile: [UInt8]? = nil
+  quality: Int = 90, effort: Int? = nil, iccProfile: [UInt8]? = nil
 ) throws -> [String] {
   try writeImage(pixels, width: width, height: height, to: path) { file in
     try AVIFWriter(
@@ -138,10 +138,15 @@ private func readAVIF(_ path: String) throws -> (
   }
 
   /// The effort is libaom's speed turned round, 9 − effort (libvips' and sharp's mapping),
-  /// and the default is speed 4.
+  /// and the default is speed 5 for avatars, 6 above 1024 px.
   @Test func effortIsLibaomSpeedTurnedRound() {
     #expect(HexMask.Output.effortRange == 0...9)
-    #expect(AVIFWriter.encoderSpeed(HexMask.Output.defaultEffort) == 4)
+    for side in [1, 256, 1024] {
+      #expect(AVIFWriter.encoderSpeed(HexMask.Output.defaultEffort(side: side)) == 5)
+    }
+    for side in [1025, 4000, AVIFWriter.maximumSide] {
+      #expect(AVIFWriter.encoderSpeed(HexMask.Output.defaultEffort(side: side)) == 6)
+    }
     #expect(HexMask.Output.effortRange.map(AVIFWriter.encoderSpeed) == Array((0...9).reversed()))
   }
 

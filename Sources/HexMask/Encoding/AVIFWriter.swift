@@ -39,10 +39,10 @@ package final class AVIFWriter: ImageWriter {
 
   /// libaom's speed, 0 (slowest, smallest) … 9, for an `effort` in
   /// ``HexMask/Output/effortRange``: 9 − effort, as libvips and sharp map theirs. The
-  /// default effort, 5, is speed 4 (libheif's own default is 6). Avatars are small, so a
-  /// thorough speed costs little time: at the same SSIM, speed 4 is some 8 % smaller than 6
-  /// and about 3 times slower (still well under a second for a 256² avatar), while speed 3
-  /// saves only 1–2 % more for half as much time again (docs/avif-progress.md).
+  /// default for avatars, effort 4, is speed 5 (libheif's own default is 6): avatars are
+  /// small, so a thorough speed costs little time, and at the same SSIM speed 4 saves
+  /// nothing more for half as much time again; larger pictures get speed 6
+  /// (``HexMask/Output/defaultEffort(side:)``, docs/avif-progress.md).
   static func encoderSpeed(_ effort: Int) -> Int { 9 - min(max(effort, 0), 9) }
 
   /// libheif's quality for the alpha image of lossy AVIFs. A hexagon's alpha is 0 or 255
@@ -66,11 +66,12 @@ package final class AVIFWriter: ImageWriter {
 
   /// Prepares a `width`×`height` AVIF. Lossy by default with `quality` in
   /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
-  /// `quality` is ignored). `effort` (``HexMask/Output/effortRange``) trades time for
-  /// bytes, lossy or lossless. Nothing is written before `finish()`.
+  /// `quality` is ignored). `effort` (``HexMask/Output/effortRange``, nil for the default
+  /// at this width) trades time for bytes, lossy or lossless. Nothing is written before
+  /// `finish()`.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false,
-    quality: Int = HexMask.Output.defaultQuality, effort: Int = HexMask.Output.defaultEffort,
+    quality: Int = HexMask.Output.defaultQuality, effort: Int? = nil,
     iccProfile: [UInt8]? = nil
   ) throws(ImageError) {
     let sides = 1...Self.maximumSide
@@ -85,6 +86,7 @@ package final class AVIFWriter: ImageWriter {
         .writeFailed,
         "AVIF quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
     }
+    let effort = effort ?? HexMask.Output.defaultEffort(side: width)
     let efforts = HexMask.Output.effortRange
     guard efforts.contains(effort) else {
       throw ImageError(

@@ -470,7 +470,7 @@ extension HexMask {
       return try AVIFWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
         quality: output.quality ?? Output.defaultQuality,
-        effort: output.effort ?? Output.defaultEffort, iccProfile: profile)
+        effort: output.effort ?? Output.defaultEffort(side: side), iccProfile: profile)
     }
   }
 

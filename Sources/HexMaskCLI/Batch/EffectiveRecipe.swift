@@ -57,7 +57,7 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   case .avif:
     let quality = output.quality ?? HexMask.Output.defaultQuality
     add("quality", output.lossless == true ? "lossless" : String(quality))
-    add("effort", String(output.effort ?? HexMask.Output.defaultEffort))
+    add("effort", String(output.effort ?? HexMask.Output.defaultEffort(side: side)))
     // AV1 encoders make other bytes from version to version: a new libheif or libaom
     // rebuilds the AVIFs.
     add("encoder", AVIFWriter.encoderVersion ?? "none")

@@ -125,7 +125,11 @@ import Testing
     #expect(text.contains("\nencoder \(version)\n"))
     #expect(text.contains("\nquality 90\n"))
     // The effort changes the bytes, so it is in the recipe, with its default when not given.
-    #expect(text.contains("\neffort \(HexMask.Output.defaultEffort)\n"))
+    #expect(text.contains("\neffort \(HexMask.Output.defaultEffort(side: 64))\n"))
+    // The default depends on the side, and the recipe names the one used.
+    let large = effectiveRecipe(of: RenderSettings(), side: 2000, format: .avif)
+    #expect(large.contains("\neffort \(HexMask.Output.defaultEffort(side: 2000))\n"))
+    #expect(HexMask.Output.defaultEffort(side: 2000) != HexMask.Output.defaultEffort(side: 64))
     var effort = RenderSettings()
     effort.output.effort = 2
     #expect(effectiveRecipe(of: effort, side: 64, format: .avif).contains("\neffort 2\n"))
