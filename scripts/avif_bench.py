@@ -145,7 +145,6 @@ def main():
         at = args.index("--size")
         size = args[at + 1]
         del args[at : at + 2]
-    photos = args or corpus_photos()
     qualities = []
     if "--qualities" in args:
         at = args.index("--qualities")
@@ -156,6 +155,7 @@ def main():
         at = args.index("--efforts")
         efforts = [int(e) for e in args[at + 1].split(",")]
         del args[at : at + 2]
+    photos = args or corpus_photos()  # after the options are taken out of args
     rows, sweeps, table = [], {}, {}
     with tempfile.TemporaryDirectory() as work:
         for photo in photos:

@@ -103,9 +103,9 @@ extension HexMask {
     /// both; AVIF maps it onto its encoder's scale with a table.
     public static let qualityRange = 1...100
     /// AVIF's effort unless told otherwise, for an output `side` pixels wide: 4 (libaom's
-    /// speed 5) up to ``largeEffortSide``, 3 (speed 6) above. Measured on phone photos, 4
-    /// gives avatars the bytes and SSIM of 5 in two thirds of the time; on larger pictures
-    /// it takes 3–5 times as long as 3 for 2–4 % fewer bytes, seconds rather than a fraction
+    /// speed 5) up to ``largeEffortSide``, 3 (speed 6) above. Measured on photos, 4 gives
+    /// avatars the SSIM of 5 at 0.4 % more bytes in 0.6–0.9 of its time; on larger pictures
+    /// it takes 3–5 times as long as 3 for 2–4 % fewer bytes: seconds rather than a fraction
     /// of one (docs/avif-progress.md).
     public static func defaultEffort(side: Int) -> Int { side <= largeEffortSide ? 4 : 3 }
     /// The largest side that gets the more thorough default effort.
