@@ -43,7 +43,7 @@ struct PaletteQuantizer {
       entries = chooseEntries(histogram)
     }
     entries = sortedForPNG(entries)
-    let nearest = NearestEntry(entries)
+    let nearest = NearestEntry(entries.map(Premultiplied.init))
     var lookup: [UInt32: UInt8] = [:]
     lookup.reserveCapacity(histogram.colors.count)
     for color in histogram.colors { lookup[color] = UInt8(nearest.index(of: color)) }
@@ -68,7 +68,8 @@ struct PaletteQuantizer {
       count: wanted)
     for _ in 0..<passes {
       let moved = lloydPass(
-        points: points, weights: weights, centres: centres, assignment: &assignment)
+        points: points, weights: weights, centres: centres, transparent: transparent,
+        assignment: &assignment)
       if moved == centres { break }
       centres = moved
     }
@@ -104,25 +105,27 @@ struct PaletteQuantizer {
     return (zip(sums, weights).map { Premultiplied($0 / $1) }, weights)
   }
 
-  /// Each centre moved to the weighted mean of the points nearest to it; a centre no
-  /// point chose stays where it is. `assignment` holds each point's centre, from the last
-  /// pass (or the median cut's box) in, this pass's out: a guess that is usually right.
+  /// Each centre moved to the weighted mean of the points that map to it (by
+  /// ``NearestEntry``, as the pixels will be, the transparent entry included when there is
+  /// one); a centre no point chose stays where it is. `assignment` holds each point's
+  /// centre, from the last pass (or the median cut's box) in, this pass's out: a guess
+  /// that is usually right.
   private func lloydPass(
-    points: [Premultiplied], weights: [Double], centres: [Premultiplied],
+    points: [Premultiplied], weights: [Double], centres: [Premultiplied], transparent: Bool,
     assignment: inout [Int]
   ) -> [Premultiplied] {
-    var sums = [Premultiplied](repeating: Premultiplied(), count: centres.count)
-    var totals = [Double](repeating: 0, count: centres.count)
-    var opaque = [Double](repeating: 0, count: centres.count)
-    let search = NearestSearch(centres)
+    var sums = [Premultiplied](repeating: Premultiplied(), count: centres.count + 1)
+    var totals = [Double](repeating: 0, count: centres.count + 1)
+    var opaque = [Double](repeating: 0, count: centres.count + 1)
+    let mapping = NearestEntry(transparent ? centres + [Premultiplied()] : centres)
     for (point, (weight, at)) in zip(points, zip(weights, assignment.indices)) {
-      let nearest = search.nearest(to: point, guess: assignment[at])
+      let nearest = mapping.index(of: point, guess: assignment[at])
       assignment[at] = nearest
       sums[nearest].add(point, weight: weight)
       totals[nearest] += weight
       if point.channels[3] == 255 { opaque[nearest] += weight }
     }
-    return centres.indices.map {
+    let moved = centres.indices.map {
       guard totals[$0] > 0 else { return centres[$0] }
       var mean = sums[$0].scaled(1 / totals[$0])
       // A centre of mostly opaque colours is opaque: the mean of 255s and a few 250s
@@ -130,6 +133,40 @@ struct PaletteQuantizer {
       if opaque[$0] > totals[$0] / 2 { mean.channels[3] = 255 }
       return mean
     }
+    return Self.sharingLevels(moved, weights: totals)
+  }
+
+  /// Edge centres closer in alpha than this many levels share one level. Measured on the
+  /// corpus avatars (bench/palette.py): 0 (each its own level) doubles the error with
+  /// `--line 0`, where a level held by one entry forces photo colours of every hue onto
+  /// it; 16 keeps the error lowest but holds fewer levels; 10 keeps both near pngquant.
+  static let levelGap = 10.0
+
+  /// `centres` with the edge ones (0 < alpha < 255) closer in alpha than ``levelGap``, in
+  /// chains from the lowest, moved to one level (their weighted mean) with their straight
+  /// colours kept: a level the palette holds then has several colours for the pixels
+  /// held to it.
+  static func sharingLevels(_ centres: [Premultiplied], weights: [Double]) -> [Premultiplied] {
+    let edge = centres.indices.filter { (1..<255).contains(centres[$0].alphaLevel) }
+      .sorted { (centres[$0].channels[3], $0) < (centres[$1].channels[3], $1) }
+    var result = centres
+    var start = 0
+    while start < edge.count {
+      let lowest = centres[edge[start]].channels[3]
+      var end = start + 1
+      while end < edge.count, centres[edge[end]].channels[3] - lowest < levelGap { end += 1 }
+      // A centre no point chose still counts a little, so the total is never 0.
+      let group = edge[start..<end].map { ($0, max(weights[$0], 1e-9)) }
+      let total = group.reduce(0) { $0 + $1.1 }
+      let level = group.reduce(0) { $0 + centres[$1.0].channels[3] * $1.1 } / total
+      for (index, _) in group {
+        var channels = centres[index].channels * (level.rounded() / centres[index].channels[3])
+        channels[3] = level.rounded()
+        result[index] = Premultiplied(channels)
+      }
+      start = end
+    }
+    return result
   }
 
   /// Non-opaque entries first, so tRNS ends early; then by colour, so the order depends on
@@ -194,30 +231,4 @@ func unpacked(_ key: UInt32) -> RGBAColor {
   RGBAColor(
     red: UInt8(key >> 24), green: UInt8(key >> 16 & 0xff), blue: UInt8(key >> 8 & 0xff),
     alpha: UInt8(key & 0xff))
-}
-
-/// Finds the entry nearest to a colour in premultiplied RGBA, as the picture is seen; an
-/// opaque colour only among the opaque entries when there are any, so that no pixel inside
-/// the shape lets the page show through (254 is near 255 in colour, not in meaning).
-///
-/// Other alphas are not held to entries of their own level: tried (within one level), it
-/// forced every pixel of a level the palette holds once onto that one colour, and raised
-/// the error of a test gradient with more colours instead of lowering it.
-struct NearestEntry {
-  private let all: NearestSearch
-  /// The opaque entries' indices and a search among them; nil when there are none.
-  private let opaque: (indices: [Int], search: NearestSearch)?
-
-  init(_ entries: [UInt32]) {
-    let points = entries.map(Premultiplied.init)
-    all = NearestSearch(points)
-    let indices = entries.indices.filter { entries[$0] & 0xff == 255 }
-    opaque = indices.isEmpty ? nil : (indices, NearestSearch(indices.map { points[$0] }))
-  }
-
-  func index(of color: UInt32) -> Int {
-    let point = Premultiplied(color)
-    guard color & 0xff == 255, let opaque else { return all.nearest(to: point) }
-    return opaque.indices[opaque.search.nearest(to: point)]
-  }
 }
