@@ -35,6 +35,12 @@ struct OrderedDither {
   }()
 
   /// How much a pair's own distance counts against it, against the mix's error.
+  ///
+  /// Measured with bench/palette.py's blurred error (σ ≈ 1 px, the colour the eye
+  /// averages), 7 photos at 256 px: 1/16 lowers it from 0.57 to 0.54 (256 colours) and
+  /// from 2.78 to 2.42 (64) for 9 % and 13 % more bytes; 1/8 keeps less of that (0.55,
+  /// 2.55) for 5 % and 7 %; 1/32 gains little more (0.54, 2.38) for 11 % and 16 %; 1/4 and
+  /// above never mix (the second entry would have to be nearer than the first).
   static let pairPenalty = 1.0 / 16
 
   /// `entryOfColor` holds the entry of each of the histogram's colours.

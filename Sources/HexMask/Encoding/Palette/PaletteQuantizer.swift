@@ -45,7 +45,8 @@ struct PaletteQuantizer {
       // Few enough colours: each is its own entry, and the picture is kept exactly.
       entries = sortedForPNG(histogram.colors)
     } else {
-      let cells = Self.cells(histogram)
+      var cells = Self.cells(histogram, levels: 4)
+      if cells.points.count > Self.mostFineCells { cells = Self.cells(histogram, levels: 8) }
       let (centres, assignment) = chooseCentres(cells)
       // Distinct entries only: two centres may round to one colour.
       var distinct = Set(centres.map { $0.straightKey })
@@ -98,14 +99,21 @@ struct PaletteQuantizer {
     var transparent = false
   }
 
-  /// The visible colours merged into cells of 8 levels a colour channel (premultiplied)
-  /// and one alpha, each as the weighted mean of its colours: a grainy photo's tens of
-  /// thousands of colours become a few thousand points for the median cut and k-means;
-  /// pixels are still mapped from their exact colours. Cells of 8 rather than 4 levels
-  /// take a third off an avatar's quantizing time (bench job i) for a few per cent more
-  /// error (bench/palette.py: 1.06–1.11× pngquant's instead of 0.99–1.10×, with 3–11 %
-  /// fewer bytes). Cells are in the order their first colour comes.
-  static func cells(_ histogram: ColorHistogram) -> Cells {
+  /// More cells of 4 levels than this and the cells are made of 8.
+  static let mostFineCells = 4096
+
+  /// The visible colours merged into cells of `levels` levels a colour channel
+  /// (premultiplied) and one alpha, each as the weighted mean of its colours: a grainy
+  /// photo's tens of thousands of colours become a few thousand points for the median cut
+  /// and k-means; pixels are still mapped from their exact colours. Cells are in the order
+  /// their first colour comes.
+  ///
+  /// Why two sizes (bench/palette.py, bench job i): cells of 8 take a third off a grainy
+  /// avatar's quantizing time for a few per cent more error, but a small or smooth
+  /// picture has too few of them (the 160 px gallery rocket: 775 cells for 256 entries,
+  /// 1.30× pngquant's error, 1.06× with cells of 4). Past ``mostFineCells`` cells of 4,
+  /// cells of 8 are still plenty.
+  static func cells(_ histogram: ColorHistogram, levels: UInt32) -> Cells {
     var cellOf: [UInt32: Int32] = [:]
     var result = Cells()
     var sums: [SIMD4<Double>] = []
@@ -117,11 +125,11 @@ struct PaletteQuantizer {
         continue
       }
       let alpha = color & 0xff
-      // Premultiplied channels by 8 levels, in integers (exact); alpha stays exact: the
+      // Premultiplied channels by `levels`, in integers (exact); alpha stays exact: the
       // edge's levels are few.
       var cell = alpha
       for shift in [24, 16, 8] as [UInt32] {
-        cell |= ((color >> shift & 0xff) * alpha / 255 / 8) << shift
+        cell |= ((color >> shift & 0xff) * alpha / 255 / levels) << shift
       }
       let point = Premultiplied(color).channels
       let weight = Double(count)
