@@ -108,7 +108,7 @@ import Testing
     (["--cornr", "5", "a", "b"], CommandError.unknownOption("--cornr", suggestion: "--corner")),
     (["--cornr=5", "a", "b"], .unknownOption("--cornr", suggestion: "--corner")),
     (["--colour", "red", "a", "b"], .unknownOption("--colour", suggestion: nil)),
-    (["--color", "red", "a", "b"], .unknownOption("--color", suggestion: "--border-color")),
+    (["--color", "red", "a", "b"], .unknownOption("--color", suggestion: "--colors")),
     (["-x", "a", "b"], .unknownOption("-x", suggestion: nil)),
     (["a", "b", "--sides"], .missingValue(option: "--sides")),
     (["a", "b", "--border-color"], .missingValue(option: "--border-color")),

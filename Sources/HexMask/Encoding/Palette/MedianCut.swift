@@ -114,7 +114,8 @@ struct MedianCut {
       // anyway) in fixed point with 20 fraction bits above the index (< 2³², as the
       // points are at most the pixels). Equal values keep the index order.
       var keys = members.map { member in
-        let value = min(max(cut.points[member].channels[channel], 0), 255)
+        let raw = cut.points[member].channels[channel]
+        let value = raw.isNaN ? 0 : min(max(raw, 0), 255)
         return UInt64(value * 1_048_576) << 32 | UInt64(truncatingIfNeeded: member)
       }
       keys.sort()

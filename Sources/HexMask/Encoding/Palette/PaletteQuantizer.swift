@@ -180,9 +180,10 @@ struct PaletteQuantizer {
   }
 
   /// Edge centres closer in alpha than this many levels share one level. Measured on the
-  /// corpus avatars (bench/palette.py): 0 (each its own level) doubles the error with
-  /// `--line 0`, where a level held by one entry forces photo colours of every hue onto
-  /// it; 16 keeps the error lowest but holds fewer levels; 10 keeps both near pngquant.
+  /// corpus avatars (bench/palette.py): 0 (each its own level) doubles the error without a
+  /// border (line width 0), where a level held by one entry forces photo colours of every
+  /// hue onto it; 16 keeps the error lowest but holds fewer levels; 10 keeps both near
+  /// pngquant.
   static let levelGap = 10.0
 
   /// `centres` with the edge ones (0 < alpha < 255) closer in alpha than ``levelGap``, in
