@@ -25,6 +25,11 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
          default memory budget and with --memory-limit 256M; with --before BIN, also that
          hexmask (e.g. an older build) for comparison. Needs heif-enc and vips or
          ImageMagick's convert, but none of the other inputs: `--jobs g` runs it alone.
+     (h) phone/ → 256² avatars with --gravity face and attention, against the centre
+     (i) (b) with and without --colors 256 (palette PNG, issue 22), and pngquant 256
+         --nofs on the RGBA avatars, 2 at a time (needs pngquant)
+     (j) phone/ → 256² avatars as WebP and AVIF at their defaults, and libvips' AVIF,
+         with SSIM (and SSIMULACRA2 when the package imports) against each tool's PNG
 3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
    RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
    output bytes.
@@ -670,6 +675,52 @@ def listed_paths(work):
     return listing
 
 
+def job_i(phone_dir, work, hexmask_bin):
+    """Job (b)'s hexmask batch as RGBA PNGs and as palette PNGs (--colors 256), and
+    pngquant (same colours, no dithering like hexmask's default) on the RGBA avatars, for
+    comparison: its time comes on top of the RGBA batch's."""
+    side = 256
+    out = lambda name: os.path.join(work, "out-i", name)
+    os.makedirs(os.path.join(work, "out-i"), exist_ok=True)
+    batch = [hexmask_bin, "-q", phone_dir, "--size", str(side), "-j", "2"]
+    jobs = [
+        (Result("hexmask -j 2 (RGBA PNG)", batch + ["--out-dir", out("rgba")]), out("rgba")),
+        (Result("hexmask -j 2 --colors 256", batch + ["--out-dir", out("colors"),
+                                                      "--colors", "256"]), out("colors")),
+    ]
+    if shutil.which("pngquant"):
+        # Run after the RGBA batch, whose last run leaves its avatars in place.
+        jobs.append((Result(
+            "pngquant 256 --nofs on the RGBA avatars, xargs -P 2",
+            ["__mkdir__", "sh", "-c",
+             f"ls '{out('rgba')}'/*.png | xargs -P 2 -I @ sh -c "
+             f"'pngquant 256 --nofs --strip --force --output \"$0/$(basename \"$1\")\" \"$1\"' "
+             f"'{out('pngquant')}' @"],
+            "the RGBA batch's avatars, one pngquant process each"), out("pngquant")))
+    else:
+        log("bench: (i) pngquant is not installed: not compared")
+    return jobs
+
+
+def targets_i(jobs):
+    rgba, colors = jobs[0][0], jobs[1][0]
+    out = []
+    if rgba.error or colors.error or not rgba.median:
+        return out
+    ratio = colors.median / rgba.median
+    cpu = statistics.median(colors.cpu) / statistics.median(rgba.cpu)
+    out.append(f"target --colors 256 adds ≤ 20 % to the batch: {ratio:.2f}× "
+               f"(+{colors.median - rgba.median:.2f} s) — {verdict(ratio <= 1.2)}; "
+               f"CPU time {cpu:.2f}× (steadier on a busy machine)")
+    out.append(f"bytes: --colors 256 {colors.bytes / rgba.bytes:.2f}× the RGBA PNGs'")
+    quant = find(jobs, "pngquant")
+    if quant:
+        out.append(f"pngquant: {quant.median:.2f} s on top of the RGBA batch "
+                   f"({(rgba.median + quant.median) / rgba.median:.2f}× the batch in all), "
+                   f"hexmask's palette bytes {colors.bytes / quant.bytes:.2f}× pngquant's")
+    return out
+
+
 def job_f(tools, work, hexmask_bin):
     """What --shard adds to planning: --dry-run of 100 000 listed paths (relative, as the
     README's recipes list them), all of them and one shard of 4 (a quarter of the listing
@@ -896,8 +947,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,j",
-                        help="which jobs: a, b, c, d, e, f, g, h, j")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,i,j",
+                        help="which jobs: a, b, c, d, e, f, g, h, i, j")
     parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
@@ -913,7 +964,7 @@ def main():
             sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
     selected = args.jobs.split(",")
     # Job (g) makes its own inputs; the others share the ones vips makes.
-    needs_inputs = any(key in selected for key in "abcdefhj")
+    needs_inputs = any(key in selected for key in "abcdefhij")
     if needs_inputs and not shutil.which("vips"):
         sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
     vips_version = (version_of(["vips", "--version"]) or "?").replace("vips-", "")
@@ -955,6 +1006,10 @@ def main():
         ("h", f"(h) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars: --gravity face and "
          "attention against the centre", lambda: job_h(tools, phone_dir, work, hexmask_bin),
          256, 1, targets_h))
+    plans.append(
+        ("i", f"(i) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars, 2 at a time: palette "
+         "PNG (--colors 256) against RGBA PNG and pngquant",
+         lambda: job_i(phone_dir, work, hexmask_bin), 256, 1, targets_i))
     plans.append(
         ("j", f"(j) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars for the web, 2 at a "
          "time: WebP and AVIF", lambda: job_j(tools, phone_dir, work, hexmask_bin), None, 1,

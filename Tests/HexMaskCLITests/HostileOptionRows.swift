@@ -196,6 +196,12 @@ extension HostileUserTests {
       check: "is_png o.png && [ \"$(od -An -tu1 -j25 -N1 o.png)\" -eq 3 ] && "
         + "[ \"$(od -An -tu1 -j25 -N1 m.png)\" -eq 3 ]"),
     HostileCase(
+      title: "--colors refuses a picture whose palette would not fit the memory limit",
+      command: "hexmask in.jpg o.png --size 3000 --colors 256 --memory-limit 64M", status: 1,
+      firstError: "hexmask: o.png: a 3000×3000 palette PNG needs 197 MB to choose its "
+        + "colours, more than the memory limit of 64 MB",
+      check: "[ ! -e o.png ]"),
+    HostileCase(
       title: "--colors --dither writes the same bytes for any -j",
       setup: "cp in.jpg b.jpg && cp in.jpg c.jpg",
       command: "hexmask in.jpg b.jpg c.jpg --out-dir j1 --size 32,48 --name '{name}-{size}.png' "

@@ -328,7 +328,9 @@ extension HexMask {
       let picture = ResizedDecoder(branch, crop: crop, side: side)
       do throws(Error) {
         let writer = try encoding { () throws(ImageError) in
-          try makeWriter(file: targets[index].file, side: side, output: output, profile: profile)
+          try makeWriter(
+            file: targets[index].file, side: side, output: output, profile: profile,
+            memory: input.memoryBudget)
         }
         outputs.append(
           TargetRender(
@@ -381,7 +383,8 @@ extension HexMask {
     try checkOutputSize(side: side, output: output, input: input)
     let mask = try maskShape(shape, side: side)
     let writer = try encoding { () throws(ImageError) in
-      try makeWriter(file: destination, side: side, output: output, profile: nil)
+      try makeWriter(
+        file: destination, side: side, output: output, profile: nil, memory: input.memoryBudget)
     }
     var rows = RowPipeline(
       shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true)
@@ -436,15 +439,15 @@ extension HexMask {
 
   /// The encoder for `output.format`. Masks are 8-bit gray PNGs, palette PNGs with
   /// `colors`; JPEG flattens onto the background.
-  private static func makeWriter(file: CFile, side: Int, output: Output, profile: [UInt8]?)
-    throws(ImageError) -> any ImageWriter
-  {
+  private static func makeWriter(
+    file: CFile, side: Int, output: Output, profile: [UInt8]?, memory: MemoryBudget?
+  ) throws(ImageError) -> any ImageWriter {
     if output.writtenFormat == .png, let colors = output.colors {
       // Unfiltered indices deflate best at a high level, and an avatar's are few.
       return try PalettePNGWriter(
         file: file, width: side, height: side, channels: output.maskOnly ? 1 : 4,
         colors: colors, dither: output.dither, level: output.compression?.level ?? 9,
-        iccProfile: output.maskOnly ? nil : profile)
+        iccProfile: output.maskOnly ? nil : profile, memory: memory)
     }
     if output.maskOnly {
       return try PNGStreamEncoder(

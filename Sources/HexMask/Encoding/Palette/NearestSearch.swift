@@ -13,6 +13,8 @@ struct NearestSearch {
   /// Indices into `points`, by increasing projection.
   private let order: [Int]
   private let projections: [Double]
+  /// For each point, the squared distance to the nearest other one.
+  private let clearance: [Double]
 
   init(_ points: [Premultiplied]) {
     self.points = points
@@ -24,6 +26,15 @@ struct NearestSearch {
         ? projected[first] < projected[second] : first < second
     }
     projections = order.map { projected[$0] }
+    var clearance = [Double](repeating: .infinity, count: points.count)
+    for first in points.indices {
+      for second in first + 1..<points.count {
+        let distance = points[first].distance(to: points[second])
+        clearance[first] = min(clearance[first], distance)
+        clearance[second] = min(clearance[second], distance)
+      }
+    }
+    self.clearance = clearance
   }
 
   /// The unit vector along which `points` vary most (the covariance's leading
@@ -52,15 +63,19 @@ struct NearestSearch {
   /// The index (in the points given) of the one nearest to `query`; `guess`, a likely
   /// answer such as the last pass's, only makes it faster.
   func nearest(to query: Premultiplied, guess: Int? = nil) -> Int {
+    var (best, bestDistance) = (Int.max, Double.infinity)
+    if let guess, points.indices.contains(guess) {
+      (best, bestDistance) = (guess, query.distance(to: points[guess]))
+      // Closer to the guess than half the way to its nearest neighbour: every other point
+      // is farther (triangle inequality), so the guess is the answer, with no tie. In the
+      // k-means passes most points stay with their centre and end here.
+      if 4 * bestDistance < clearance[guess] { return guess }
+    }
     let target = (query.channels * axis).sum()
     var (low, high) = (0, projections.count)
     while low < high {
       let middle = (low + high) / 2
       if projections[middle] < target { low = middle + 1 } else { high = middle }
-    }
-    var (best, bestDistance) = (Int.max, Double.infinity)
-    if let guess, points.indices.contains(guess) {
-      (best, bestDistance) = (guess, query.distance(to: points[guess]))
     }
     func consider(_ position: Int) {
       let index = order[position]

@@ -4,8 +4,13 @@ import CZlib
 /// ``PaletteQuantizer``, PLTE and a tRNS that stops after the last non-opaque entry,
 /// indices at the smallest bit depth (1, 2, 4 or 8) that holds the entries.
 ///
-/// The palette is chosen from the whole picture, so rows are kept (4 bytes a pixel, or 1
-/// for a mask) until `finish()`; an avatar's are a few hundred kB. Rows are stored
+/// The palette is chosen from the whole picture, so rows are kept (4 bytes a pixel) until
+/// `finish()`, and counting its colours takes about as much again: ``bytesPerPixel`` in
+/// all, a few MB for an avatar. A picture that would need more than the memory budget's
+/// whole limit is refused at once (`ImageError` with `memory`). The bytes are checked
+/// against the limit but not taken from the budget: a render that holds a decoder's
+/// reservation and waited for a second one could wait forever behind another render's
+/// request (requests are served in order). Rows are stored
 /// unfiltered: an index says nothing about its neighbour's value, so the prediction
 /// filters only scramble runs that deflate would find (libpng and pngquant choose none
 /// for palettes too). The bytes depend only on the pixels, `colors` and the zlib level.
@@ -21,6 +26,15 @@ final class PalettePNGWriter: ImageWriter {
 
   /// The entries a palette PNG may have.
   static let colorsRange = 2...256
+
+  /// The most memory the writer holds a pixel: the picture (4), each pixel's colour key,
+  /// its place in the radix sort (twice) and its colour's index (4 each), its palette
+  /// index (1), and the packed and deflated rows (about 2).
+  static let bytesPerPixel = 23
+
+  /// Most pixels a palette PNG may have: the colour count packs a pixel's number in 32
+  /// bits.
+  static let maxPixels = 1 << 31
 
   private let file: CFile
   private let width: Int
@@ -39,14 +53,23 @@ final class PalettePNGWriter: ImageWriter {
   /// `iccProfile` is written as for ``PNGStreamEncoder``.
   init(
     file: CFile, width: Int, height: Int, channels: Int = 4, colors: Int,
-    dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil
+    dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil,
+    memory: MemoryBudget? = nil
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
     let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
     guard sides.contains(width), sides.contains(height), !overflow,
-      !pixelCount.multipliedReportingOverflow(by: 4).overflow
+      pixelCount <= Self.maxPixels
     else {
-      throw ImageError(.writeFailed, "cannot write a \(width)×\(height) PNG")
+      throw ImageError(.writeFailed, "cannot write a \(width)×\(height) palette PNG")
+    }
+    let needed = pixelCount * Self.bytesPerPixel
+    if let memory, needed > memory.limit {
+      throw ImageError(
+        .tooLarge,
+        "a \(width)×\(height) palette PNG needs \(byteAmount(needed)) to choose its colours, "
+          + "more than the memory limit of \(byteAmount(memory.limit))",
+        memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
     }
     guard channels == 1 || channels == 4 else {
       throw ImageError(
