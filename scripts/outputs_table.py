@@ -9,8 +9,9 @@ PHOTO defaults to the gallery's photo, Fixtures/photos/rocket.jpg. hexmask write
 avatar as an RGBA PNG (the reference) and in each other form; pngquant (without dithering,
 and with its default Floyd–Steinberg) quantizes the reference PNG. Each row gives the bytes,
 the mean squared error of premultiplied RGBA against the reference (per channel, 0–255),
-and SSIM on the picture flattened on grey (#808080), as scripts/avif_bench.py measures it.
-Prints a Markdown table.
+SSIM on the picture flattened on grey (#808080), as scripts/avif_bench.py measures it, and
+the share of the anti-aliased edge (0 < alpha < 255 in the reference) whose alpha is within
+1 level of the reference's. Prints a Markdown table.
 
 Needs Pillow, numpy, pngquant and heif-convert (Debian: python3-pil python3-numpy pngquant
 libheif-examples); Pillow 9 reads no AVIF, so AVIF is decoded to PNG by heif-convert.
@@ -81,9 +82,10 @@ def main():
         reference = rgba(reference_path, work)
         flat_reference = on_grey(reference)
         png_bytes = os.path.getsize(reference_path)
+        edge = (reference[..., 3] > 0) & (reference[..., 3] < 255)
         print(f"| {os.path.basename(photo)} at {size} px | bytes | × PNG | premultiplied MSE "
-              "| SSIM on grey |")
-        print("|---|---:|---:|---:|---:|")
+              "| SSIM on grey | edge α within 1 |")
+        print("|---|---:|---:|---:|---:|---:|")
         for number, (label, options, extension) in enumerate(ROWS):
             out = os.path.join(work, f"{number}.{extension}")
             if isinstance(options, tuple):
@@ -95,9 +97,10 @@ def main():
             pixels = rgba(out, work)
             mse = float(np.mean((premultiplied(reference) - premultiplied(pixels)) ** 2))
             score = ssim(flat_reference, on_grey(pixels))
+            within = np.mean(np.abs(reference[..., 3] - pixels[..., 3])[edge] <= 1)
             size_bytes = os.path.getsize(out)
             print(f"| {label} | {size_bytes:,} | {size_bytes / png_bytes:.2f} | {mse:.2f} "
-                  f"| {score:.4f} |")
+                  f"| {score:.4f} | {within:.0%} |")
 
 
 if __name__ == "__main__":
