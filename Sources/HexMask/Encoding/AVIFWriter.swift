@@ -10,7 +10,7 @@ import CHeif
 /// (libaom on Debian).
 ///
 /// libheif encodes a whole picture at once, so this writer keeps every row it is given
-/// (`width × height × 4` bytes) and encodes in `finish()`, as ``WebPWriter`` does. Alpha
+/// (`width × height × 4` bytes, ``KeptRows``) and encodes in `finish()`, as ``WebPWriter`` does. Alpha
 /// is written as the AVIF auxiliary alpha image: losslessly with `lossless`, else at
 /// ``alphaQuality``, within a few levels of the shape's coverage. A picture whose every
 /// alpha is 255 (one flattened on a background) is written without an alpha image. The
@@ -31,7 +31,7 @@ import CHeif
 /// ```
 package final class AVIFWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out because it describes
-  /// CMYK or gray pixels.
+  /// CMYK or gray kept.pixels.
   package private(set) var warnings: [Warning] = []
 
   /// AV1's largest side (a frame's width and height are coded in 16 bits).
@@ -61,8 +61,7 @@ package final class AVIFWriter: ImageWriter {
   private let quality: Int
   private let effort: Int
   private let iccProfile: [UInt8]?
-  private var pixels: [UInt8] = []
-  private var finished = false
+  private var kept: KeptRows
 
   /// Prepares a `width`×`height` AVIF. Lossy by default with `quality` in
   /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
@@ -97,6 +96,7 @@ package final class AVIFWriter: ImageWriter {
     self.effort = effort
     self.width = width
     self.height = height
+    kept = KeptRows(width: width, height: height)
     self.lossless = lossless
     self.quality = quality
     if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
@@ -105,7 +105,6 @@ package final class AVIFWriter: ImageWriter {
     } else {
       self.iccProfile = iccProfile
     }
-    pixels.reserveCapacity(width * height * 4)
   }
 
   /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
@@ -159,25 +158,14 @@ package final class AVIFWriter: ImageWriter {
 
   /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
   package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
-    guard row.count == width * 4 else {
-      throw ImageError(
-        .writeFailed, "a row of \(width) RGBA8 pixels holds \(width * 4) bytes, not \(row.count)")
-    }
-    guard !finished && pixels.count < width * height * 4 else {
-      throw ImageError(.writeFailed, "more rows written than the image has")
-    }
-    pixels.append(contentsOf: row)
+    try kept.append(row)
   }
 
   /// Encodes the image and writes it to the file, then flushes it; call once after the
   /// last row. An error here means the file is incomplete.
   package func finish() throws(ImageError) {
-    let rows = pixels.count / (width * 4)
-    guard !finished && rows == height else {
-      throw ImageError(.writeFailed, "only \(rows) of \(height) rows were written")
-    }
-    finished = true
-    defer { pixels = [] }
+    try kept.close()
+    defer { kept.release() }
     let encoded = try encode()
     try write(encoded)
   }
@@ -253,8 +241,8 @@ package final class AVIFWriter: ImageWriter {
   /// Lossy pictures get the colour of the nearest visible pixel under their fully
   /// transparent ones (``fillTransparent(_:width:height:)``).
   private func makeImage() throws(ImageError) -> OpaquePointer {
-    let opaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
-    if !lossless && !opaque { fillTransparent(&pixels, width: width, height: height) }
+    let opaque = stride(from: 3, to: kept.pixels.count, by: 4).allSatisfy { kept.pixels[$0] == 255 }
+    if !lossless && !opaque { fillTransparent(&kept.pixels, width: width, height: height) }
     let channels = opaque ? 3 : 4
     var created: OpaquePointer?
     try check(
@@ -271,7 +259,7 @@ package final class AVIFWriter: ImageWriter {
       guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &rowStride),
         Int(rowStride) >= width * channels
       else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
-      pixels.withUnsafeBufferPointer { source in
+      kept.pixels.withUnsafeBufferPointer { source in
         for y in 0..<height {
           let row = plane + y * Int(rowStride)
           for x in 0..<width {

@@ -9,8 +9,8 @@ import CWebP
 /// Writes a WebP with alpha, lossless or lossy, through libwebp.
 ///
 /// libwebp encodes a whole picture at once, so this writer keeps every row it is given
-/// (`width × height × 4` bytes) and encodes in `finish()`: the one output format that
-/// forces a whole-image buffer. Lossy files keep alpha losslessly (libwebp's
+/// (`width × height × 4` bytes, ``KeptRows``) and encodes in `finish()`, as ``AVIFWriter``
+/// does. Lossy files keep alpha losslessly (libwebp's
 /// `alpha_quality` 100). The ICC profile, when given, goes into an ICCP chunk through
 /// libwebpmux. Nothing that varies between runs is written, so the same pixels and
 /// settings always give the same bytes.
@@ -22,7 +22,7 @@ import CWebP
 /// ```
 package final class WebPWriter: ImageWriter {
   /// Problems that did not stop the image: an ICC profile left out because it describes
-  /// CMYK or gray pixels.
+  /// CMYK or gray kept.pixels.
   package private(set) var warnings: [Warning] = []
 
   /// WebP's largest side (`WEBP_MAX_DIMENSION`).
@@ -34,8 +34,7 @@ package final class WebPWriter: ImageWriter {
   private let lossless: Bool
   private let quality: Int
   private let iccProfile: [UInt8]?
-  private var pixels: [UInt8] = []
-  private var finished = false
+  private var kept: KeptRows
 
   /// Prepares a `width`×`height` WebP, at most 16383 a side. Lossy by default with
   /// `quality` in ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then `quality` is
@@ -59,6 +58,7 @@ package final class WebPWriter: ImageWriter {
     self.file = file
     self.width = width
     self.height = height
+    kept = KeptRows(width: width, height: height)
     self.lossless = lossless
     self.quality = quality
     if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
@@ -67,30 +67,18 @@ package final class WebPWriter: ImageWriter {
     } else {
       self.iccProfile = iccProfile
     }
-    pixels.reserveCapacity(width * height * 4)
   }
 
   /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
   package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
-    guard row.count == width * 4 else {
-      throw ImageError(
-        .writeFailed, "a row of \(width) RGBA8 pixels holds \(width * 4) bytes, not \(row.count)")
-    }
-    guard !finished && pixels.count < width * height * 4 else {
-      throw ImageError(.writeFailed, "more rows written than the image has")
-    }
-    pixels.append(contentsOf: row)
+    try kept.append(row)
   }
 
   /// Encodes the image and writes it to the file, then flushes it; call once after the
   /// last row. An error here means the file is incomplete.
   package func finish() throws(ImageError) {
-    let rows = pixels.count / (width * 4)
-    guard !finished && rows == height else {
-      throw ImageError(.writeFailed, "only \(rows) of \(height) rows were written")
-    }
-    finished = true
-    defer { pixels = [] }
+    try kept.close()
+    defer { kept.release() }
     var encoded = try encode()
     defer { WebPMemoryWriterClear(&encoded) }
     if let iccProfile {
@@ -121,7 +109,7 @@ package final class WebPWriter: ImageWriter {
     picture.use_argb = lossless ? 1 : 0
     picture.width = Int32(width)
     picture.height = Int32(height)
-    let imported = pixels.withUnsafeBufferPointer {
+    let imported = kept.pixels.withUnsafeBufferPointer {
       WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
     }
     guard imported != 0 else { throw ImageError(.writeFailed, "cannot write WebP: out of memory") }
