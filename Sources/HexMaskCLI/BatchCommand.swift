@@ -14,7 +14,7 @@ import HexMask
 /// try runBatch(try Job(parsing: ["-r", "photos", "--out-dir", "out"]), console: .system)
 /// ```
 ///
-/// - Throws: conflicts before anything is written (status 2), `someFilesFailed` (1), or
+/// - Throws: conflicts and names that contradict the format before anything is written (status 2), `someFilesFailed` (1), or
 ///   `interrupted` after SIGINT/SIGTERM (130/143). After the first `EPIPE` on standard output
 ///   or error (SIGPIPE ignored) no file starts and it returns quietly; `finalStatus` makes that
 ///   141.
@@ -44,6 +44,11 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)))
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
+  }
+  if let template = settings.nameTemplate,
+    let clash = formatClash(in: plan.items, options: job.options, template: template.text)
+  {
+    throw clash
   }
   // Conflicts are checked on the whole plan, so every shard of a command agrees on them.
   let foundAny = !plan.items.isEmpty

@@ -82,6 +82,7 @@ extension Job {
       try checkOutputPixels()
       try checkBackground()
       try checkColors()
+      try checkBatchMask()
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
@@ -134,6 +135,18 @@ extension Job {
         "--name \(quotedName(name)) ends in '.\(ext)', which is not a format hexmask writes: "
           + "use .png, .jpg, .jpeg, .webp or .avif, or --format")
     }
+  }
+
+  /// Refuses `--mask-only` with `--format` or a `--name` extension of another format than
+  /// PNG in a batch: every file would fail alike, so it is a usage error, as it is for one
+  /// file.
+  private func checkBatchMask() throws(CommandError) {
+    guard options.output.maskOnly else { return }
+    let named = batch.nameTemplate?.literalExtension.flatMap(OutputFormat.init(fileExtension:))
+    guard let format = options.format ?? named, format != .png else { return }
+    throw .contradiction(
+      "--mask-only writes a gray PNG, and \(format.displayName) output cannot hold it; "
+        + "drop one, or write .png files")
   }
 
   /// Refuses a `--background` that is not opaque for a JPEG, which cannot be transparent:

@@ -185,6 +185,34 @@ extension HostileUserTests {
       firstError: "hexmask: --colors writes a palette PNG, and WebP output has none; …",
       check: "[ ! -e out ]"),
     HostileCase(
+      title: "--format against a --name that takes the input's extension is a usage error",
+      setup: "cp in.jpg b.png",
+      command: "hexmask in.jpg b.png --out-dir out --name '{name}.{ext}' --size 16 --format avif",
+      status: 2,
+      firstError: "hexmask: --format avif contradicts the output name 'out/in.jpg' (from --name "
+        + "'{name}.{ext}'), a JPEG name; give --name the .avif extension",
+      check: "[ ! -e out ]"),
+    HostileCase(
+      title: "--colors against a --name that makes JPEG names is a usage error, dry run too",
+      command: "hexmask in.jpg --out-dir out --name '{name}.{ext}' --colors 4 --dry-run",
+      status: 2,
+      firstError: "hexmask: --colors writes a PNG, and the output name 'out/in.jpg' (from --name "
+        + "'{name}.{ext}') is a JPEG name; give --name the .png extension",
+      check: "[ ! -e out ]"),
+    HostileCase(
+      title: "--mask-only with a batch of AVIFs is a usage error, not a failure per file",
+      command: "hexmask -r . --out-dir out --mask-only --format avif --size 16", status: 2,
+      firstError: "hexmask: --mask-only writes a gray PNG, and AVIF output cannot hold it; "
+        + "drop one, or write .png files",
+      check: "[ ! -e out ]"),
+    HostileCase(
+      title: "a palette PNG is the same for no --compression, default and small",
+      command: "hexmask in.jpg a.png --size 64 --colors 16 && hexmask in.jpg b.png --size 64 "
+        + "--colors 16 --compression default && hexmask in.jpg c.png --size 64 --colors 16 "
+        + "--compression small && hexmask in.jpg d.png --size 64 --colors 16 --compression 0",
+      status: 0, firstError: nil,
+      check: "cmp a.png b.png && cmp a.png c.png && ! cmp -s a.png d.png"),
+    HostileCase(
       title: "--colors 1 is a usage error",
       command: "hexmask in.jpg o.png --colors 1", status: 2,
       firstError: "hexmask: invalid value '1' for '--colors': …", check: "[ ! -e o.png ]"),

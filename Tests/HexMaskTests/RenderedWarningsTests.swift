@@ -58,4 +58,22 @@ import Testing
       try HexMask.render(cut, output: Self.output, input: input)
     }
   }
+
+  /// A gray profile cannot describe RGBA pixels: every colour output leaves it out with a
+  /// warning, the palette PNG too (its warning once came only after the render had
+  /// reported, so it was lost, and --strict let it pass).
+  @Test(
+    arguments: [(OutputFormat.png, nil), (.png, 16), (.webp, nil), (.avif, nil)]
+      as [(OutputFormat, Int?)])
+  func aGrayProfileIsLeftOutWithAWarning(format: OutputFormat, colors: Int?) throws {
+    let photo = try BytesInputTests.bytes("icc/grayscale-icc.jpg")
+    var output = Self.output
+    output.format = format
+    output.colors = colors
+    let warnings = try HexMask.render(photo, output: output).warnings
+    #expect(warnings.map(\.kind) == [.profileNotWritten])
+    var input = HexMask.Input()
+    input.strict = true
+    #expect(throws: HexMask.Error.self) { try HexMask.render(photo, output: output, input: input) }
+  }
 }

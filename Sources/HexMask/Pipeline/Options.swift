@@ -75,7 +75,8 @@ extension HexMask {
     public var compression: PNGCompression? = nil
     /// PNG only: a palette PNG of at most this many colours (2…256), chosen for the picture
     /// in premultiplied colour; with ``maskOnly``, a gray palette of the coverage levels.
-    /// Its rows are unfiltered and deflated at ``compression``'s zlib level, 9 when nil.
+    /// Its rows are unfiltered and deflated at ``compression``'s
+    /// ``PNGCompression/paletteLevel`` (9 but for `fast` and levels other than 2 and 6).
     /// nil writes every pixel as it is (RGBA, or gray for a mask). Set for JPEG, WebP or AVIF,
     /// it is an error.
     public var colors: Int? = nil

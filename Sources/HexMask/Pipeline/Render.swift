@@ -443,10 +443,10 @@ extension HexMask {
     file: CFile, side: Int, output: Output, profile: [UInt8]?, memory: MemoryBudget?
   ) throws(ImageError) -> any ImageWriter {
     if output.writtenFormat == .png, let colors = output.colors {
-      // Unfiltered indices deflate best at a high level, and an avatar's are few.
       return try PalettePNGWriter(
         file: file, width: side, height: side, channels: output.maskOnly ? 1 : 4,
-        colors: colors, dither: output.dither, level: output.compression?.level ?? 9,
+        colors: colors, dither: output.dither,
+        level: (output.compression ?? .default).paletteLevel,
         iccProfile: output.maskOnly ? nil : profile, memory: memory)
     }
     if output.maskOnly {

@@ -64,11 +64,13 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   }
   if mask || format == .png {
     let compression = output.compression ?? .default
-    add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
-    // Only when given, so that the records of full-colour PNGs stay as they were.
     if let colors = output.colors {
+      // A palette PNG's rows are unfiltered: only the level it deflates at counts.
+      add("compression", "palette \(compression.paletteLevel)")
       add("colors", String(colors))
       if output.dither { add("dither", "ordered") }
+    } else {
+      add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
     }
   }
   if !mask {

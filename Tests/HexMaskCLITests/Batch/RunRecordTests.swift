@@ -119,6 +119,29 @@ import Testing
 
   /// AV1 encoders make other bytes from version to version, so an AVIF's recipe names
   /// libheif's and its encoder's versions; AVIF's quality and lossless count as WebP's do.
+  /// A palette PNG deflates at one level for no `--compression`, `default` and `small`
+  /// (9), so those three make the same bytes and the same recipe; a level that makes other
+  /// bytes makes another recipe, and 9 asked for by number is the same as the default.
+  @Test func aPaletteRecipeFollowsTheLevelItDeflatesAt() {
+    func palette(_ compression: HexMask.PNGCompression?) -> UInt64 {
+      var settings = RenderSettings()
+      settings.output.colors = 16
+      settings.output.compression = compression
+      return Self.recipe(settings)
+    }
+    #expect(HexMask.PNGCompression.default.paletteLevel == 9)
+    #expect(HexMask.PNGCompression.small.paletteLevel == 9)
+    #expect(HexMask.PNGCompression.fast.paletteLevel == 1)
+    #expect(HexMask.PNGCompression.level(4).paletteLevel == 4)
+    #expect(palette(nil) == palette(.default))
+    #expect(palette(nil) == palette(.small))
+    #expect(palette(nil) == palette(.level(9)))
+    #expect(palette(nil) != palette(.fast))
+    #expect(palette(nil) != palette(.level(5)))
+    // 2 and 6 are `default`'s and `small`'s own numbers.
+    #expect(palette(.level(2)) == palette(nil) && palette(.level(6)) == palette(nil))
+  }
+
   @Test func anAVIFRecipeNamesTheEncoder() throws {
     let version = try #require(AVIFWriter.encoderVersion)
     let text = effectiveRecipe(of: RenderSettings(), side: 64, format: .avif)

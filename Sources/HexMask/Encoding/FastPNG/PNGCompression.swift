@@ -56,6 +56,12 @@ extension HexMask {
       }
     }
 
+    /// The zlib level a palette PNG (``HexMask/Output/colors``) deflates at with this
+    /// setting. Its rows are unfiltered indices, a quarter of RGBA's bytes, so level 9
+    /// costs little there and is the smallest: ``default`` and ``small`` (and their numbers,
+    /// 2 and 6) mean 9; ``fast`` and the other levels keep their level.
+    public var paletteLevel: Int { self == .default || self == .small ? 9 : level }
+
     public var description: String { "\(filter) level \(level) \(strategy)" }
   }
 }

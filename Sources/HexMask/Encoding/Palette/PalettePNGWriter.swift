@@ -83,7 +83,15 @@ final class PalettePNGWriter: ImageWriter {
     }
     (self.file, self.width, self.height) = (file, width, height)
     (self.channels, self.colors, self.level) = (channels, colors, level)
-    self.iccProfile = iccProfile
+    // Refused here, not in finish(): a render reports its writers' warnings before it
+    // finishes them (and --strict fails on them).
+    if let iccProfile, let refusal = iccProfileRefusal(iccProfile, gray: false) {
+      warnings.append(
+        Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
+      self.iccProfile = nil
+    } else {
+      self.iccProfile = iccProfile
+    }
     self.dither = dither
     pixels.reserveCapacity(pixelCount * 4)
   }
@@ -118,14 +126,7 @@ final class PalettePNGWriter: ImageWriter {
     try chunks.writeSignature()
     try chunks.writeChunk(
       "IHDR", bigEndianBytes(UInt32(width)) + bigEndianBytes(UInt32(height)) + [depth, 3, 0, 0, 0])
-    if let iccProfile {
-      if let refusal = iccProfileRefusal(iccProfile, gray: false) {
-        warnings.append(
-          Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
-      } else {
-        try chunks.writeChunk("iCCP", iccProfileChunkData(iccProfile))
-      }
-    }
+    if let iccProfile { try chunks.writeChunk("iCCP", iccProfileChunkData(iccProfile)) }
     try chunks.writeChunk("PLTE", indexed.entries.flatMap { [$0.red, $0.green, $0.blue] })
     // Non-opaque entries come first, so tRNS ends at the last of them.
     let alphas = indexed.entries.map(\.alpha)
