@@ -27,7 +27,8 @@ extension Job {
   /// picture's options (`--background`, `--focus`,
   /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--gravity` and
   /// `--focus` with `--layout seed` (always the top-left square), `--border-color` with no
-  /// border, `-0` without a list to separate, and an `--out-dir`, `--svg` or
+  /// border, the picture's options when only an SVG is written, `-0` without a list to
+  /// separate, and an `--out-dir`, `--svg` or
   /// `--files-from` a later one replaced. A user who typed one expected it to
   /// matter, so saying it does not is worth a line.
   ///
@@ -56,7 +57,12 @@ extension Job {
     guard Self.writesFiles.contains(action) else { return [] }
     var warnings: [String] = []
     func given(_ option: String) -> Bool { givenOptions.contains(option) }
-    if given("dither") && options.output.colors == nil {
+    if action == .writeShape {
+      // Only the SVG is written: no picture is read, cropped or encoded.
+      for option in Self.pictureOnlyOptions where given(option) {
+        warnings.append("--\(option) has no effect when only an SVG is written")
+      }
+    } else if given("dither") && options.output.colors == nil {
       warnings.append("--dither has no effect without --colors")
     }
     if given("no-upscale") && options.sizes.isEmpty {
@@ -95,6 +101,13 @@ extension Job {
     }
     return warnings
   }
+
+  /// The options that act on a picture's pixels, crop or encoding, none of which an SVG of
+  /// the shape has.
+  private static let pictureOnlyOptions = [
+    "format", "quality", "lossless", "effort", "compression", "colors", "dither", "background",
+    "focus", "gravity", "strip", "no-rotate", "no-upscale",
+  ]
 
   /// The actions that write pictures or shapes, which the warnings are about.
   private static let writesFiles: [Action] = [.render, .renderBatch, .renderMask, .writeShape]

@@ -45,8 +45,26 @@ import Testing
       ["--mask-only", "--size", "64", "m.png", "--quality", "5"],
       ["--quality has no effect on PNG output"]
     ),
-    // Nothing is said when nothing is written as a picture, or the render refuses the job.
-    (["--svg", "s.svg", "--size", "64", "--quality", "5"], []),
+    // When only an SVG is written, every option of a picture's pixels, crop or encoding is
+    // said to do nothing, once each, in the table's order.
+    (
+      ["--svg", "s.svg", "--size", "64", "--quality", "5"],
+      ["--quality has no effect when only an SVG is written"]
+    ),
+    (
+      [
+        "--svg", "-", "--size", "64", "--colors", "8", "--dither", "--effort", "3", "--format",
+        "avif",
+      ],
+      [
+        "--format has no effect when only an SVG is written",
+        "--effort has no effect when only an SVG is written",
+        "--colors has no effect when only an SVG is written",
+        "--dither has no effect when only an SVG is written",
+      ]
+    ),
+    (["--svg", "s.svg", "--size", "64", "--border-color", "red", "--sides", "8"], []),
+    // Nothing is said when the render refuses the job.
     (["in.jpg", "out.gif", "--quality", "80"], []),
     (["--mask-only", "in.jpg", "m.jpg", "--quality", "5"], []),
     // Options that do nothing whatever the format (issue 18, item 9).
