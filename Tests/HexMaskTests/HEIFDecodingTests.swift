@@ -202,6 +202,20 @@ import Testing
     #expect(failure.pixels?.width == 128)
   }
 
+  /// An AVIF sequence holds its frames in a track libheif does not count as pictures;
+  /// its brand says it is a sequence, and only the first picture is shown, with a warning.
+  @Test func anImageSequenceGivesItsPrimaryPictureWithAWarning() throws {
+    let decoder = try openHEIF(
+      bytes: try Self.bytes("heif/sequence.avifs"), maxPixels: 1 << 20, targetSide: nil,
+      isAVIF: true)
+    #expect(decoder.width == 16)
+    #expect(decoder.warnings.map(\.kind) == [.otherPicturesIgnored])
+    let still = try openHEIF(
+      bytes: try Self.bytes("heif/rocket-alpha.avif"), maxPixels: 1 << 20, targetSide: nil,
+      isAVIF: true)
+    #expect(still.warnings.isEmpty)
+  }
+
   @Test func picturesWithLongSidesWithinTheLimitDecode() throws {
     // libheif's own limit bounds sides; it must not refuse a picture inside maxPixels.
     let bytes = try Self.bytes("heif/bands-10bit.heic")  // 64×16

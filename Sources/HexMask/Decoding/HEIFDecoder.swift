@@ -69,7 +69,17 @@ private func decodeHEIF(
 
   var warnings: [Warning] = []
   let pictures = Int(heif_context_get_number_of_top_level_images(context))
-  if pictures > 1 {
+  // An image sequence (AVIF `avis`, HEIF `msf1`/`hevs`) keeps its frames in a track, which
+  // libheif does not count as pictures: its brands say it.
+  let sequenceBrands = ["avis", "msf1", "hevs"]
+  if pictures <= 1,
+    let brands = ImageFormat.heifBrands(bytes),
+    brands.contains(where: sequenceBrands.contains)
+  {
+    warnings.append(
+      Warning(
+        .otherPicturesIgnored, "the file is an image sequence; only its primary picture is used"))
+  } else if pictures > 1 {
     warnings.append(
       Warning(
         .otherPicturesIgnored, "the file holds \(pictures) pictures; only the primary one is used"

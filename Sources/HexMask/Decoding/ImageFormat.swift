@@ -61,6 +61,16 @@ extension HexMask {
     /// HEIF or AVIF from the `ftyp` box: its major brand and its compatible brands.
     /// AV1 brands win (an AVIF file often names `mif1` too).
     private static func heifFormat(_ bytes: [UInt8]) -> ImageFormat? {
+      guard let brands = heifBrands(bytes) else { return nil }
+      if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
+      let heif = ["heic", "heix", "hevc", "heim", "heis", "hevx", "mif1", "msf1"]
+      return brands.contains(where: heif.contains) ? .heif : nil
+    }
+
+    /// The major and compatible brands of a HEIF file's `ftyp` box, from its first bytes
+    /// (as many as they hold); nil when they do not start with one.
+    package static func heifBrands(_ head: some Collection<UInt8>) -> [String]? {
+      let bytes = Array(head.prefix(256))
       guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return nil }
       let boxSize = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
       let end = min(bytes.count, max(16, boxSize))
@@ -68,9 +78,7 @@ extension HexMask {
       for start in stride(from: 16, to: end - 3, by: 4) {
         brands.append(String(decoding: bytes[start..<(start + 4)], as: UTF8.self))
       }
-      if brands.contains(where: { ["avif", "avis"].contains($0) }) { return .avif }
-      let heif = ["heic", "heix", "hevc", "heim", "heis", "hevx", "mif1", "msf1"]
-      return brands.contains(where: heif.contains) ? .heif : nil
+      return brands
     }
 
     /// Formats hexmask does not read but can name, from their first bytes: "GIF" for a GIF.
