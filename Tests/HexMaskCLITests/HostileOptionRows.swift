@@ -230,6 +230,13 @@ extension HostileUserTests {
         + "colours, more than the memory limit of 64 MB",
       check: "[ ! -e o.png ]"),
     HostileCase(
+      title: "an AVIF or WebP that would not fit the memory limit to encode is refused",
+      command: "hexmask in.jpg o.avif --size 3000 --memory-limit 64M", status: 1,
+      firstError: "hexmask: o.avif: a 3000×3000 AVIF needs 275 MB to encode, more than the "
+        + "memory limit of 64 MB",
+      check: "[ ! -e o.avif ] && ! hexmask in.jpg o.webp --size 3000 --memory-limit 64M 2> err "
+        + "&& grep -q 'a 3000×3000 WebP needs 206 MB to encode' err && [ ! -e o.webp ]"),
+    HostileCase(
       title: "--colors --dither writes the same bytes for any -j",
       setup: "cp in.jpg b.jpg && cp in.jpg c.jpg",
       command: "hexmask in.jpg b.jpg c.jpg --out-dir j1 --size 32,48 --name '{name}-{size}.png' "

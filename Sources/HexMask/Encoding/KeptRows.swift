@@ -3,8 +3,12 @@
 /// each checked for its length, never more than the picture has, and encoded only when
 /// every row is there.
 ///
+/// The encoders' own memory comes on top of the kept rows, so a picture whose whole need
+/// (`bytesPerPixel`, measured) is over the memory limit is refused before any row, as
+/// decoding refuses a picture that does not fit: a 16383² AVIF once took 7.8 GB.
+///
 /// ```swift
-/// var kept = KeptRows(width: 2, height: 1)
+/// var kept = try KeptRows(width: 2, height: 1, format: "AVIF", bytesPerPixel: 32, memory: nil)
 /// try kept.append(row)   // 8 bytes
 /// try kept.close()       // now kept.pixels is the whole picture
 /// ```
@@ -15,7 +19,19 @@ struct KeptRows {
   var pixels: [UInt8] = []
   private var closed = false
 
-  init(width: Int, height: Int) {
+  /// Rows for a `width`×`height` picture (sides already checked by the writer) of `format`
+  /// (its name, for the message), whose encoding needs `bytesPerPixel` in all.
+  init(width: Int, height: Int, format: String, bytesPerPixel: Int, memory: MemoryBudget?)
+    throws(ImageError)
+  {
+    let needed = width * height * bytesPerPixel
+    if let memory, needed > memory.limit {
+      throw ImageError(
+        .tooLarge,
+        "a \(width)×\(height) \(format) needs \(byteAmount(needed)) to encode, more than the "
+          + "memory limit of \(byteAmount(memory.limit))",
+        memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
+    }
     self.width = width
     self.height = height
     pixels.reserveCapacity(width * height * 4)

@@ -468,12 +468,13 @@ extension HexMask {
     case .webp:
       return try WebPWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
-        quality: output.quality ?? Output.defaultQuality, iccProfile: profile)
+        quality: output.quality ?? Output.defaultQuality, iccProfile: profile, memory: memory)
     case .avif:
       return try AVIFWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
         quality: output.quality ?? Output.defaultQuality,
-        effort: output.effort ?? Output.defaultEffort(side: side), iccProfile: profile)
+        effort: output.effort ?? Output.defaultEffort(side: side), iccProfile: profile,
+        memory: memory)
     }
   }
 
