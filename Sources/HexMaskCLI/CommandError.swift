@@ -226,9 +226,11 @@ enum CommandError: Error, Equatable, Sendable {
     case .textNotWritten(_, let code) where code == EPIPE: []
     case .textNotWritten: ["hexmask: \(message)"]
     case .outputConflicts(let conflicts, let recursive):
+      // The example keeps the outputs' own extension: `.png` would contradict --format avif.
       conflicts.map { "hexmask: conflict: \($0.explanation)" } + [
         "hexmask: \(message)",
-        "Tell the outputs apart with --name (e.g. '{name}-{ext}.png')"
+        "Tell the outputs apart with --name (e.g. '{name}-{ext}."
+          + "\(conflicts.first.flatMap { fileExtension(of: $0.output) } ?? "png")')"
           + (recursive ? "." : ", or mirror folders with -r."),
       ]
     default: ["hexmask: \(message)", "Try 'hexmask --help' for more information."]

@@ -78,8 +78,8 @@ let optionTable: [OptionDescription] = [
       $0.options.format = $1
     },
     help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
-      + ".jpg/.jpeg, .webp or .avif.",
-    group: .output, defaultValue: "from the name, else png"),
+      + ".jpg/.jpeg, .webp or .avif; another extension is an error.",
+    group: .output, defaultValue: "from the name; png without an extension"),
   OptionDescription(
     long: "compression",
     value: .compression(named: "LEVEL") { $0.options.output.compression = $1 },

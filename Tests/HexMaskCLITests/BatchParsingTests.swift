@@ -100,6 +100,15 @@ import Testing
         """)
   }
 
+  /// The example name keeps the outputs' extension, so following it under `--format avif`
+  /// is no new usage error.
+  @Test func theConflictHintKeepsTheOutputsExtension() {
+    let error = CommandError.outputConflicts(
+      [OutputConflict(output: "o/x.avif", inputs: ["a/x.jpg", "b/x.png"])], recursive: true)
+    #expect(
+      error.report.hasSuffix("Tell the outputs apart with --name (e.g. '{name}-{ext}.avif').\n"))
+  }
+
   @Test func jsonStringsEscapeWhatJSONNeeds() throws {
     let text = "a \"b\" \\ c\nd\te\u{1}é😀"
     let literal = jsonString(text)
