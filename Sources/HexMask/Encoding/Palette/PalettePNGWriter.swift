@@ -84,7 +84,7 @@ final class PalettePNGWriter: ImageWriter {
     (self.file, self.width, self.height) = (file, width, height)
     (self.channels, self.colors, self.level) = (channels, colors, level)
     // Refused here, not in finish(): a render reports its writers' warnings before it
-    // finishes them (and --strict fails on them).
+    // finishes them (and strict mode fails on them).
     if let iccProfile, let refusal = iccProfileRefusal(iccProfile, gray: false) {
       warnings.append(
         Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
