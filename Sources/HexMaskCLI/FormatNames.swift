@@ -25,6 +25,9 @@ extension OutputFormat {
   /// The name of a format hexmask writes: its ``ImageFormat/displayName``.
   var displayName: String { imageFormat.displayName }
 
+  /// "a PNG name", "an AVIF name": the name with the article a sentence needs.
+  var aName: String { (self == .avif ? "an " : "a ") + displayName + " name" }
+
   /// The same format as one hexmask reads.
   var imageFormat: ImageFormat {
     switch self {

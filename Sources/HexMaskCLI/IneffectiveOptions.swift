@@ -10,6 +10,13 @@ extension Job {
     switch action {
     case .render, .renderMask: format = options.format ?? OutputFormat(forPath: output)
     case .renderBatch:
+      // A --name that takes the input's extension writes as many formats as there are:
+      // nothing can be said of one format's options.
+      if options.format == nil, let template = batch.nameTemplate,
+        template.literalExtension == nil, template.text.contains("{ext}")
+      {
+        return nil
+      }
       let named = batch.nameTemplate?.literalExtension.flatMap {
         OutputFormat(fileExtension: $0)
       }
@@ -106,7 +113,7 @@ extension Job {
   /// the shape has.
   private static let pictureOnlyOptions = [
     "format", "quality", "lossless", "effort", "compression", "colors", "dither", "background",
-    "focus", "gravity", "strip", "no-rotate", "no-upscale",
+    "focus", "gravity", "strip", "no-rotate", "no-upscale", "mask-only", "strict", "memory-limit",
   ]
 
   /// The actions that write pictures or shapes, which the warnings are about.

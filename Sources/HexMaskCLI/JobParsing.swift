@@ -127,8 +127,8 @@ extension Job {
     let named = OutputFormat(fileExtension: ext)
     if let format = options.format, let named, named != format {
       throw .contradiction(
-        "--format \(format.rawValue) contradicts the name \(quotedName(name)), a "
-          + "\(named.displayName) name; drop one, or name a .\(format.fileExtension) file")
+        "--format \(format.rawValue) contradicts the name \(quotedName(name)), \(named.aName); "
+          + "drop one, or name a .\(format.fileExtension) file")
     }
     if named == nil && options.format == nil && action == .renderBatch {
       throw .contradiction(

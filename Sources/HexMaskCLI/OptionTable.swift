@@ -169,9 +169,10 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "memory-limit",
     value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
-    help: "Memory that pictures decoded whole (HEIC, AVIF, lossless WebP) may take at once, "
+    help: "Memory that pictures decoded whole (HEIC, AVIF, WebP) may take at once, "
       + "shared by all files of a batch: 512M, 2G or bytes. A file that does not fit yet "
-      + "waits for others to finish; one that needs more than SIZE fails.",
+      + "waits for others to finish; one that needs more than SIZE fails, as does a WebP, "
+      + "AVIF or palette PNG output that needs more to encode.",
     group: .input,
     defaultValue: "a quarter of the memory, or of a cgroup memory limit when lower"),
   OptionDescription(
@@ -262,7 +263,7 @@ let optionTable: [OptionDescription] = [
     help: "Print one JSON object per file on standard output, in input order: input, output, "
       + "status (written, skipped or failed), reason (new, changed or forced), error, width, "
       + "height, milliseconds, warnings "
-      + "(a list, empty unless the input was damaged), crop (the square of the input shown: "
+      + "(a list, usually empty: a damaged input, a colour profile left out), crop (the square of the input shown: "
       + "x, y, side) and, with --gravity face, faces (how many were found).",
     group: .batch),
   OptionDescription(

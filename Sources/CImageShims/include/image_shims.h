@@ -131,6 +131,11 @@ void hm_jpeg_writer_destroy(hm_jpeg_writer *writer);
 // `icc_profile` (when not NULL) as APP2 "ICC_PROFILE" segments of at most 65519 bytes,
 // numbered 1…count. Nothing else: no EXIF, comment or timestamp. The profile must hold
 // 1…255 × 65519 bytes (HM_ERR_USAGE otherwise).
+/// The largest JPEG (in pixels, 2048²) written with Huffman tables fitted to the picture;
+/// fitting them holds 3 bytes a pixel until the end, so larger ones take libjpeg's standard
+/// tables and keep only a few rows.
+#define HM_JPEG_FITTED_TABLES_MAX_PIXELS 4194304
+
 hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
                               uint32_t height, int quality, const uint8_t *icc_profile,
                               size_t icc_profile_size, char *message, size_t message_size);

@@ -5,8 +5,10 @@ import CImageShims
 ///
 /// The file holds a JFIF header, the ICC profile when given (as APP2 "ICC_PROFILE"
 /// segments of at most 65519 bytes), and the image: baseline, YCbCr 4:2:0, accurate integer
-/// DCT, Huffman tables fitted to the image. Never EXIF, a comment or a timestamp, so the same
-/// pixels and settings always give the same bytes. Memory is a few rows.
+/// DCT, Huffman tables fitted to the image up to 2048² (fitting them holds every
+/// coefficient, so larger pictures take libjpeg's standard tables). Never EXIF, a comment or
+/// a timestamp, so the same pixels and settings always give the same bytes. Memory is a
+/// few rows.
 ///
 /// ```swift
 /// let writer = try JPEGWriter(file: fp, width: 256, height: 256, quality: 85,
