@@ -238,7 +238,8 @@ let optionTable: [OptionDescription] = [
     long: "force",
     value: .flag { $0.batch.overwrite = true },
     help: "Rebuild outputs that are up to date instead of skipping them; replace an existing "
-      + "output that is a camera photo (HEIC, or EXIF/XMP metadata) or that you may not write.",
+      + "output that is a photo (HEIC, EXIF/XMP metadata, or a JPEG or PNG that is not square) "
+      + "or that you may not write.",
     group: .batch),
   OptionDescription(
     long: "dry-run",

@@ -35,6 +35,30 @@ import Testing
     #expect(photoEvidence(inHead: plain[...]) == nil)
   }
 
+  /// hexmask writes squares only, so a JPEG or PNG that is not square is a photo, EXIF or
+  /// not (a phone photo stripped of its metadata); a square one may be an earlier output.
+  @Test func aPictureThatIsNotSquareIsAPhoto() {
+    func png(width: UInt8, height: UInt8) -> [UInt8] {
+      Self.pngSignature + Self.chunk("IHDR", [0, 0, 1, width, 0, 0, 1, height, 8, 6, 0, 0, 0])
+    }
+    #expect(
+      photoEvidence(inHead: png(width: 195, height: 44)[...])
+        == "a 451×300 PNG; hexmask writes squares only")
+    #expect(photoEvidence(inHead: png(width: 44, height: 44)[...]) == nil)
+    func jpeg(width: UInt16, height: UInt16, frame: UInt8 = 0xC0) -> [UInt8] {
+      [0xFF, 0xD8, 0xFF, 0xDB, 0, 3, 0, 0xFF, frame, 0, 11, 8]
+        + [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)]
+        + [1, 1, 0x11, 0, 0xFF, 0xDA, 0, 2]
+    }
+    #expect(
+      photoEvidence(inHead: jpeg(width: 4032, height: 3024)[...])
+        == "a 4032×3024 JPEG; hexmask writes squares only")
+    #expect(photoEvidence(inHead: jpeg(width: 3024, height: 4032, frame: 0xC2)[...]) != nil)
+    #expect(photoEvidence(inHead: jpeg(width: 256, height: 256)[...]) == nil)
+    // A DHT segment (C4) is no frame, whatever its bytes say.
+    #expect(photoEvidence(inHead: jpeg(width: 4032, height: 3024, frame: 0xC4)[...]) == nil)
+  }
+
   @Test func jpegAPP1MarksAPhoto() {
     func jpeg(_ app1: String) -> [UInt8] {
       let body = Array(app1.utf8)

@@ -71,8 +71,9 @@ func photoEvidence(inFileAt path: String) -> String? {
   return photoEvidence(inHead: head[..<count])
 }
 
-/// What in the first bytes of a file marks it as a photo: a HEIF/AVIF container, a TIFF
-/// (camera raw files are TIFF inside), or a JPEG, PNG or WebP carrying EXIF or XMP.
+/// What in the first bytes of a file marks it as a photo: a HEIF container, a TIFF (camera
+/// raw files are TIFF inside), a JPEG, PNG, WebP or AVIF carrying EXIF or XMP, or a JPEG
+/// or PNG that is not square.
 func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
   let bytes = Array(head)
   if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
@@ -82,14 +83,53 @@ func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
     return nil
   }
   let name = format.displayName
+  let metadata: String?
   switch format {
   case .heif: return "a \(name) photo"
   // hexmask writes AVIF too, never with EXIF or XMP: an AVIF that holds either is a photo.
   case .avif: return avifMetadata(bytes).map { "an \(name) with \($0) metadata" }
-  case .jpeg: return jpegMetadata(bytes).map { "a \(name) with \($0) metadata" }
-  case .png: return pngMetadata(bytes).map { "a \(name) with \($0) metadata" }
-  case .webp: return webpMetadata(bytes).map { "a \(name) with \($0) metadata" }
+  case .jpeg: metadata = jpegMetadata(bytes)
+  case .png: metadata = pngMetadata(bytes)
+  case .webp: metadata = webpMetadata(bytes)
   }
+  if let metadata { return "a \(name) with \(metadata) metadata" }
+  // Every picture hexmask writes is a square: a JPEG or PNG that is not (a phone photo
+  // without EXIF, a screenshot) cannot be an earlier output.
+  let size = format == .jpeg ? jpegSize(bytes) : format == .png ? pngSize(bytes) : nil
+  if let size, size.width != size.height {
+    return "a \(size.width)×\(size.height) \(name); hexmask writes squares only"
+  }
+  return nil
+}
+
+/// A PNG's size from its `IHDR`, the first chunk.
+private func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+  guard bytes.count >= 24, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+  let number = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+  return (number(16), number(20))
+}
+
+/// A JPEG's size from its start-of-frame segment, looked for up to the start of the scan.
+private func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+  // SOF0…SOF15, which are not DHT (C4), JPG (C8) or DAC (CC).
+  let frames: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
+  var offset = 2
+  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+    let marker = bytes[offset + 1]
+    if marker == 0xFF {  // fill byte
+      offset += 1
+      continue
+    }
+    if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan, end of image
+    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    if frames.contains(marker), offset + 9 <= bytes.count {
+      let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+      let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+      return (width, height)
+    }
+    offset += 2 + max(length, 2)
+  }
+  return nil
 }
 
 /// EXIF or XMP in a JPEG's APP1 segments, looked for up to the start of the scan.
