@@ -55,6 +55,12 @@ import Testing
         == "a 4032×3024 JPEG; hexmask writes squares only")
     #expect(photoEvidence(inHead: jpeg(width: 3024, height: 4032, frame: 0xC2)[...]) != nil)
     #expect(photoEvidence(inHead: jpeg(width: 256, height: 256)[...]) == nil)
+    // A segment length below 2 is damage: the walk stops, and never makes a backwards
+    // range (which would trap).
+    for length: UInt8 in [0, 1] {
+      #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xE1, 0, length, 0, 0][...]) == nil)
+      #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xC0, 0, length, 8, 0, 1][...]) == nil)
+    }
     // A DHT segment (C4) is no frame, whatever its bytes say.
     #expect(photoEvidence(inHead: jpeg(width: 4032, height: 3024, frame: 0xC4)[...]) == nil)
   }

@@ -109,46 +109,44 @@ private func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
   return (number(16), number(20))
 }
 
-/// A JPEG's size from its start-of-frame segment, looked for up to the start of the scan.
+/// The marker and body of each segment of a JPEG before its scan, in order; a damaged
+/// length ends the walk (never a range that runs backwards).
+private func jpegSegments(_ bytes: [UInt8]) -> [(marker: UInt8, body: ArraySlice<UInt8>)] {
+  var segments: [(marker: UInt8, body: ArraySlice<UInt8>)] = []
+  var offset = 2
+  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+    let marker = bytes[offset + 1]
+    if marker == 0xFF {  // fill byte
+      offset += 1
+      continue
+    }
+    if marker == 0xDA || marker == 0xD9 { break }  // start of scan, end of image
+    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    guard length >= 2 else { break }
+    segments.append((marker, bytes[offset + 4..<min(bytes.count, offset + 2 + length)]))
+    offset += 2 + length
+  }
+  return segments
+}
+
+/// A JPEG's size from its start-of-frame segment.
 private func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
   // SOF0…SOF15, which are not DHT (C4), JPG (C8) or DAC (CC).
   let frames: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
-  var offset = 2
-  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-    let marker = bytes[offset + 1]
-    if marker == 0xFF {  // fill byte
-      offset += 1
-      continue
-    }
-    if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan, end of image
-    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-    if frames.contains(marker), offset + 9 <= bytes.count {
-      let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
-      let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
-      return (width, height)
-    }
-    offset += 2 + max(length, 2)
-  }
-  return nil
+  guard let frame = jpegSegments(bytes).first(where: { frames.contains($0.marker) }),
+    frame.body.count >= 5
+  else { return nil }
+  let at = frame.body.startIndex
+  let height = Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
+  let width = Int(bytes[at + 3]) << 8 | Int(bytes[at + 4])
+  return (width, height)
 }
 
-/// EXIF or XMP in a JPEG's APP1 segments, looked for up to the start of the scan.
+/// EXIF or XMP in a JPEG's APP1 segments.
 private func jpegMetadata(_ bytes: [UInt8]) -> String? {
-  var offset = 2
-  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-    let marker = bytes[offset + 1]
-    if marker == 0xFF {  // fill byte
-      offset += 1
-      continue
-    }
-    if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan, end of image
-    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-    let body = bytes[min(bytes.count, offset + 4)..<min(bytes.count, offset + 2 + length)]
-    if marker == 0xE1 {
-      if body.starts(with: Array("Exif\0\0".utf8)) { return "EXIF" }
-      if body.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) { return "XMP" }
-    }
-    offset += 2 + max(length, 2)
+  for segment in jpegSegments(bytes) where segment.marker == 0xE1 {
+    if segment.body.starts(with: Array("Exif\0\0".utf8)) { return "EXIF" }
+    if segment.body.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) { return "XMP" }
   }
   return nil
 }
