@@ -24,14 +24,9 @@ struct KeptRows {
   init(width: Int, height: Int, format: String, bytesPerPixel: Int, memory: MemoryBudget?)
     throws(ImageError)
   {
-    let needed = width * height * bytesPerPixel
-    if let memory, needed > memory.limit {
-      throw ImageError(
-        .tooLarge,
-        "a \(width)×\(height) \(format) needs \(byteAmount(needed)) to encode, more than the "
-          + "memory limit of \(byteAmount(memory.limit))",
-        memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
-    }
+    try checkEncodingMemory(
+      width * height * bytesPerPixel, for: "a \(width)×\(height) \(format)", purpose: "to encode",
+      memory: memory)
     self.width = width
     self.height = height
     pixels.reserveCapacity(width * height * 4)

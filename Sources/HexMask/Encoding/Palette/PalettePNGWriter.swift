@@ -63,14 +63,9 @@ final class PalettePNGWriter: ImageWriter {
     else {
       throw ImageError(.writeFailed, "cannot write a \(width)×\(height) palette PNG")
     }
-    let needed = pixelCount * Self.bytesPerPixel
-    if let memory, needed > memory.limit {
-      throw ImageError(
-        .tooLarge,
-        "a \(width)×\(height) palette PNG needs \(byteAmount(needed)) to choose its colours, "
-          + "more than the memory limit of \(byteAmount(memory.limit))",
-        memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
-    }
+    try checkEncodingMemory(
+      pixelCount * Self.bytesPerPixel, for: "a \(width)×\(height) palette PNG",
+      purpose: "to choose its colours", memory: memory)
     guard channels == 1 || channels == 4 else {
       throw ImageError(
         .writeFailed, "PNG pixels must have 1 (gray) or 4 (RGBA) bytes, not \(channels)")
