@@ -102,7 +102,13 @@ final class PalettePNGWriter: ImageWriter {
     if channels == 4 {
       pixels.append(contentsOf: row)
     } else {
-      for gray in row { pixels += [gray, gray, gray, 255] }
+      // Element by element: an array literal a pixel would allocate for every pixel.
+      for gray in row {
+        pixels.append(gray)
+        pixels.append(gray)
+        pixels.append(gray)
+        pixels.append(255)
+      }
     }
     rowsWritten += 1
   }
