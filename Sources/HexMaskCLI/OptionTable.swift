@@ -129,9 +129,9 @@ let optionTable: [OptionDescription] = [
       + "over \(HexMask.Output.largeEffortSide)"),
   OptionDescription(
     long: "background",
-    value: .color(named: "COLOR") { $0.options.output.background = $1 },
-    help: "Make the output opaque on this colour. JPEG, which has no transparency, always "
-      + "is.",
+    value: .colorOrNone(named: "COLOR") { $0.options.output.background = $1 },
+    help: "Make the output opaque on this colour (none: keep it transparent). JPEG, which "
+      + "has no transparency, always is.",
     group: .output, defaultValue: "none; white for JPEG"),
   OptionDescription(
     long: "mask-only",

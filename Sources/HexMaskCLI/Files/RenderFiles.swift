@@ -121,7 +121,8 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
   } catch {
     let output = destinations[error.target ?? 0].name
     throw FileFailure(
-      file: blamed(error.error, input: source.name, output: output), .image(error.error))
+      file: blamed(error.error, input: source.name, output: output), .image(error.error)
+    ).typed(as: settings.shape)
   }
   // Spools first: a full device then fails before any file is put in place, so the sizes
   // appear all together or not at all.
@@ -151,7 +152,7 @@ func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFail
       side: side, to: fileno(destination.stream), shape: settings.shape, output: outputSettings,
       input: settings.input)
   } catch {
-    throw FileFailure(file: destination.name, .image(error))
+    throw FileFailure(file: destination.name, .image(error)).typed(as: settings.shape)
   }
   return RenderedFile(report: report, stamp: try destination.commit())
 }
@@ -163,7 +164,7 @@ func writeSVGFile(side: Int, shape: HexMask.Shape, to path: String) throws(FileF
   do throws(HexMask.Error) {
     text = try HexMask.svg(side: side, shape: shape)
   } catch {
-    throw FileFailure(file: path == "-" ? "<stdout>" : path, .image(error))
+    throw FileFailure(file: path == "-" ? "<stdout>" : path, .image(error)).typed(as: shape)
   }
   let destination = try OutputFile(path: path)
   guard fputs(text, destination.stream) >= 0 else {

@@ -1,0 +1,83 @@
+import Testing
+
+/// Issue 28, section 4: the rough edges a fresh-eyes tryout found, one row each, run by the
+/// hostile-user harness (``runHostileCase(_:prepare:)``: `in.jpg` is 640 × 427, `small.png`
+/// 32 × 32).
+@Suite struct RoughEdgeTests {
+  static let messageRows: [HostileCase] = [
+    // A4: a corner too large is a usage error for the one picture given (status 2, nothing
+    // written), but one file's failure in a batch (status 1), and the help says both.
+    HostileCase(
+      title: "A4: a corner too large for one picture of a batch fails that file, status 1",
+      setup: "mkdir p && cp in.jpg p/a.jpg && cp small.png p/b.png",
+      command: "hexmask p --out-dir o --corner 30 -q", status: 1,
+      firstError: "hexmask: p/b.png: --corner 30 is too large: at most …",
+      check: "[ -e o/a.png ] && [ ! -e o/b.png ]"),
+    HostileCase(
+      title: "A4: the help's status 2 says a batch makes a too-large corner status 1",
+      command: "hexmask --help > help", status: 0, firstError: nil,
+      check: "grep -A3 '^  2' help | tr '\\n' ' ' | tr -s ' ' | grep -q 'in a batch, that file.s failure: status 1'"),
+    HostileCase(
+      title: "A4: a corner too large for the one picture given is status 2, nothing written",
+      command: "hexmask small.png o.png --corner 30", status: 2,
+      firstError: "hexmask: small.png: --corner 30 is too large: at most …",
+      check: "[ ! -e o.png ]"),
+    // A5: the compact HEIF form is named, not called "not an image file".
+    HostileCase(
+      title: "A5: a mif3 AVIF is named and the reason given",
+      setup: "cp \"$FIXTURES/heif/simple_osm_tile_alpha.avif\" tile.avif",
+      command: "hexmask tile.avif o.png", status: 1,
+      firstError: "hexmask: tile.avif: a compact AVIF or HEIF (brand 'mif3', a 'mini' header), "
+        + "which this build's libheif cannot read; AVIF and HEIC with a full header (brands "
+        + "avif, heic, mif1) are read",
+      check: "[ ! -e o.png ]"),
+    // A6: the default the help names can be typed.
+    HostileCase(
+      title: "A6: --background none is the default, transparent",
+      command: "hexmask in.jpg a.png --background none && hexmask in.jpg b.png", status: 0,
+      firstError: nil, check: "cmp a.png b.png"),
+    HostileCase(
+      title: "A6: --background none on a JPEG is its default white",
+      command: "hexmask in.jpg a.jpg --background NONE && hexmask in.jpg b.jpg", status: 0,
+      firstError: nil, check: "cmp a.jpg b.jpg"),
+    // A7: messages keep what the user typed.
+    HostileCase(
+      title: "A7: a percentage corner too large is told as typed, with its pixels",
+      command: "hexmask in.jpg o.png --corner 50%", status: 2,
+      firstError: "hexmask: in.jpg: --corner 50% (213.50 px) is too large: at most 120.57 fits "
+        + "a 427 px canvas with this line and number of sides",
+      check: "[ ! -e o.png ]"),
+    HostileCase(
+      title: "A7: a --max-pixels beyond any number is too large, and the range is named",
+      command: "hexmask in.jpg o.png --max-pixels 99999999999999999999", status: 2,
+      firstError: "hexmask: invalid value '99999999999999999999' for '--max-pixels': too "
+        + "large, expected a whole number from 1 to 9223372036854775807"),
+    HostileCase(
+      title: "A7: an SVG name without {size} is suggested as an SVG name",
+      command: "hexmask --svg o.svg --size 64,128", status: 2,
+      firstError: "hexmask: --svg 'o.svg' names one file, but --size lists several; put {size} "
+        + "in it (e.g. 'o-{size}.svg')",
+      check: "[ ! -e o.svg ]"),
+    // A8: standard error is no place for a picture, however named.
+    HostileCase(
+      title: "A8: /dev/stderr as OUTPUT with standard error in a file is refused",
+      command: "hexmask in.jpg /dev/stderr --quality 80 2> x.png", status: 2,
+      firstError: nil,
+      check: "[ \"$(cat x.png)\" = \"hexmask: /dev/stderr: output is standard error, where "
+        + "hexmask's messages go; they would mix with the picture's bytes\" ]"),
+    HostileCase(
+      title: "A8: OUTPUT that is the file standard error goes to is refused",
+      command: "hexmask in.jpg x.png --quality 80 2> x.png", status: 2, firstError: nil,
+      check: "grep -q '^hexmask: x.png: output is standard error' x.png && ! is_png x.png"),
+    HostileCase(
+      title: "A8: /dev/fd/2 and /proc/self/fd/2 are standard error too",
+      command: "hexmask in.jpg /dev/fd/2 2>/dev/null; [ $? = 2 ] || exit 9; hexmask in.jpg "
+        + "o.png --svg /proc/self/fd/2 2> e", status: 2, firstError: nil,
+      check: "grep -q \"the --svg output is standard error\" e && [ ! -e o.png ]"),
+  ]
+
+  @Test(arguments: messageRows)
+  func roughEdge(_ row: HostileCase) throws {
+    try runHostileCase(row)
+  }
+}
