@@ -41,7 +41,8 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
       ?? .standard(
         extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
     outputFolder: outputFolder, sizes: job.options.outputSizes,
-    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)))
+    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)),
+    recordFolder: settings.recordFolder)
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
   }

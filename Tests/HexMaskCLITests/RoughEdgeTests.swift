@@ -76,6 +76,38 @@ import Testing
       check: "grep -q \"the --svg output is standard error\" e && [ ! -e o.png ]"),
   ]
 
+  /// A10: the records can be kept out of a folder that is published.
+  static let recordRows: [HostileCase] = [
+    HostileCase(
+      title: "A10: --records keeps the records out of the output folder, and reruns skip",
+      setup: "mkdir -p p/2024 && cp in.jpg p/2024/a.jpg && cp small.png p/b.png",
+      command: "hexmask -r p --out-dir public --records recs -q && hexmask -r p --out-dir public "
+        + "--records recs --json > rows", status: 0,
+      firstError: "hexmask: 0 written, 2 skipped, 0 failed in …",
+      check: "[ ! -e public/.hexmask ] && [ -s recs/2024/a.png.rec ] && [ -s recs/b.png.rec ] "
+        + "&& [ $(grep -c '\"skipped\"' rows) = 2 ]"),
+    HostileCase(
+      title: "A10: a record is a digest and stamps, no path",
+      setup: "mkdir p && cp in.jpg p/secret-name.jpg",
+      command: "hexmask p --out-dir public --records recs -q", status: 0, firstError: nil,
+      check: "! grep -rq secret recs/*.rec && [ $(wc -l < recs/secret-name.png.rec) = 1 ]"),
+    HostileCase(
+      title: "A10: --records works only with --out-dir",
+      command: "hexmask in.jpg o.png --records recs", status: 2,
+      firstError: "hexmask: option '--records' works only in batch mode, with --out-dir DIR",
+      check: "[ ! -e o.png ] && [ ! -e recs ]"),
+    HostileCase(
+      title: "A10: a record that would replace an input is a conflict",
+      setup: "mkdir p recs && cp in.jpg p/a.jpg && cp in.jpg recs/a.png.rec",
+      command: "hexmask p recs/a.png.rec --out-dir o --records recs", status: 2,
+      firstError: "hexmask: conflict: …", check: "[ ! -e o/a.png ]"),
+  ]
+
+  @Test(arguments: recordRows)
+  func recordsElsewhere(_ row: HostileCase) throws {
+    try runHostileCase(row)
+  }
+
   @Test(arguments: messageRows)
   func roughEdge(_ row: HostileCase) throws {
     try runHostileCase(row)
