@@ -229,8 +229,8 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
-      .svgIsOutput, .outputIsStandardError, .noPictures, .outputIsPhoto, .pictureOnTerminal, .contradiction,
-      .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
+      .svgIsOutput, .outputIsStandardError, .noPictures, .outputIsPhoto, .pictureOnTerminal,
+      .contradiction, .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []

@@ -1,4 +1,7 @@
+import HexMask
 import Testing
+
+@testable import HexMaskCLI
 
 /// Issue 28, section 4: the rough edges a fresh-eyes tryout found, one row each, run by the
 /// hostile-user harness (``runHostileCase(_:prepare:)``: `in.jpg` is 640 × 427, `small.png`
@@ -16,7 +19,9 @@ import Testing
     HostileCase(
       title: "A4: the help's status 2 says a batch makes a too-large corner status 1",
       command: "hexmask --help > help", status: 0, firstError: nil,
-      check: "grep -A3 '^  2' help | tr '\\n' ' ' | tr -s ' ' | grep -q 'in a batch, that file.s failure: status 1'"),
+      check:
+        "grep -A3 '^  2' help | tr '\\n' ' ' | tr -s ' ' | grep -q 'in a batch, that file.s failure: status 1'"
+    ),
     HostileCase(
       title: "A4: a corner too large for the one picture given is status 2, nothing written",
       command: "hexmask small.png o.png --corner 30", status: 2,
@@ -102,6 +107,123 @@ import Testing
       command: "hexmask p recs/a.png.rec --out-dir o --records recs", status: 2,
       firstError: "hexmask: conflict: …", check: "[ ! -e o/a.png ]"),
   ]
+
+  /// A landscape JPEG without a profile or an EXIF turn (225 × 150) and a square PNG,
+  /// rendered into `o/` once.
+  private static let plainRun =
+    "mkdir p && cp small.png p/b.png && cp \"$FIXTURES/exif/Landscape_1.jpg\" p/l.jpg "
+    + "&& hexmask p --out-dir o -q"
+  private static func skipsBoth(_ options: String) -> String {
+    "[ $(grep -c '\"status\":\"skipped\"' rows) = 2 ] && hexmask p --out-dir fresh -q "
+      + "\(options) && cmp o/l.png fresh/l.png && cmp o/b.png fresh/b.png"
+  }
+
+  /// A1: an option that cannot act on an input rebuilds nothing, and one that can still
+  /// rebuilds; `skipsBoth` also checks that a fresh run with the option makes the same
+  /// bytes, so skipping was right.
+  static let recipeRows: [HostileCase] =
+    [
+      "--strip", "--no-rotate", "--strict", "--focus 0.5,0.4", "--gravity north",
+      "--strip --no-rotate --strict --focus 0.5,0.4",
+    ].map { options in
+      HostileCase(
+        title: "A1: a rerun adding \(options) to inputs it cannot act on skips them",
+        setup: plainRun, command: "hexmask p --out-dir o \(options) -q --json > rows",
+        status: 0, firstError: nil, check: skipsBoth(options))
+    } + [
+      HostileCase(
+        title: "A1: a rerun with --size equal to each picture's own side skips it",
+        setup: "mkdir p && cp in.jpg p/a.jpg && hexmask p --out-dir o -q",
+        command: "hexmask p --out-dir o --size 427 -q --json > rows", status: 0,
+        firstError: nil,
+        check: "grep -q '\"status\":\"skipped\"' rows && hexmask p --out-dir fresh -q "
+          + "--size 427 && cmp o/a.png fresh/a.png"),
+      HostileCase(
+        title: "A1: --strip on an input with a colour profile rebuilds it",
+        setup: "mkdir p && cp in.jpg p/a.jpg && hexmask p --out-dir o -q",
+        command: "hexmask p --out-dir o --strip -q --json > rows", status: 0, firstError: nil,
+        check: "grep -q '\"status\":\"written\",\"reason\":\"changed\"' rows",
+        changes: ["o/a.png", "o/.hexmask/a.png.rec"]),
+      HostileCase(
+        title: "A1: --no-rotate on an input with an EXIF turn rebuilds it",
+        setup: "mkdir p && cp \"$FIXTURES/exif/Landscape_6.jpg\" p/t.jpg "
+          + "&& hexmask p --out-dir o -q",
+        command: "hexmask p --out-dir o --no-rotate -q --json > rows", status: 0,
+        firstError: nil, check: "grep -q '\"status\":\"written\"' rows",
+        changes: ["o/t.png", "o/.hexmask/t.png.rec"]),
+      HostileCase(
+        title: "A1: --focus 0.5,0.4 on a portrait rebuilds it",
+        setup: "mkdir p && cp \"$FIXTURES/exif/Portrait_1.jpg\" p/t.jpg "
+          + "&& hexmask p --out-dir o -q",
+        command: "hexmask p --out-dir o --focus 0.5,0.4 -q --json > rows", status: 0,
+        firstError: nil, check: "grep -q '\"status\":\"written\"' rows",
+        changes: ["o/t.png", "o/.hexmask/t.png.rec"]),
+      HostileCase(
+        title: "A1: --strict on a damaged input rebuilds it, and fails",
+        setup: "mkdir p && head -c 3000 in.jpg > p/cut.jpg && hexmask p --out-dir o -q 2>/dev/null",
+        command: "hexmask p --out-dir o --strict -q --json > rows", status: 1,
+        firstError: "hexmask: p/cut.jpg: premature end of JPEG file (--strict)",
+        check: "grep -q '\"status\":\"failed\"' rows"),
+    ]
+
+  /// A2: a failed rerun keeps the earlier output and says so.
+  static let failedRerunRows: [HostileCase] = [
+    HostileCase(
+      title: "A2: a --strict rerun that fails keeps cut.png and says so in the summary and row",
+      setup: "mkdir p && cp in.jpg p/a.jpg && head -c 3000 in.jpg > p/cut.jpg "
+        + "&& hexmask p --out-dir o -q 2>/dev/null",
+      command: "hexmask p --out-dir o --strict --json > rows 2> errors", status: 1,
+      firstError: nil,
+      check: "is_png o/cut.png && grep -q '\"output\":\"o/cut.png\",\"status\":\"failed\".*"
+        + "\"kept\":true}$' rows && ! grep '\"o/a.png\"' rows | grep -q kept && grep -q "
+        + "'^hexmask: 0 written, 1 skipped, 1 failed (1 earlier output kept) in ' errors"),
+    HostileCase(
+      title: "A2: a failure with no earlier output keeps nothing and says nothing of it",
+      setup: "mkdir p && head -c 3000 in.jpg > p/cut.jpg",
+      command: "hexmask p --out-dir o --strict --json > rows 2> errors", status: 1,
+      firstError: nil,
+      check: "[ ! -e o/cut.png ] && ! grep -q kept rows && grep -q "
+        + "'^hexmask: 0 written, 0 skipped, 1 failed in ' errors"),
+  ]
+
+  @Test(arguments: recipeRows)
+  func optionsThatCannotActRebuildNothing(_ row: HostileCase) throws {
+    try runHostileCase(row)
+  }
+
+  @Test(arguments: failedRerunRows)
+  func failedRerunKeepsTheEarlierOutput(_ row: HostileCase) throws {
+    try runHostileCase(row)
+  }
+
+  /// A1: version 3 records keep the picture's facts; version 2 records are still read,
+  /// without them, and their digest is still the whole recipe's, so an upgrade rebuilds
+  /// nothing.
+  @Test func recordsKeepThePicturesFactsAndReadTheOldFormat() throws {
+    let facts = HexMask.PictureFacts(
+      width: 640, height: 427, hasColorProfile: true, isTurned: false, isClean: true)
+    let output = FileStamp(size: 48213, seconds: 1_764_590_400, nanoseconds: 123_456_789)
+    let record = RunRecord(recipe: 0x9f3c, side: 427, output: output, picture: facts)
+    #expect(
+      record.line == "hexmask-record 3 0000000000009f3c 427 48213 1764590400.123456789 640x427 pc\n"
+    )
+    #expect(RunRecord(line: record.line) == record)
+    let old = try #require(
+      RunRecord(line: "hexmask-record 2 0000000000009f3c 427 48213 1764590400.123456789\n"))
+    #expect(old.picture == nil && old.side == 427)
+    #expect(RunRecord(line: "hexmask-record 3 0000000000009f3c 427 48213 1.1 640x427 px\n") == nil)
+    // Without facts the recipe is what it always was: every option counts.
+    var strip = RenderSettings()
+    strip.output.keepColorProfile = false
+    #expect(
+      effectiveRecipe(of: strip, side: 427, format: .png)
+        != effectiveRecipe(of: RenderSettings(), side: 427, format: .png))
+    let plain = HexMask.PictureFacts(
+      width: 640, height: 427, hasColorProfile: false, isTurned: false, isClean: true)
+    #expect(
+      effectiveRecipe(of: strip, side: 427, format: .png, picture: plain)
+        == effectiveRecipe(of: RenderSettings(), side: 427, format: .png, picture: plain))
+  }
 
   @Test(arguments: recordRows)
   func recordsElsewhere(_ row: HostileCase) throws {

@@ -61,8 +61,7 @@ struct BatchPlan: Equatable, Sendable {
       item.problem = FileFailure(file: input.path, .unnamable(reason))
       return
     }
-    if records == nil, relative == recordFolderName || relative.hasPrefix(recordFolderName + "/")
-    {
+    if records == nil, relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
       let reason =
         "the output \(quotedName(relative)) would be among hexmask's rerun records in "
         + "'\(recordFolderName)'"

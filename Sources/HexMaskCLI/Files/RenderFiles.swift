@@ -61,22 +61,25 @@ struct RenderedFile: Equatable, Sendable {
   var crop: HexMask.Crop?
   /// The faces `--gravity face` found; nil for the other crops.
   var faces: [HexMask.Face]?
+  /// What the input was, which a rerun record keeps; nil for a mask.
+  var picture: HexMask.PictureFacts?
 
   init(
     side: Int, warnings: [String], stamp: FileStamp?, crop: HexMask.Crop? = nil,
-    faces: [HexMask.Face]? = nil
+    faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil
   ) {
     self.side = side
     self.warnings = warnings
     self.stamp = stamp
     self.crop = crop
     self.faces = faces
+    self.picture = picture
   }
 
   init(report: HexMask.Report, stamp: FileStamp?) {
     self.init(
       side: report.side, warnings: report.warnings.map(\.description), stamp: stamp,
-      crop: report.crop, faces: report.faces)
+      crop: report.crop, faces: report.faces, picture: report.picture)
   }
 }
 
