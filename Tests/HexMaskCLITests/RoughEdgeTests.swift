@@ -79,6 +79,11 @@ import Testing
       command: "hexmask in.jpg /dev/fd/2 2>/dev/null; [ $? = 2 ] || exit 9; hexmask in.jpg "
         + "o.png --svg /proc/self/fd/2 2> e", status: 2, firstError: nil,
       check: "grep -q \"the --svg output is standard error\" e && [ ! -e o.png ]"),
+    HostileCase(
+      title: "A8: a batch output that is the file standard error goes to is refused",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && cp small.png p/b.png",
+      command: "hexmask p --out-dir o 2> o/a.png", status: 2, firstError: nil,
+      check: "grep -q '^hexmask: o/a.png: output is standard error' o/a.png && [ ! -e o/b.png ]"),
   ]
 
   /// A10: the records can be kept out of a folder that is published.
