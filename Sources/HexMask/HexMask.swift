@@ -50,12 +50,43 @@ extension HexMask {
     /// The faces ``CropChoice/faces(_:)`` found, in upright input pixels; nil for the
     /// other crops.
     public var faces: [Face]?
+    /// What the picture read was, as far as options can act on it; nil for a mask.
+    public var picture: PictureFacts?
 
-    public init(side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil) {
+    public init(
+      side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
+      picture: PictureFacts? = nil
+    ) {
       self.side = side
       self.warnings = warnings
       self.crop = crop
       self.faces = faces
+      self.picture = picture
+    }
+  }
+
+  /// What a render learnt about its input that decides whether an option can act on it, so
+  /// that a caller who keeps it (hexmask's rerun records) can tell two option sets that
+  /// make the same bytes from this input: `keepColorProfile` with no profile, `autoOrient`
+  /// with no turn, `strict` on a clean picture, a crop axis along which the picture is not
+  /// longer.
+  public struct PictureFacts: Equatable, Hashable, Sendable {
+    /// The upright picture's size, in its pixels, as the render turned it.
+    public var width: Int
+    public var height: Int
+    /// True when it carries an ICC profile.
+    public var hasColorProfile: Bool
+    /// True when its EXIF orientation turns or mirrors it, applied or not.
+    public var isTurned: Bool
+    /// True when every row was decoded, without a warning: strict mode finds nothing.
+    public var isClean: Bool
+
+    public init(width: Int, height: Int, hasColorProfile: Bool, isTurned: Bool, isClean: Bool) {
+      self.width = width
+      self.height = height
+      self.hasColorProfile = hasColorProfile
+      self.isTurned = isTurned
+      self.isClean = isClean
     }
   }
 }

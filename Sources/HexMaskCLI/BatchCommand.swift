@@ -41,9 +41,19 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
       ?? .standard(
         extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
     outputFolder: outputFolder, sizes: job.options.outputSizes,
-    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)))
+    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)),
+    recordFolder: settings.recordFolder)
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
+  }
+  // Standard error redirected to one of the outputs (`2> out/a.png`) would mix the messages
+  // with that picture; only a regular file can be one, so most runs look no further.
+  if let messages = FileKey(descriptor: realStandardError.load(ordering: .relaxed)),
+    let clash = plan.items.first(where: {
+      $0.problem == nil && FileKey(existing: $0.output) == messages
+    })
+  {
+    throw .outputIsStandardError(path: clash.output, role: "output")
   }
   if let template = settings.nameTemplate,
     let clash = formatClash(in: plan.items, options: job.options, template: template.text)

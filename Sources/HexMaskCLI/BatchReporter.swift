@@ -28,6 +28,8 @@ final class BatchReporter: Sendable {
     var written = 0
     var skipped = 0
     var failed = 0
+    /// Failed items whose earlier output is still there (``BatchResult/keptOutput``).
+    var kept = 0
     /// The next result to print, in input order, and those finished ahead of it.
     var nextToPrint = 0
     var waiting: [Int: BatchResult] = [:]
@@ -57,6 +59,7 @@ final class BatchReporter: Sendable {
       case .skipped: state.skipped += 1
       case .failed: state.failed += 1
       }
+      if result.keptOutput { state.kept += 1 }
       state.waiting[index] = result
       while let next = state.waiting.removeValue(forKey: state.nextToPrint) {
         report(next, &state)
@@ -77,6 +80,11 @@ final class BatchReporter: Sendable {
       let seconds = elapsed
       var summary =
         "hexmask: \(state.written) written, \(state.skipped) skipped, \(state.failed) failed"
+      if state.kept > 0 {
+        // A failed rerun leaves the output of the run before; the summary must not let a
+        // folder that no longer matches the command pass for one that does.
+        summary += " (\(state.kept) earlier output\(state.kept == 1 ? "" : "s") kept)"
+      }
       if state.done < total { summary += ", \(total - state.done) not started" }
       summary += " in \(duration(seconds))"
       if seconds > 0 && state.done > 0 {
@@ -266,7 +274,8 @@ func faceWords(_ faces: [HexMask.Face]) -> String {
 /// `warnings` (`[]` when there are none) says what a file written from a damaged input
 /// lacks, as the warnings on standard error do. `crop` is the square of the upright input
 /// the output shows, `{"x":…,"y":…,"side":…}`, null unless written; `faces`, the number of
-/// faces found, is there only for outputs written with `--gravity face`. The keys older
+/// faces found, is there only for outputs written with `--gravity face`; `kept`, true, only
+/// for a failed file whose earlier output is still there, left as it was. The keys older
 /// versions printed keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
@@ -285,6 +294,7 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
     ("crop", crop ?? "null"),
   ]
   if let faces = result.report?.faces { fields.append(("faces", String(faces.count))) }
+  if result.keptOutput { fields.append(("kept", "true")) }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }
 

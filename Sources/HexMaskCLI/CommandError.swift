@@ -41,6 +41,9 @@ enum CommandError: Error, Equatable, Sendable {
   case outputIsFaceModel(path: String, role: String, model: String)
   /// `--svg` names the same file as OUTPUT, however spelled.
   case svgIsOutput(path: String)
+  /// An output (`OUTPUT` or `--svg`, named by `role`) is standard error, however spelled,
+  /// where the messages go.
+  case outputIsStandardError(path: String, role: String)
   /// An output names an existing photo hexmask could not have made (`what` says why), and
   /// `--force` was not given.
   case outputIsPhoto(path: String, what: String)
@@ -120,6 +123,12 @@ enum CommandError: Error, Equatable, Sendable {
     case .invalidValue(let text, let option, .color):
       "invalid colour \(quotedName(text)) for '\(option)': expected "
         + ValueKind.color.expectation
+    case .invalidValue(let text, let option, .wholeNumber(let range))
+    where !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) } && Int(text) == nil:
+      // More digits than any machine number: say so, with the range, rather than that a
+      // whole number was expected, which it is.
+      "invalid value \(quotedName(text)) for '\(option)': too large, expected a whole number "
+        + "from \(range.lowerBound) to \(range.upperBound)"
     case .invalidValue(let text, let option, let kind):
       "invalid value \(quotedName(text)) for '\(option)': expected \(kind.expectation)"
     case .missingFiles(let count):
@@ -136,6 +145,9 @@ enum CommandError: Error, Equatable, Sendable {
         + (model == path ? "" : " \(quotedName(model))") + "; refusing to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
+    case .outputIsStandardError(let path, let role):
+      "\(displayName(path)): \(role) is standard error, where hexmask's messages go; they "
+        + "would mix with the picture's bytes"
     case .outputIsPhoto(let path, let what):
       "\(displayName(path)) exists and is a photo (\(what)), not a picture hexmask made; "
         + "refusing to replace it (--force replaces it)"
@@ -163,7 +175,7 @@ enum CommandError: Error, Equatable, Sendable {
         + "(e.g. 'avatar-{size}.png')"
     case .sizeNotInName(let name, let role):
       "\(role) \(quotedName(name)) names one file, but --size lists several; put {size} in it "
-        + "(e.g. 'avatar-{size}.png')"
+        + "(e.g. \(quotedName(withSizePlaceholder(name))))"
     case .sizeWithoutSizes(let name, let role):
       "\(role) \(quotedName(name)) has {size}, which needs --size N (or a list such as "
         + "64,128,256)"
@@ -217,8 +229,8 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
-      .svgIsOutput, .noPictures, .outputIsPhoto, .pictureOnTerminal, .contradiction,
-      .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
+      .svgIsOutput, .outputIsStandardError, .noPictures, .outputIsPhoto, .pictureOnTerminal,
+      .contradiction, .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []
@@ -296,13 +308,15 @@ extension CommandError {
     (
       1,
       "A file could not be read or written; the message names it and the reason. In a batch: "
-        + "at least one file failed, the others were written. Also when standard output or "
-        + "error could not be written (a full disk)."
+        + "at least one file failed (a damaged photo, a picture too small for --corner), the "
+        + "others were written. Also when standard output or error could not be written (a "
+        + "full disk)."
     ),
     (
       2,
       "The command line is wrong: an unknown option, a bad value, a corner too large for the "
-        + "picture, outputs in conflict. Nothing was written."
+        + "one picture given (in a batch, that file's failure: status 1), outputs in conflict. "
+        + "Nothing was written."
     ),
     (
       130,
@@ -345,6 +359,7 @@ extension FileFailure.Cause {
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
+    case .shapeAsTyped(let error, let typed): error.words(typed: typed)
     // The options' own ranges are checked while parsing; this is the library's last word.
     case .image(.invalidValue(let value)): value.description
     case .image(.output(let error)): error.words
@@ -354,7 +369,7 @@ extension FileFailure.Cause {
   /// True when the options, not the file, are at fault: a single-file run exits with 2.
   var isUsage: Bool {
     switch self {
-    case .image(.shape), .image(.output), .image(.invalidValue), .outputIsFolder,
+    case .image(.shape), .shapeAsTyped, .image(.output), .image(.invalidValue), .outputIsFolder,
       .outputIsFolderInBatch, .unknownFormat, .unnamable:
       true
     case .image, .system, .closedPipe: false
@@ -363,14 +378,21 @@ extension FileFailure.Cause {
 }
 
 extension ShapeError {
-  /// What does not fit, in the options' words.
-  var words: String {
-    switch self {
+  /// What does not fit, in the options' words, in pixels.
+  var words: String { words(typed: nil) }
+
+  /// ``words``, with the value as the user typed it when that was a percentage.
+  func words(typed: HexMask.Length?) -> String {
+    func value(_ resolved: Double) -> String {
+      guard case .percent(let percent) = typed else { return pixels(resolved) }
+      return "\(pixels(percent))% (\(pixels(resolved)) px)"
+    }
+    return switch self {
     case .cornerTooLarge(let corner, let maximum, let side):
-      "--corner \(pixels(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px "
+      "--corner \(value(corner)) is too large: at most \(pixels(maximum)) fits a \(side) px "
         + "canvas with this line and number of sides"
     case .lineTooWide(let line, let side):
-      "--line \(pixels(line)) leaves no room for the shape in a \(side) px canvas: it must be "
+      "--line \(value(line)) leaves no room for the shape in a \(side) px canvas: it must be "
         + "less than \(side)"
     }
   }
@@ -392,4 +414,14 @@ extension OutputError {
       "--\(field.rawValue) has no effect on \(format.displayName) output"
     }
   }
+}
+
+/// `name` with `-{size}` before its extension (`o.svg` → `o-{size}.svg`), or at its end when
+/// it has none: the suggestion keeps the kind of file the user named.
+func withSizePlaceholder(_ name: String) -> String {
+  let fileName = lastComponent(of: name)
+  guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else {
+    return name + "-{size}"
+  }
+  return String(name[..<dot]) + "-{size}" + String(name[dot...])
 }

@@ -119,6 +119,9 @@ struct BatchSettings: Equatable, Sendable {
   var json = false
   /// Render only this shard of the inputs; nil: all of them.
   var shard: Shard?
+  /// `--records`: the folder the rerun records are kept in; nil: `.hexmask` inside the
+  /// output folder.
+  var recordFolder: String?
 }
 
 /// Shard `index` of `count`: the inputs whose path hashes to `index`. Which shard a file

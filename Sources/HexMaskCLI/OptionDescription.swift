@@ -158,6 +158,23 @@ struct OptionValue: Sendable {
     }
   }
 
+  /// A colour, or `none` for no colour at all (nil), which is what the option's default
+  /// says: `--background none` asks for the default.
+  static func colorOrNone(
+    named name: String, _ set: @escaping @Sendable (inout Job, RGBAColor?) -> Void
+  ) -> OptionValue {
+    OptionValue(kind: .color, name: name) { job, text, option throws(CommandError) in
+      if text.lowercased() == "none" {
+        set(&job, nil)
+        return
+      }
+      guard let color = RGBAColor(parsing: text) else {
+        throw .invalidValue(text, option: option, kind: .color)
+      }
+      set(&job, color)
+    }
+  }
+
   /// A file or folder name; only the empty string is refused.
   /// A PNG compression: `fast`, `default`, `small` or a zlib level `0`…`9`.
   static func compression(

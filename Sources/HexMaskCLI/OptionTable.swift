@@ -129,9 +129,9 @@ let optionTable: [OptionDescription] = [
       + "over \(HexMask.Output.largeEffortSide)"),
   OptionDescription(
     long: "background",
-    value: .color(named: "COLOR") { $0.options.output.background = $1 },
-    help: "Make the output opaque on this colour. JPEG, which has no transparency, always "
-      + "is.",
+    value: .colorOrNone(named: "COLOR") { $0.options.output.background = $1 },
+    help: "Make the output opaque on this colour (none: keep it transparent). JPEG, which "
+      + "has no transparency, always is.",
     group: .output, defaultValue: "none; white for JPEG"),
   OptionDescription(
     long: "mask-only",
@@ -220,6 +220,14 @@ let optionTable: [OptionDescription] = [
     group: .batch,
     defaultValue: NameTemplate.standard.text + " (.jpg, .webp, .avif with --format; "
       + "{dir}/{name}-{size}.png with several sizes)"),
+  OptionDescription(
+    long: "records",
+    value: .path(named: "DIR") { $0.batch.recordFolder = $1 },
+    help: "Keep the rerun records in DIR instead of .hexmask inside the output folder, so "
+      + "that a folder you publish holds only pictures. A record is a file named after its "
+      + "output holding a digest of the input's size and time and of the options, and the "
+      + "output's side, size and time. Give each output folder its own DIR.",
+    group: .batch, defaultValue: "the output folder's .hexmask"),
   OptionDescription(
     long: "jobs", short: "j",
     value: .wholeNumber(named: "N", in: 1...1024) { $0.batch.jobs = $1 },

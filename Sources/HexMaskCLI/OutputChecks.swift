@@ -18,6 +18,10 @@ extension Job {
     for (output, key) in zip(outputs, outputKeys) where key != nil && key == inputKey {
       throw .outputIsInput(path: output.path, role: "output")
     }
+    let named = outputs.map { ($0.path, "output") } + svgFiles.map { ($0.path, "the --svg output") }
+    for (path, role) in named where isStandardError(path) {
+      throw .outputIsStandardError(path: path, role: role)
+    }
     for svg in svgFiles {
       guard let svgKey = FileKey(standardOr: svg.path, reading: false) else { continue }
       if svgKey == inputKey { throw .outputIsInput(path: svg.path, role: "the --svg output") }
@@ -74,6 +78,16 @@ extension Job {
       }
     }
   }
+}
+
+/// True when writing to `path` writes where the messages go: `/dev/stderr`, `/dev/fd/2`,
+/// `/proc/self/fd/2`, or the file standard error is redirected to (`2> out.png`).
+private func isStandardError(_ path: String) -> Bool {
+  guard path != "-" else { return false }
+  let messages = realStandardError.load(ordering: .relaxed)
+  if descriptorNamed(by: path) == messages { return true }
+  guard let messagesFile = FileKey(descriptor: messages) else { return false }
+  return FileKey(existing: path) == messagesFile
 }
 
 /// True when `path` (`-`: standard input or output) is a terminal.

@@ -54,9 +54,12 @@ extension HostileUserTests {
         + "exit $(cat st)",
       status: 0, firstError: nil, check: "is_png got.png"),
     HostileCase(
-      title: "OUTPUT /dev/stderr reaches standard error, though decoders' descriptor 2 is muted",
-      command: "hexmask in.jpg /dev/stderr 2> got.png", status: 0, firstError: nil,
-      check: "is_png got.png"),
+      // Issue 28, A8: the messages would mix with the picture, so it is refused, on the
+      // user's standard error (decoders' descriptor 2 is muted).
+      title: "OUTPUT /dev/stderr is refused, on standard error, though descriptor 2 is muted",
+      command: "hexmask in.jpg /dev/stderr 2> got.png", status: 2, firstError: nil,
+      check: "! is_png got.png && grep -q '^hexmask: /dev/stderr: output is standard error' got.png"
+    ),
     HostileCase(
       title: "INPUT - from a photo and OUTPUT that photo: refused, the photo kept",
       setup: "cp in.jpg photo.jpg", command: "hexmask - photo.jpg < photo.jpg", status: 2,

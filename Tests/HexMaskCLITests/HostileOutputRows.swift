@@ -288,7 +288,7 @@ extension HostileUserTests {
       command: "hexmask photos --out-dir out --size 48 --border-color gold -q", status: 0,
       firstError: nil,
       check: "! grep -rq -e photos -e gold out/.hexmask && ! grep -q hexmask out/a.png && grep -qx "
-        + "'hexmask-record 2 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]*' "
+        + "'hexmask-record 3 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*x[0-9]* [poc-]*' "
         + "out/.hexmask/a.png.rec"),
     HostileCase(
       title: "four processes with two option sets write one folder; a rerun settles it exactly",

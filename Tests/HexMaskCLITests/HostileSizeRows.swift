@@ -12,7 +12,7 @@ extension HostileUserTests {
       title: "several sizes into one OUTPUT without {size} are refused",
       command: "hexmask in.jpg a.png --size 64,128", status: 2,
       firstError: "hexmask: OUTPUT 'a.png' names one file, but --size lists several; put {size} "
-        + "in it (e.g. 'avatar-{size}.png')",
+        + "in it (e.g. 'a-{size}.png')",
       check: "[ ! -e a.png ]"),
     HostileCase(
       title: "several sizes to standard output are refused",
@@ -53,7 +53,7 @@ extension HostileUserTests {
       title: "--svg with several sizes needs {size} too",
       command: "hexmask in.jpg 'a-{size}.png' --size 32,64 --svg s.svg", status: 2,
       firstError: "hexmask: --svg 's.svg' names one file, but --size lists several; put {size} "
-        + "in it (e.g. 'avatar-{size}.png')",
+        + "in it (e.g. 's-{size}.svg')",
       check: "[ ! -e a-32.png ] && [ ! -e s.svg ]"),
     HostileCase(
       title: "a batch names several sizes {dir}/{name}-{size}.png, one --json row each",
@@ -71,7 +71,7 @@ extension HostileUserTests {
       title: "a batch --name without {size} cannot hold several sizes",
       command: "hexmask in.jpg --out-dir o --size 32,16 --name '{name}.png'", status: 2,
       firstError: "hexmask: --name '{name}.png' names one file, but --size lists several; put "
-        + "{size} in it (e.g. 'avatar-{size}.png')",
+        + "{size} in it (e.g. '{name}-{size}.png')",
       check: "[ ! -e o ]"),
     HostileCase(
       title: "a damaged input fails every size and is reported once",

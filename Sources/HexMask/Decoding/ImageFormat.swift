@@ -81,6 +81,10 @@ extension HexMask {
       return brands
     }
 
+    /// The major brand of HEIF's compact form (a `mini` box for `meta`), AVIF or HEIC,
+    /// which the libheif hexmask is built with may not read.
+    package static let compactHEIFBrand = "mif3"
+
     /// Formats hexmask does not read but can name, from their first bytes: "GIF" for a GIF.
     package static func otherFormatName(_ head: some Collection<UInt8>) -> String? {
       let bytes = Array(head.prefix(16))

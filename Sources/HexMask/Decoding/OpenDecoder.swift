@@ -91,6 +91,14 @@ package func openDecoder(
   if prefix.starts(with: [0xFF, 0xD8]) {
     throw ImageError(.corrupt, "corrupt JPEG: no marker after the start of image")
   }
+  if ImageFormat.heifBrands(longer)?.first == ImageFormat.compactHEIFBrand {
+    // HEIF's 2024 amendment: a `mini` box instead of `meta`, which libheif reads from 1.20
+    // on. Naming it says the file is fine and the library is old, not that it is no image.
+    throw ImageError(
+      .unsupported,
+      "a compact AVIF or HEIF (brand 'mif3', a 'mini' header), which this build's libheif "
+        + "cannot read; AVIF and HEIC with a full header (brands avif, heic, mif1) are read")
+  }
   if let name = ImageFormat.otherFormatName(longer) {
     throw ImageError(.unsupported, "a \(name) file: \(readableFormats)")
   }

@@ -357,11 +357,18 @@ extension HexMask {
     let readWarnings = (output.keepColorProfile ? metadata.warnings : []) + picture.warnings
     let inputCrop = cropInInput(
       stored: stored, orientation: orientation, shape: shape, crop: output.crop)
-    let reports = outputs.map { target in
+    var reports = outputs.map { target in
       Report(
         side: target.side, warnings: readWarnings + target.writer.warnings, crop: inputCrop,
         faces: faces)
     }
+    let (width, height) = stored.uprightStoredSize(orientation)
+    let facts = PictureFacts(
+      width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
+      isTurned: (metadata.exif.map(Orientation.fromExif) ?? .up) != .up,
+      isClean: picture.hasReadEverySourceRow && metadata.warnings.isEmpty
+        && reports.allSatisfy(\.warnings.isEmpty))
+    for index in reports.indices { reports[index].picture = facts }
     if input.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw forInput(.warningInStrictMode(first))
     }

@@ -94,6 +94,10 @@ package final class ResizedDecoder: WrappingDecoder {
     }
   }
 
+  /// True when every source row has been read, so that ``readRemainingSourceRows()`` has
+  /// nothing left to find.
+  package var hasReadEverySourceRow: Bool { sourceRowsRead >= source.height }
+
   /// Reads the source rows the output did not need, so that damage anywhere in the
   /// file is found (``HexMask/Input/strict``). Call after the last output row.
   package func readRemainingSourceRows() throws(ImageError) {

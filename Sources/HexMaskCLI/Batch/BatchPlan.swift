@@ -23,9 +23,10 @@ struct BatchPlan: Equatable, Sendable {
   ///   record.
   init(
     inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil],
-    list: FileIdentity.Key? = nil, model: Set<FileIdentity.Key> = []
+    list: FileIdentity.Key? = nil, model: Set<FileIdentity.Key> = [], recordFolder: String? = nil
   ) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
+    let records = recordFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     items = inputs.flatMap { input in
       // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
       let fileName = lastComponent(of: input.path)
@@ -33,7 +34,7 @@ struct BatchPlan: Equatable, Sendable {
         input.folder.map { $0.isEmpty ? String(fileName) : $0 + "/" + fileName } ?? input.path
       return sizes.map { size in
         var item = BatchItem(input: input.path, output: "", size: size, shardKey: shardKey)
-        Self.name(&item, from: input, template: template, prefix: prefix)
+        Self.name(&item, from: input, template: template, prefix: prefix, records: records)
         return item
       }
     }
@@ -41,10 +42,12 @@ struct BatchPlan: Equatable, Sendable {
       among: items, inputs: Set(inputs.compactMap(\.identity)), list: list, model: model)
   }
 
-  /// Gives `item` its output and record under `prefix` (the output folder and a slash),
-  /// or the reason it has none.
+  /// Gives `item` its output under `prefix` (the output folder and a slash) and its record
+  /// under `records` (`--records` and a slash; nil: `.hexmask` in the output folder), or
+  /// the reason it has none.
   private static func name(
-    _ item: inout BatchItem, from input: BatchInput, template: NameTemplate, prefix: String
+    _ item: inout BatchItem, from input: BatchInput, template: NameTemplate, prefix: String,
+    records: String?
   ) {
     if let problem = input.problem {
       item.problem = problem
@@ -58,7 +61,7 @@ struct BatchPlan: Equatable, Sendable {
       item.problem = FileFailure(file: input.path, .unnamable(reason))
       return
     }
-    if relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
+    if records == nil, relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
       let reason =
         "the output \(quotedName(relative)) would be among hexmask's rerun records in "
         + "'\(recordFolderName)'"
@@ -66,7 +69,7 @@ struct BatchPlan: Equatable, Sendable {
       return
     }
     item.output = prefix + relative
-    item.record = prefix + recordFolderName + "/" + relative + ".rec"
+    item.record = (records ?? prefix + recordFolderName + "/") + relative + ".rec"
   }
 
   /// Outputs two items would write, and outputs or records that are inputs (`inputs`: their

@@ -122,6 +122,9 @@ struct BatchResult: Equatable, Sendable {
   var reason: WriteReason?
   /// Wall-clock time spent on the item's input (all its sizes), in milliseconds.
   var milliseconds: Int
+  /// True when the item failed and its output from an earlier run is still there, left as it
+  /// was: a failed rerun never takes away a picture that was served, and says so instead.
+  var keptOutput = false
 
   init(
     item: BatchItem, status: BatchStatus, error: FileFailure? = nil,
@@ -156,8 +159,9 @@ private func renderInput(
     {
       // An output no record vouches for may be a photo or a file the user may not write.
       if !overwrite, reason == .changed, let refusal = ReplacementRefusal(replacing: item.output) {
-        results.append(
-          BatchResult(item: item, status: .failed, error: refusal.failure(item.output)))
+        var result = BatchResult(item: item, status: .failed, error: refusal.failure(item.output))
+        result.keptOutput = true
+        results.append(result)
         continue
       }
       var result = BatchResult(item: item, status: .written)
@@ -185,8 +189,9 @@ private func renderInput(
       {
         let side = made.side
         let digest = recipe.digest(
-          input: input, side: side, format: recipe.format(of: item.output))
-        let record = RunRecord(recipe: digest, side: side, output: output)
+          input: input, side: side, format: recipe.format(of: item.output),
+          picture: made.picture)
+        let record = RunRecord(recipe: digest, side: side, output: output, picture: made.picture)
         do throws(FileFailure) {
           try record.write(to: recordPath)
         } catch {
@@ -204,6 +209,9 @@ private func renderInput(
       results[index].error = error
       results[index].reason = nil
     }
+  }
+  for index in stale where results[index].status == .failed {
+    results[index].keptOutput = FileStamp(path: results[index].item.output) != nil
   }
   let elapsed = ContinuousClock.now - start
   let milliseconds =

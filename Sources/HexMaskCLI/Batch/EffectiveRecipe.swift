@@ -21,18 +21,36 @@ import HexMask
 /// effectiveRecipe(of: RenderSettings(), side: 427, format: .png)
 /// // "format png\nside 427\nsize own\nsides 6\nline 4014000000000000\n…"
 /// ```
-func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputFormat) -> String {
+///
+/// With the facts of the `picture` it is made from (kept in its record), the recipe is exact
+/// for that picture: the side is the one the options give it, and a `--size` equal to its
+/// own side is its own size; `--strip` without a profile, `--no-rotate` without an EXIF
+/// turn, `--strict` on a picture read whole without a warning, and a `--gravity` or
+/// `--focus` along an axis the picture is not longer in (y on a landscape, both on a
+/// square) change nothing and are left out.
+func effectiveRecipe(
+  of settings: RenderSettings, side: Int, format: OutputFormat,
+  picture: HexMask.PictureFacts? = nil
+) -> String {
   var lines: [String] = []
   func add(_ key: String, _ value: String) { lines.append("\(key) \(value)") }
   let output = settings.output
   let mask = output.maskOnly
+  var side = side
   add("format", mask ? "mask" : format.rawValue)
-  add("side", String(side))
-  if let size = output.size {
-    add("size", String(size))
-    add("upscale", output.upscale ? "yes" : "no")
+  if let picture {
+    let own = min(picture.width, picture.height)
+    side = output.size.map { output.upscale ? $0 : min($0, own) } ?? own
+    add("side", String(side))
+    add("size", side == own ? "own" : "scaled")
   } else {
-    add("size", "own")
+    add("side", String(side))
+    if let size = output.size {
+      add("size", String(size))
+      add("upscale", output.upscale ? "yes" : "no")
+    } else {
+      add("size", "own")
+    }
   }
   add("sides", String(settings.shape.sides))
   add("layout", settings.shape.layout.rawValue)
@@ -76,16 +94,21 @@ func effectiveRecipe(of settings: RenderSettings, side: Int, format: OutputForma
   if !mask {
     // The seed layout always takes the top-left square, the one `--gravity northwest`
     // picks, so switching `--gravity` or `--focus` with it rebuilds nothing.
-    add("crop", settings.shape.layout == .seed ? "gravity northwest" : crop(output.crop))
+    add(
+      "crop",
+      settings.shape.layout == .seed
+        ? "gravity northwest" : picture.map { crop(output.crop, on: $0) } ?? crop(output.crop))
     // JPEG has no transparency: without --background it is flattened onto white.
     let background = format == .jpeg ? output.background ?? .white : output.background
     add("background", background.map(hex) ?? "none")
-    add("profile", output.keepColorProfile ? "keep" : "strip")
-    add("orient", settings.input.autoOrient ? "exif" : "stored")
+    if picture?.hasColorProfile ?? true {
+      add("profile", output.keepColorProfile ? "keep" : "strip")
+    }
+    if picture?.isTurned ?? true { add("orient", settings.input.autoOrient ? "exif" : "stored") }
   }
   // Strict decoding writes the same bytes, but a rerun with --strict must still read the
-  // inputs again to refuse the damaged ones.
-  add("strict", settings.input.strict ? "yes" : "no")
+  // inputs again to refuse the damaged ones: unless every row was read without a warning.
+  if !(picture?.isClean ?? false) { add("strict", settings.input.strict ? "yes" : "no") }
   return lines.joined(separator: "\n") + "\n"
 }
 
@@ -118,5 +141,29 @@ private func crop(_ crop: HexMask.CropChoice) -> String {
   // The model's identity is in the recipe: another opencv-data rebuilds these outputs.
   case .faces(let model): "gravity face \(model.identity)"
   case .attention: "gravity attention"
+  }
+}
+
+/// The crop as the square it picks on `picture`: only the axis the picture is longer in
+/// can move the square (none on a square picture), so the other is left out. A gravity is
+/// its anchor on that axis (`north` on a landscape is `center`), a focus its fraction, 0.5
+/// being the centre.
+private func crop(_ choice: HexMask.CropChoice, on picture: HexMask.PictureFacts) -> String {
+  guard picture.width != picture.height else {
+    switch choice {
+    case .gravity, .focus: return "whole"
+    case .faces, .attention: return crop(choice)
+    }
+  }
+  let landscape = picture.width > picture.height
+  switch choice {
+  case .gravity(let gravity):
+    let word = gravity.rawValue
+    let (start, end) = landscape ? ("west", "east") : ("north", "south")
+    return word.contains(start) ? "start" : word.contains(end) ? "end" : "middle"
+  case .focus(let x, let y):
+    let fraction = landscape ? x : y
+    return fraction == 0.5 ? "middle" : "at \(bits(fraction))"
+  case .faces, .attention: return crop(choice)
   }
 }

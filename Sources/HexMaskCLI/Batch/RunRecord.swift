@@ -13,7 +13,7 @@ import HexMask
 /// that mirrors them (`DIR/.hexmask/2024/a.png.rec` for `DIR/2024/a.png`):
 ///
 /// ```
-/// hexmask-record 2 9f3c0e7a21b4d856 427 48213 1764590400.123456789
+/// hexmask-record 3 9f3c0e7a21b4d856 427 48213 1764590400.123456789 640x427 pc
 /// ```
 ///
 /// - the **recipe**: a digest of the input's size and modification time, the
@@ -25,7 +25,10 @@ import HexMask
 ///   10 fits);
 /// - the **output's size and modification time** as written. An output replaced since — by
 ///   another process writing the same folder with other options, or by hand — no longer
-///   matches, so a record can never vouch for a file it did not see written.
+///   matches, so a record can never vouch for a file it did not see written;
+/// - the **picture's facts** (``HexMask/PictureFacts``: its upright size, and whether it
+///   had a colour profile, an EXIF turn, damage), which the recipe is resolved with, so an
+///   option that cannot act on this input leaves the digest as it was.
 ///
 /// The output is put in place before its record, each atomically, so `kill -9` at any moment
 /// leaves at worst an output without a matching record, which the next run rebuilds. Checking
@@ -37,34 +40,59 @@ struct RunRecord: Equatable, Sendable {
   var side: Int
   /// The output as it was put in place.
   var output: FileStamp
+  /// What the input was (its upright size; whether it had a profile, a turn, damage), which
+  /// the recipe is resolved with; nil in records of version 2, which kept none.
+  var picture: HexMask.PictureFacts?
 
-  init(recipe: UInt64, side: Int, output: FileStamp) {
+  init(recipe: UInt64, side: Int, output: FileStamp, picture: HexMask.PictureFacts? = nil) {
     self.recipe = recipe
     self.side = side
     self.output = output
+    self.picture = picture
   }
 
-  /// The line stored in the record file.
+  /// The line stored in the record file: version 3 with the picture's facts, as
+  /// `640x427 pc` (`p`: a colour profile, `o`: an EXIF turn, `c`: clean; `-`: none of them).
   var line: String {
     let digest = String(recipe, radix: 16)
     let padded = String(repeating: "0", count: 16 - digest.count) + digest
-    return "\(Self.magic) \(padded) \(side) \(output)\n"
+    guard let picture else { return "\(Self.magic) \(padded) \(side) \(output)\n" }
+    let flags =
+      (picture.hasColorProfile ? "p" : "") + (picture.isTurned ? "o" : "")
+      + (picture.isClean ? "c" : "")
+    return
+      "\(Self.factsMagic) \(padded) \(side) \(output) \(picture.width)x\(picture.height) "
+      + "\(flags.isEmpty ? "-" : flags)\n"
   }
 
-  /// Reads a record line; nil for anything else (another version's format, damage).
+  /// Reads a record line of version 2 or 3; nil for anything else (another version's
+  /// format, damage).
   init?(line: String) {
-    let fields = line.split(separator: " ")
-    guard fields.count == 6, "\(fields[0]) \(fields[1])" == Self.magic,
+    let fields = Substring(line).trimmingSuffix("\n").split(separator: " ")
+    let magic = fields.count >= 2 ? "\(fields[0]) \(fields[1])" : ""
+    guard
+      (magic == Self.magic && fields.count == 6) || (magic == Self.factsMagic && fields.count == 8),
       let recipe = UInt64(fields[2], radix: 16), let side = Int(fields[3]), side > 0,
       let size = Int64(fields[4])
     else { return nil }
     let time = fields[5].split(separator: ".")
-    guard time.count == 2, let seconds = Int64(time[0]),
-      let nanoseconds = Int64(time[1].trimmingSuffix("\n"))
+    guard time.count == 2, let seconds = Int64(time[0]), let nanoseconds = Int64(time[1])
     else { return nil }
+    var picture: HexMask.PictureFacts?
+    if fields.count == 8 {
+      let sides = fields[6].split(separator: "x")
+      let flags = fields[7]
+      guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+        width > 0, height > 0, flags == "-" || flags.allSatisfy({ "poc".contains($0) })
+      else { return nil }
+      picture = HexMask.PictureFacts(
+        width: width, height: height, hasColorProfile: flags.contains("p"),
+        isTurned: flags.contains("o"), isClean: flags.contains("c"))
+    }
     self.init(
       recipe: recipe, side: side,
-      output: FileStamp(size: size, seconds: seconds, nanoseconds: nanoseconds))
+      output: FileStamp(size: size, seconds: seconds, nanoseconds: nanoseconds),
+      picture: picture)
   }
 
   /// Reads the record file at `path`; nil when there is none or it cannot be read.
@@ -93,14 +121,19 @@ struct RunRecord: Equatable, Sendable {
   /// `options`; see ``Recipe``.
   static func recipe(
     input: FileStamp, side: Int, options: RenderSettings, format: OutputFormat = .png,
-    version: Int = outputVersion
+    version: Int = outputVersion, picture: HexMask.PictureFacts? = nil
   ) -> UInt64 {
-    Recipe(options: options, version: version).digest(input: input, side: side, format: format)
+    Recipe(options: options, version: version).digest(
+      input: input, side: side, format: format, picture: picture)
   }
 
   // Version 1 hashed Swift's description of the options, which a toolchain may change, and
   // kept no side; its records are not read, so outputs made by older versions are rebuilt.
+  // Version 2 keeps no facts of the picture: its digest is of the whole recipe, still
+  // checked as such, so an upgrade rebuilds nothing; each output gets version 3 when next
+  // written.
   private static let magic = "hexmask-record 2"
+  private static let factsMagic = "hexmask-record 3"
 }
 
 /// What makes an output, as a digest: its ``effectiveRecipe(of:side:format:)``, the version
@@ -137,9 +170,11 @@ struct Recipe: Sendable {
   }
 
   /// The digest for an output of `side` pixels in `format` made from an input with this
-  /// stamp.
-  func digest(input: FileStamp, side: Int, format: OutputFormat) -> UInt64 {
-    let recipe = effectiveRecipe(of: options, side: side, format: format)
+  /// stamp and these facts (nil: unknown, every option counts).
+  func digest(
+    input: FileStamp, side: Int, format: OutputFormat, picture: HexMask.PictureFacts? = nil
+  ) -> UInt64 {
+    let recipe = effectiveRecipe(of: options, side: side, format: format, picture: picture)
     return fnv1a("version \(version)\n\(recipe)input \(input)\n")
   }
 }
@@ -182,7 +217,9 @@ func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReaso
     let record = RunRecord(contentsOf: recordPath),
     record.output == outputNow,
     record.recipe
-      == recipe.digest(input: inputNow, side: record.side, format: recipe.format(of: item.output))
+      == recipe.digest(
+        input: inputNow, side: record.side, format: recipe.format(of: item.output),
+        picture: record.picture)
   else { return .changed }
   return force ? .forced : nil
 }

@@ -25,6 +25,9 @@ struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat
     /// A batch input whose output cannot be named; the words say why.
     case unnamable(String)
+    /// The shape does not fit, and the option that does not fit was given as a percentage
+    /// (`typed`), which the words show beside the pixels it came to.
+    case shapeAsTyped(ShapeError, typed: HexMask.Length)
     /// Standard output is a pipe its reader closed (SIGPIPE ignored, so the write said
     /// EPIPE): the reader wanted no more.
     case closedPipe
@@ -38,6 +41,18 @@ struct FileFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// A file-system failure described in words.
   init(file: String, reason: String) {
     self.init(file: file, .system(reason))
+  }
+
+  /// This failure, with a shape that does not fit told in the words `shape` was typed in.
+  func typed(as shape: HexMask.Shape) -> FileFailure {
+    guard case .image(.shape(let error)) = cause else { return self }
+    let typed =
+      switch error {
+      case .cornerTooLarge: shape.corner
+      case .lineTooWide: shape.line
+      }
+    guard let typed, case .percent = typed else { return self }
+    return FileFailure(file: file, .shapeAsTyped(error, typed: typed))
   }
 
   /// One line, lower case, no trailing period.

@@ -61,22 +61,25 @@ struct RenderedFile: Equatable, Sendable {
   var crop: HexMask.Crop?
   /// The faces `--gravity face` found; nil for the other crops.
   var faces: [HexMask.Face]?
+  /// What the input was, which a rerun record keeps; nil for a mask.
+  var picture: HexMask.PictureFacts?
 
   init(
     side: Int, warnings: [String], stamp: FileStamp?, crop: HexMask.Crop? = nil,
-    faces: [HexMask.Face]? = nil
+    faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil
   ) {
     self.side = side
     self.warnings = warnings
     self.stamp = stamp
     self.crop = crop
     self.faces = faces
+    self.picture = picture
   }
 
   init(report: HexMask.Report, stamp: FileStamp?) {
     self.init(
       side: report.side, warnings: report.warnings.map(\.description), stamp: stamp,
-      crop: report.crop, faces: report.faces)
+      crop: report.crop, faces: report.faces, picture: report.picture)
   }
 }
 
@@ -121,7 +124,8 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
   } catch {
     let output = destinations[error.target ?? 0].name
     throw FileFailure(
-      file: blamed(error.error, input: source.name, output: output), .image(error.error))
+      file: blamed(error.error, input: source.name, output: output), .image(error.error)
+    ).typed(as: settings.shape)
   }
   // Spools first: a full device then fails before any file is put in place, so the sizes
   // appear all together or not at all.
@@ -151,7 +155,7 @@ func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFail
       side: side, to: fileno(destination.stream), shape: settings.shape, output: outputSettings,
       input: settings.input)
   } catch {
-    throw FileFailure(file: destination.name, .image(error))
+    throw FileFailure(file: destination.name, .image(error)).typed(as: settings.shape)
   }
   return RenderedFile(report: report, stamp: try destination.commit())
 }
@@ -163,7 +167,7 @@ func writeSVGFile(side: Int, shape: HexMask.Shape, to path: String) throws(FileF
   do throws(HexMask.Error) {
     text = try HexMask.svg(side: side, shape: shape)
   } catch {
-    throw FileFailure(file: path == "-" ? "<stdout>" : path, .image(error))
+    throw FileFailure(file: path == "-" ? "<stdout>" : path, .image(error)).typed(as: shape)
   }
   let destination = try OutputFile(path: path)
   guard fputs(text, destination.stream) >= 0 else {
