@@ -41,9 +41,9 @@ enum CommandError: Error, Equatable, Sendable {
   case outputIsFaceModel(path: String, role: String, model: String)
   /// `--svg` names the same file as OUTPUT, however spelled.
   case svgIsOutput(path: String)
-  /// An output names an existing photo hexmask could not have made (`what` says why), and
+  /// An output names an existing file hexmask did not make (`what` says what it is), and
   /// `--force` was not given.
-  case outputIsPhoto(path: String, what: String)
+  case outputNotMadeByHexMask(path: String, what: String)
   /// A picture would be read from or written to a terminal (`reading` tells which).
   case pictureOnTerminal(reading: Bool)
   /// The library could not turn the input into the output.
@@ -136,9 +136,8 @@ enum CommandError: Error, Equatable, Sendable {
         + (model == path ? "" : " \(quotedName(model))") + "; refusing to overwrite it"
     case .svgIsOutput(let path):
       "\(displayName(path)): OUTPUT and --svg name the same file; each needs its own"
-    case .outputIsPhoto(let path, let what):
-      "\(displayName(path)) exists and is a photo (\(what)), not a picture hexmask made; "
-        + "refusing to replace it (--force replaces it)"
+    case .outputNotMadeByHexMask(let path, let what):
+      "\(displayName(path)) exists and was not made by hexmask (\(what)); --force replaces it"
     case .pictureOnTerminal(reading: true):
       "refusing to read a picture from a terminal (redirect it, or name an INPUT)"
     case .pictureOnTerminal(reading: false):
@@ -217,7 +216,7 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
-      .svgIsOutput, .noPictures, .outputIsPhoto, .pictureOnTerminal, .contradiction,
+      .svgIsOutput, .noPictures, .outputNotMadeByHexMask, .pictureOnTerminal, .contradiction,
       .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
