@@ -24,6 +24,9 @@ enum ReplacementRefusal: Equatable, Sendable {
   /// Another user's file the user may not write: replaced through the folder it would
   /// become the user's, so it is never replaced; `reason` is the system's.
   case anotherUsersFile(reason: String)
+  /// The file cannot be read, so nothing shows that hexmask made it: `--force` replaces
+  /// it; `reason` is the system's.
+  case unreadable(reason: String)
 
   /// The refusal for replacing the file `path` names, if any: nil when nothing is there,
   /// when it is no regular file (a FIFO or device is written to, not replaced), or when it
@@ -51,7 +54,10 @@ enum ReplacementRefusal: Equatable, Sendable {
       }
     }
     guard !force, !recorded, info.st_size > 0 else { return nil }
-    guard let file = ExistingFile(path: path) else { return nil }
+    guard let file = ExistingFile(path: path) else {
+      self = .unreadable(reason: systemError())
+      return
+    }
     if file.carriesMark { return nil }
     self = .notMadeByHexMask(what: file.description)
   }
@@ -66,6 +72,10 @@ extension ReplacementRefusal {
         file: path, reason: "exists and was not made by hexmask (\(what)); --force replaces it")
     case .notWritable(let reason):
       FileFailure(file: path, reason: "cannot replace it: \(reason) (--force replaces it)")
+    case .unreadable(let reason):
+      FileFailure(
+        file: path,
+        reason: "cannot tell whether hexmask made it: \(reason) (--force replaces it)")
     case .anotherUsersFile(let reason):
       FileFailure(
         file: path,
