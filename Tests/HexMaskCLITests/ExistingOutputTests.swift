@@ -80,11 +80,13 @@ import Testing
     let text = Array("Software\0hexmask".utf8)
     let inIDAT = Self.pngSignature + Self.ihdr + Self.chunk("IDAT", text)
     #expect(!ExistingFile(bytes: inIDAT).carriesMark)
-    let otherKeyword = Self.pngSignature + Self.ihdr + Self.chunk("tEXt", Array("Comment\0hexmask".utf8))
+    let otherKeyword =
+      Self.pngSignature + Self.ihdr + Self.chunk("tEXt", Array("Comment\0hexmask".utf8))
     #expect(!ExistingFile(bytes: otherKeyword).carriesMark)
     let marked = Self.pngSignature + Self.ihdr + Self.chunk("tEXt", text)
     #expect(ExistingFile(bytes: marked).carriesMark)
-    #expect(!ExistingFile(bytes: Array("hexmask <!-- hexmask --> free hexmask HXMK".utf8)).carriesMark)
+    #expect(
+      !ExistingFile(bytes: Array("hexmask <!-- hexmask --> free hexmask HXMK".utf8)).carriesMark)
     // A JPEG comment that says more than the mark is someone else's.
     let comment = [0xFF, 0xD8, 0xFF, 0xFE, 0, 11] + Array("hexmask!!".utf8) + [0xFF, 0xD9]
     #expect(!ExistingFile(bytes: comment).carriesMark)
@@ -107,7 +109,8 @@ import Testing
       }
     }
     // An ISO BMFF box with a 64-bit size of 2^63 − 1, and one of 0 ("to the end").
-    let huge: [UInt8] = [0, 0, 0, 1] + Array("ftyp".utf8) + [0x7F] + [UInt8](repeating: 0xFF, count: 7)
+    let huge: [UInt8] =
+      [0, 0, 0, 1] + Array("ftyp".utf8) + [0x7F] + [UInt8](repeating: 0xFF, count: 7)
     #expect(!ExistingFile(bytes: huge + Array("avif".utf8)).carriesMark)
     #expect(!ExistingFile(bytes: [0, 0, 0, 0] + Array("ftypavif".utf8)).carriesMark)
   }
@@ -137,8 +140,10 @@ import Testing
   @Test func descriptionsOfOtherFiles() {
     #expect(ExistingFile(bytes: [1, 2, 3]).description == "a 3 byte file")
     #expect(ExistingFile(bytes: Array("héllo\n".utf8)).description == "a text file")
-    #expect(ExistingFile(bytes: [0x49, 0x49, 0x2A, 0x00, 8]).description == "a TIFF or camera raw file")
-    let big = Self.pngSignature + Self.chunk("IHDR", [0, 0, 0x1F, 0x40, 0, 0, 0x2B, 0x0C, 8, 2, 0, 0, 0])
+    #expect(
+      ExistingFile(bytes: [0x49, 0x49, 0x2A, 0x00, 8]).description == "a TIFF or camera raw file")
+    let big =
+      Self.pngSignature + Self.chunk("IHDR", [0, 0, 0x1F, 0x40, 0, 0, 0x2B, 0x0C, 8, 2, 0, 0, 0])
     #expect(ExistingFile(bytes: big).description == "an 8000×11020 PNG")
   }
 
@@ -149,7 +154,8 @@ import Testing
       FileManager.default.createFile(atPath: path, contents: Data())
       #expect(ReplacementRefusal(replacing: path, force: false) == nil)
       FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
-      #expect(ReplacementRefusal(replacing: path, force: false) == .notMadeByHexMask(what: "a text file"))
+      #expect(
+        ReplacementRefusal(replacing: path, force: false) == .notMadeByHexMask(what: "a text file"))
     }
   }
 

@@ -7,7 +7,8 @@ extension FileMatrixTests {
       kind: .regular, role: .output, outcome: .works, setup: "hexmask in.jpg o.png --size 32",
       name: "o.png", check: "[ $(side o.png) = 427 ]", changes: ["o.png"]),
     FileCell(
-      kind: .regular, role: .svg, outcome: .works, setup: "hexmask in.jpg old.png --svg s.svg --size 32",
+      kind: .regular, role: .svg, outcome: .works,
+      setup: "hexmask in.jpg old.png --svg s.svg --size 32",
       name: "s.svg",
       check: "grep -q '<svg' s.svg && is_png o.png", changes: ["s.svg"]),
     FileCell(
@@ -31,7 +32,8 @@ extension FileMatrixTests {
       setup: "hexmask in.jpg t.png --size 32 && ln -s t.png l.png",
       name: "l.png", check: "[ -L l.png ] && is_png t.png", changes: ["t.png"]),
     FileCell(
-      kind: .symlink, role: .svg, outcome: .works, setup: "hexmask in.jpg old.png --svg t.svg --size 32 && ln -s t.svg l.svg",
+      kind: .symlink, role: .svg, outcome: .works,
+      setup: "hexmask in.jpg old.png --svg t.svg --size 32 && ln -s t.svg l.svg",
       name: "l.svg", check: "[ -L l.svg ] && grep -q '<svg' t.svg", changes: ["t.svg"]),
     FileCell(
       kind: .symlink, role: .list, outcome: .works,

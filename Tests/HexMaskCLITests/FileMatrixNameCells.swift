@@ -99,7 +99,8 @@ extension FileMatrixTests {
         "hexmask: w.svg: cannot tell whether hexmask made it: Permission denied "
           + "(--force replaces it)"),
       setup: "echo old > w.svg && chmod 200 w.svg && give w.svg",
-      command: "as_user in.jpg o.png --svg w.svg", check: "[ $(mode w.svg) = 200 ] && [ ! -e o.png ]"),
+      command: "as_user in.jpg o.png --svg w.svg",
+      check: "[ $(mode w.svg) = 200 ] && [ ! -e o.png ]"),
 
     FileCell(
       kind: .unreadable, role: .list,
@@ -135,7 +136,8 @@ extension FileMatrixTests {
       kind: .unwritable, role: .svg,
       outcome: .fileFailure(
         "hexmask: w.svg: cannot replace it: Permission denied (--force replaces it)"),
-      setup: "echo old > w.svg && chmod 444 w.svg && give w.svg", command: "as_user in.jpg o.png --svg w.svg",
+      setup: "echo old > w.svg && chmod 444 w.svg && give w.svg",
+      command: "as_user in.jpg o.png --svg w.svg",
       check: "[ ! -e o.png ]"),
     FileCell(
       kind: .unwritable, role: .list, outcome: .works,

@@ -124,7 +124,8 @@ extension HostileUserTests {
           + "--force replaces it",
         check: "[ ! -e o.png ]"),
       HostileCase(
-        title: "a batch fails (and keeps) a file it did not make where an output goes, writes the rest",
+        title:
+          "a batch fails (and keeps) a file it did not make where an output goes, writes the rest",
         setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
           + "&& cp $FIXTURES/replace/square.jpg o/b.jpg",
         command: "hexmask p --out-dir o --format jpeg -q", status: 1,

@@ -159,7 +159,8 @@ extension HostileUserTests {
       check: "[ $(mode o.png) = 751 ]", changes: ["o.png"]),
     HostileCase(
       title: "a replaced output keeps its owner and group (where allowed: as root)",
-      setup: "hexmask in.jpg o.png --size 32 && if [ $(id -u) = 0 ]; then chown 1234:5678 o.png; fi",
+      setup:
+        "hexmask in.jpg o.png --size 32 && if [ $(id -u) = 0 ]; then chown 1234:5678 o.png; fi",
       command: "hexmask in.jpg o.png --size 64", status: 0, firstError: nil,
       check: "[ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 1234:5678 ]", changes: ["o.png"]),
     HostileCase(
