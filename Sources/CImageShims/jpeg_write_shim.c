@@ -112,7 +112,8 @@ void hm_jpeg_writer_destroy(hm_jpeg_writer *writer) {
 
 hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
                               uint32_t height, int quality, const uint8_t *icc_profile,
-                              size_t icc_profile_size, char *message, size_t message_size) {
+                              size_t icc_profile_size, const uint8_t *comment,
+                              size_t comment_size, char *message, size_t message_size) {
   if (writer->log.status != HM_OK) return hm_log_report(&writer->log, message, message_size);
   if (writer->opened) {
     hm_log_fail(&writer->log, HM_ERR_USAGE, "JPEG writer opened twice");
@@ -156,6 +157,10 @@ hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width
   writer->cinfo.optimize_coding =
       (uint64_t)width * height <= HM_JPEG_FITTED_TABLES_MAX_PIXELS ? TRUE : FALSE;
   jpeg_start_compress(&writer->cinfo, TRUE);
+  // The comment (hexmask's mark) right after the JFIF header, before the profile.
+  if (comment != NULL && comment_size > 0 && comment_size <= 65533) {
+    jpeg_write_marker(&writer->cinfo, JPEG_COM, comment, (unsigned int)comment_size);
+  }
   if (icc_profile != NULL) {
     jpeg_write_icc_profile(&writer->cinfo, icc_profile, (unsigned int)icc_profile_size);
   }

@@ -44,9 +44,9 @@ enum CommandError: Error, Equatable, Sendable {
   /// An output (`OUTPUT` or `--svg`, named by `role`) is standard error, however spelled,
   /// where the messages go.
   case outputIsStandardError(path: String, role: String)
-  /// An output names an existing photo hexmask could not have made (`what` says why), and
+  /// An output names an existing file hexmask did not make (`what` says what it is), and
   /// `--force` was not given.
-  case outputIsPhoto(path: String, what: String)
+  case outputNotMadeByHexMask(path: String, what: String)
   /// A picture would be read from or written to a terminal (`reading` tells which).
   case pictureOnTerminal(reading: Bool)
   /// The library could not turn the input into the output.
@@ -148,9 +148,8 @@ enum CommandError: Error, Equatable, Sendable {
     case .outputIsStandardError(let path, let role):
       "\(displayName(path)): \(role) is standard error, where hexmask's messages go; they "
         + "would mix with the picture's bytes"
-    case .outputIsPhoto(let path, let what):
-      "\(displayName(path)) exists and is a photo (\(what)), not a picture hexmask made; "
-        + "refusing to replace it (--force replaces it)"
+    case .outputNotMadeByHexMask(let path, let what):
+      "\(displayName(path)) exists and was not made by hexmask (\(what)); --force replaces it"
     case .pictureOnTerminal(reading: true):
       "refusing to read a picture from a terminal (redirect it, or name an INPUT)"
     case .pictureOnTerminal(reading: false):
@@ -229,8 +228,9 @@ enum CommandError: Error, Equatable, Sendable {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
-      .svgIsOutput, .outputIsStandardError, .noPictures, .outputIsPhoto, .pictureOnTerminal,
-      .contradiction, .unusableOutputFolder, .noFaceModel, .unusableFaceModel:
+      .svgIsOutput, .outputIsStandardError, .noPictures, .outputNotMadeByHexMask,
+      .pictureOnTerminal, .contradiction, .unusableOutputFolder, .noFaceModel,
+      .unusableFaceModel:
       ["hexmask: \(message)"]
     // Each failure had its own line and the summary counts them.
     case .someFilesFailed: []

@@ -246,8 +246,8 @@ let optionTable: [OptionDescription] = [
     long: "force",
     value: .flag { $0.batch.overwrite = true },
     help: "Rebuild outputs that are up to date instead of skipping them; replace an existing "
-      + "output that is a photo (HEIC, EXIF/XMP metadata, or a JPEG or PNG that is not square) "
-      + "or that you may not write.",
+      + "output that hexmask did not make (without its mark or a rerun record), or a read-only "
+      + "one of yours. Never another user's file you may not write: replacing keeps the owner.",
     group: .batch),
   OptionDescription(
     long: "dry-run",

@@ -49,8 +49,9 @@ extension Job {
 
   /// Refuses what a single-file command must not do before it reads or writes anything:
   /// read a picture from a terminal or write one to it (as `gzip` refuses), replace an
-  /// existing photo hexmask could not have made (exit 2), or replace a file the user may
-  /// not write (a file failure, exit 1), the last two unless `--force`.
+  /// existing file hexmask did not make (exit 2) or one the user may not write (a file
+  /// failure, exit 1), both unless `--force`, or another user's file the user may not
+  /// write, even with `--force` (exit 1).
   func checkFilesBeforeRendering() throws(CommandError) {
     let pictures = action == .render || action == .renderMask ? outputFiles : []
     if action == .render && isTerminal(input, reading: true) {
@@ -69,10 +70,9 @@ extension Job {
         throw .renderFailed(error)
       }
     }
-    guard !batch.overwrite else { return }
     for file in pictures + svgFiles {
-      switch ReplacementRefusal(replacing: file.path) {
-      case .photo(let what): throw .outputIsPhoto(path: file.path, what: what)
+      switch ReplacementRefusal(replacing: file.path, force: batch.overwrite) {
+      case .notMadeByHexMask(let what): throw .outputNotMadeByHexMask(path: file.path, what: what)
       case let refusal?: throw .renderFailed(refusal.failure(file.path))
       case nil: break
       }

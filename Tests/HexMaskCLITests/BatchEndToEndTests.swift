@@ -227,11 +227,18 @@ import Testing
         ])
       #expect(
         objects.map { $0["status"] as? String } == [
-          "written", "written", "written", "written", "failed",
+          "written", "failed", "written", "written", "failed",
         ])
-      // out/b.png was not made by hexmask (no record vouches for it), so it is rebuilt.
+      // out/b.png was not made by hexmask (no mark, no record vouches for it): it is that
+      // file's failure, and it is kept.
       #expect(
-        objects.map { $0["reason"] as? String } == ["new", "changed", "new", "new", nil])
+        objects.map { $0["reason"] as? String } == ["new", nil, "new", "new", nil])
+      #expect(
+        objects[1]["error"] as? String
+          == "out/b.png: exists and was not made by hexmask (a text file); --force replaces it")
+      #expect(
+        try String(contentsOf: dir.appendingPathComponent("out/b.png"), encoding: .utf8)
+          == "already there")
       for object in objects {
         #expect(
           Set(object.keys) == [

@@ -1,9 +1,12 @@
 import Foundation
+import HexMask
 import TestSupport
 import Testing
 
 @testable import HexMaskCLI
 
+/// The mark that tells hexmask's own outputs from everything else (issue 28, section 1),
+/// found by walking each container; the end-to-end rows are in HostileFileRows.
 @Suite struct ExistingOutputTests {
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -14,130 +17,155 @@ import Testing
       + body + [0, 0, 0, 0]
   }
 
-  static let ihdr = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+  static let ihdr = chunk("IHDR", [0, 0, 2, 0, 0, 0, 2, 0, 8, 2, 0, 0, 0])
 
-  @Test func pngMetadataMarksAPhoto() {
-    let exif = Self.pngSignature + Self.ihdr + Self.chunk("eXIf", Array("MM\0*".utf8))
-    #expect(photoEvidence(inHead: exif[...]) == "a PNG with EXIF metadata")
-    let xmp =
-      Self.pngSignature + Self.ihdr
-      + Self.chunk("iTXt", Array("XML:com.adobe.xmp\0\0\0\0\0<x/>".utf8))
-    #expect(photoEvidence(inHead: xmp[...]) == "a PNG with XMP metadata")
-    let magick =
-      Self.pngSignature + Self.ihdr + Self.chunk("zTXt", Array("Raw profile type exif\0\0".utf8))
-    #expect(photoEvidence(inHead: magick[...]) == "a PNG with EXIF metadata")
-  }
-
-  @Test func pngWithoutMetadataOrAfterThePixelsIsNoPhoto() {
-    let plain =
-      Self.pngSignature + Self.ihdr + Self.chunk("iCCP", Array("p\0\0".utf8))
-      + Self.chunk("IDAT", [1, 2]) + Self.chunk("eXIf", [0])
-    #expect(photoEvidence(inHead: plain[...]) == nil)
-  }
-
-  /// hexmask writes squares only, so a JPEG or PNG that is not square is a photo, EXIF or
-  /// not (a phone photo stripped of its metadata); a square one may be an earlier output.
-  @Test func aPictureThatIsNotSquareIsAPhoto() {
-    func png(width: UInt8, height: UInt8) -> [UInt8] {
-      Self.pngSignature + Self.chunk("IHDR", [0, 0, 1, width, 0, 0, 1, height, 8, 6, 0, 0, 0])
+  /// Every output format, written by the library with and without the mark.
+  static let outputs: [(name: String, output: HexMask.Output)] = {
+    var list: [(String, HexMask.Output)] = []
+    for format in [OutputFormat.png, .jpeg, .webp, .avif] {
+      var output = HexMask.Output()
+      output.format = format
+      output.size = 24
+      list.append(("\(format)", output))
     }
+    var palette = HexMask.Output()
+    palette.colors = 16
+    palette.size = 24
+    list.append(("palette", palette))
+    var lossless = HexMask.Output()
+    lossless.format = .webp
+    lossless.lossless = true
+    lossless.size = 24
+    list.append(("lossless webp", lossless))
+    return list
+  }()
+
+  @Test(arguments: outputs.map(\.name))
+  func theLibraryMarksWhatItWritesUnlessTold(name: String) throws {
+    var output = try #require(Self.outputs.first { $0.name == name }).output
+    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
+    let marked = try HexMask.render(photo, output: output).bytes
+    #expect(ExistingFile(bytes: marked).carriesMark)
+    #expect(try HexMask.render(photo, output: output).bytes == marked, "deterministic")
+    output.mark = false
+    let plain = try HexMask.render(photo, output: output).bytes
+    #expect(!ExistingFile(bytes: plain).carriesMark)
+    // The mark is small, and the only difference: the pictures decode the same.
+    #expect(marked.count - plain.count <= 40 && marked.count > plain.count)
+    var back = HexMask.Output()
+    back.format = .png
+    back.mark = false
+    #expect(try HexMask.render(marked, output: back) == HexMask.render(plain, output: back))
+  }
+
+  @Test func theMaskAndTheSVGAreMarked() throws {
+    try withTemporaryFolder { folder in
+      var mask = HexMask.Output()
+      mask.maskOnly = true
+      for mark in [true, false] {
+        mask.mark = mark
+        let path = folder + "/m\(mark).png"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try HexMask.renderMask(side: 16, to: descriptor, output: mask)
+        close(descriptor)
+        #expect(try #require(ExistingFile(path: path)).carriesMark == mark)
+      }
+    }
+    #expect(ExistingFile(bytes: Array(try HexMask.svg(side: 16).utf8)).carriesMark)
+    #expect(!ExistingFile(bytes: Array(try HexMask.svg(side: 16, mark: false).utf8)).carriesMark)
+  }
+
+  /// The mark is where the format keeps it, not the word anywhere.
+  @Test func theWordAloneIsNoMark() {
+    let text = Array("Software\0hexmask".utf8)
+    let inIDAT = Self.pngSignature + Self.ihdr + Self.chunk("IDAT", text)
+    #expect(!ExistingFile(bytes: inIDAT).carriesMark)
+    let otherKeyword =
+      Self.pngSignature + Self.ihdr + Self.chunk("tEXt", Array("Comment\0hexmask".utf8))
+    #expect(!ExistingFile(bytes: otherKeyword).carriesMark)
+    let marked = Self.pngSignature + Self.ihdr + Self.chunk("tEXt", text)
+    #expect(ExistingFile(bytes: marked).carriesMark)
     #expect(
-      photoEvidence(inHead: png(width: 195, height: 44)[...])
-        == "a 451×300 PNG; hexmask writes squares only")
-    #expect(photoEvidence(inHead: png(width: 44, height: 44)[...]) == nil)
-    func jpeg(width: UInt16, height: UInt16, frame: UInt8 = 0xC0) -> [UInt8] {
-      [0xFF, 0xD8, 0xFF, 0xDB, 0, 3, 0, 0xFF, frame, 0, 11, 8]
-        + [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)]
-        + [1, 1, 0x11, 0, 0xFF, 0xDA, 0, 2]
+      !ExistingFile(bytes: Array("hexmask <!-- hexmask --> free hexmask HXMK".utf8)).carriesMark)
+    // A JPEG comment that says more than the mark is someone else's.
+    let comment = [0xFF, 0xD8, 0xFF, 0xFE, 0, 11] + Array("hexmask!!".utf8) + [0xFF, 0xD9]
+    #expect(!ExistingFile(bytes: comment).carriesMark)
+  }
+
+  /// Damaged lengths end the walks, never trap: every prefix of a marked file is read.
+  @Test func truncatedAndDamagedFilesNeverTrap() throws {
+    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
+    for format in [OutputFormat.png, .jpeg, .webp, .avif] {
+      var output = HexMask.Output()
+      output.format = format
+      output.size = 8
+      let whole = try HexMask.render(photo, output: output).bytes
+      for end in 0..<whole.count { _ = ExistingFile(bytes: Array(whole[..<end])).carriesMark }
+      var damaged = whole
+      for at in stride(from: 0, to: 48, by: 1) {
+        damaged[at] = 0xFF
+        _ = ExistingFile(bytes: damaged).carriesMark
+        _ = ExistingFile(bytes: damaged).description
+      }
     }
+    // An ISO BMFF box with a 64-bit size of 2^63 − 1, and one of 0 ("to the end").
+    let huge: [UInt8] =
+      [0, 0, 0, 1] + Array("ftyp".utf8) + [0x7F] + [UInt8](repeating: 0xFF, count: 7)
+    #expect(!ExistingFile(bytes: huge + Array("avif".utf8)).carriesMark)
+    #expect(!ExistingFile(bytes: [0, 0, 0, 0] + Array("ftypavif".utf8)).carriesMark)
+  }
+
+  @Test(arguments: [
+    ("replace/square.jpg", "a 64×64 JPEG"),
+    ("replace/portrait-512.png", "a 512×512 PNG"),
+    ("replace/icon-rgba.png", "a 32×32 PNG"),
+    ("replace/wide.webp", "a 96×64 WebP"),
+    ("replace/wide.avif", "an AVIF"),
+    ("replace/small.gif", "a 20×16 GIF"),
+    ("replace/small.bmp", "a 20×16 BMP"),
+    ("heif/rocket.heic", "a HEIC/HEIF"),
+    ("replace/MANIFEST.txt", "a text file"),
+    ("photos/rocket.jpg", "a 640×427 JPEG"),
+  ])
+  func aFileHexMaskDidNotMakeIsNamedAndRefused(path: String, what: String) throws {
+    let file = try #require(ExistingFile(path: fixture(path)))
+    #expect(!file.carriesMark)
+    #expect(file.description == what)
     #expect(
-      photoEvidence(inHead: jpeg(width: 4032, height: 3024)[...])
-        == "a 4032×3024 JPEG; hexmask writes squares only")
-    #expect(photoEvidence(inHead: jpeg(width: 3024, height: 4032, frame: 0xC2)[...]) != nil)
-    #expect(photoEvidence(inHead: jpeg(width: 256, height: 256)[...]) == nil)
-    // A segment length below 2 is damage: the walk stops, and never makes a backwards
-    // range (which would trap).
-    for length: UInt8 in [0, 1] {
-      #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xE1, 0, length, 0, 0][...]) == nil)
-      #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xC0, 0, length, 8, 0, 1][...]) == nil)
-    }
-    // A DHT segment (C4) is no frame, whatever its bytes say.
-    #expect(photoEvidence(inHead: jpeg(width: 4032, height: 3024, frame: 0xC4)[...]) == nil)
+      ReplacementRefusal(replacing: fixture(path), force: false) == .notMadeByHexMask(what: what))
+    #expect(ReplacementRefusal(replacing: fixture(path), force: true) == nil)
+    #expect(ReplacementRefusal(replacing: fixture(path), force: false, recorded: true) == nil)
   }
 
-  @Test func jpegAPP1MarksAPhoto() {
-    func jpeg(_ app1: String) -> [UInt8] {
-      let body = Array(app1.utf8)
-      let length = body.count + 2
-      return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
-        + [0xFF, 0xDA, 0, 2]
-    }
-    #expect(photoEvidence(inHead: jpeg("Exif\0\0MM")[...]) == "a JPEG with EXIF metadata")
+  @Test func descriptionsOfOtherFiles() {
+    #expect(ExistingFile(bytes: [1, 2, 3]).description == "a 3 byte file")
+    #expect(ExistingFile(bytes: Array("héllo\n".utf8)).description == "a text file")
     #expect(
-      photoEvidence(inHead: jpeg("http://ns.adobe.com/xap/1.0/\0<x/>")[...])
-        == "a JPEG with XMP metadata")
-    #expect(photoEvidence(inHead: jpeg("Other\0")[...]) == nil)
+      ExistingFile(bytes: [0x49, 0x49, 0x2A, 0x00, 8]).description == "a TIFF or camera raw file")
+    let big =
+      Self.pngSignature + Self.chunk("IHDR", [0, 0, 0x1F, 0x40, 0, 0, 0x2B, 0x0C, 8, 2, 0, 0, 0])
+    #expect(ExistingFile(bytes: big).description == "an 8000×11020 PNG")
   }
 
-  @Test func webpChunksMarkAPhoto() {
-    func webp(_ chunkType: String) -> [UInt8] {
-      Array("RIFF".utf8) + [100, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0]
-        + Array(repeating: 0, count: 10) + Array(chunkType.utf8) + [2, 0, 0, 0, 1, 2]
+  @Test func anEmptyFileIsReplacedAndAMissingOneIsNew() throws {
+    try withTemporaryFolder { folder in
+      let path = folder + "/e.png"
+      #expect(ReplacementRefusal(replacing: path, force: false) == nil)
+      FileManager.default.createFile(atPath: path, contents: Data())
+      #expect(ReplacementRefusal(replacing: path, force: false) == nil)
+      FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+      #expect(
+        ReplacementRefusal(replacing: path, force: false) == .notMadeByHexMask(what: "a text file"))
     }
-    #expect(photoEvidence(inHead: webp("EXIF")[...]) == "a WebP with EXIF metadata")
-    #expect(photoEvidence(inHead: webp("XMP ")[...]) == "a WebP with XMP metadata")
-    #expect(photoEvidence(inHead: webp("ICCP")[...]) == nil)
   }
 
-  /// An ISO BMFF box.
-  static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
-    let size = UInt32(body.count + 8)
-    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array(type.utf8) + body
-  }
-
-  @Test func avifItemsOfEXIFOrXMPMarkAPhoto() throws {
-    func avif(_ itemType: String, infeVersion: UInt8 = 2) -> [UInt8] {
-      let idBytes: [UInt8] = infeVersion == 2 ? [0, 1] : [0, 0, 0, 1]
-      let infe = Self.box(
-        "infe", [infeVersion, 0, 0, 0] + idBytes + [0, 0] + Array(itemType.utf8))
-      let iinf = Self.box(
-        "iinf",
-        [0, 0, 0, 0, 0, 2] + Self.box("infe", [2, 0, 0, 0, 0, 2, 0, 0] + Array("av01".utf8)) + infe)
-      let meta = Self.box(
-        "meta", [0, 0, 0, 0] + Self.box("hdlr", Array(repeating: 0, count: 24)) + iinf)
-      return Self.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("mif1avif".utf8)) + meta
-    }
-    #expect(photoEvidence(inHead: avif("Exif")[...]) == "an AVIF with EXIF metadata")
-    #expect(
-      photoEvidence(inHead: avif("Exif", infeVersion: 3)[...]) == "an AVIF with EXIF metadata")
-    #expect(photoEvidence(inHead: avif("mime")[...]) == "an AVIF with XMP metadata")
-    #expect(photoEvidence(inHead: avif("av01")[...]) == nil)
-    // Cut anywhere, it must not trap.
-    let whole = avif("Exif")
-    for end in 0..<whole.count { _ = photoEvidence(inHead: whole[..<end]) }
-    // avifenc's AVIF, without metadata, is no photo; a HEIC always is.
-    #expect(photoEvidence(inFileAt: fixture("heif/rocket-alpha.avif")) == nil)
-    #expect(photoEvidence(inFileAt: fixture("heif/rocket.heic")) == "a HEIC/HEIF photo")
-  }
-
-  @Test func tiffAndDamagedHeadsAreHandled() {
-    #expect(photoEvidence(inHead: [0x49, 0x49, 0x2A, 0x00, 8][...]) == "a TIFF or camera raw file")
-    // A length that points far past the end must not trap.
-    let huge = Self.pngSignature + [0xFF, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8)
-    #expect(photoEvidence(inHead: huge[...]) == nil)
-    #expect(photoEvidence(inHead: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF][...]) == nil)
-    #expect(photoEvidence(inHead: [][...]) == nil)
-  }
-
-  @Test func hexmasksOwnOutputsAreNoPhotos() throws {
+  @Test func hexmasksOwnOutputsAreReplaced() throws {
     try withTemporaryFolder { folder in
       for name in ["o.png", "o.jpg", "o.webp", "o.avif"] {
         let run = try runHexMask([fixture("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(photoEvidence(inFileAt: folder + "/" + name) == nil, "\(name)")
+        #expect(ReplacementRefusal(replacing: folder + "/" + name, force: false) == nil, "\(name)")
       }
-      #expect(
-        photoEvidence(inFileAt: fixture("exif/Landscape_6.jpg")) == "a JPEG with EXIF metadata")
     }
   }
 }

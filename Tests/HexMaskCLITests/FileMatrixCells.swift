@@ -7,7 +7,9 @@ extension FileMatrixTests {
       kind: .regular, role: .output, outcome: .works, setup: "hexmask in.jpg o.png --size 32",
       name: "o.png", check: "[ $(side o.png) = 427 ]", changes: ["o.png"]),
     FileCell(
-      kind: .regular, role: .svg, outcome: .works, setup: "echo old > s.svg", name: "s.svg",
+      kind: .regular, role: .svg, outcome: .works,
+      setup: "hexmask in.jpg old.png --svg s.svg --size 32",
+      name: "s.svg",
       check: "grep -q '<svg' s.svg && is_png o.png", changes: ["s.svg"]),
     FileCell(
       kind: .regular, role: .list, outcome: .works, setup: "echo in.jpg > l.txt", name: "l.txt",
@@ -27,10 +29,11 @@ extension FileMatrixTests {
       check: "is_png o.png"),
     FileCell(
       kind: .symlink, role: .output, outcome: .works,
-      setup: "echo old > t.png && ln -s t.png l.png",
+      setup: "hexmask in.jpg t.png --size 32 && ln -s t.png l.png",
       name: "l.png", check: "[ -L l.png ] && is_png t.png", changes: ["t.png"]),
     FileCell(
-      kind: .symlink, role: .svg, outcome: .works, setup: "echo old > t.svg && ln -s t.svg l.svg",
+      kind: .symlink, role: .svg, outcome: .works,
+      setup: "hexmask in.jpg old.png --svg t.svg --size 32 && ln -s t.svg l.svg",
       name: "l.svg", check: "[ -L l.svg ] && grep -q '<svg' t.svg", changes: ["t.svg"]),
     FileCell(
       kind: .symlink, role: .list, outcome: .works,

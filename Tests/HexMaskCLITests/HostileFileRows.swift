@@ -77,40 +77,145 @@ extension HostileUserTests {
       firstError: "hexmask: <stdout>: output is the input file; refusing to overwrite it"),
   ]
 
-  static let photoRows: [HostileCase] = [
+  /// Issue 28, section 1: without `--force` only what hexmask made is replaced (its mark, a
+  /// rerun record, an empty file). Each refused file here was replaced silently before.
+  static let photoRows: [HostileCase] =
+    notMadeByHexMaskRows + replacedRows + otherUsersRows
+
+  /// A file hexmask did not make, named as OUTPUT, and the start of the expected message.
+  static let strangers: [(setup: String, output: String, options: String, what: String)] = [
+    ("cp $FIXTURES/replace/square.jpg b.jpg", "b.jpg", "", "a 64×64 JPEG"),
+    ("cp $FIXTURES/replace/portrait-512.png b.png", "b.png", "", "a 512×512 PNG"),
+    ("cp $FIXTURES/replace/icon-rgba.png b.png", "b.png", "", "a 32×32 PNG"),
+    ("cp $FIXTURES/replace/wide.webp b.webp", "b.webp", "", "a 96×64 WebP"),
+    ("cp $FIXTURES/replace/wide.avif b.avif", "b.avif", "", "an AVIF"),
+    ("cp $FIXTURES/replace/small.gif b.gif", "b.gif", " --format png", "a 20×16 GIF"),
+    ("cp $FIXTURES/replace/small.bmp b.bmp", "b.bmp", " --format png", "a 20×16 BMP"),
+    ("printf 'notes, not a picture\\n' > notes", "notes", " --format png", "a text file"),
+    ("printf '\\001\\002\\003' > blob", "blob", " --format png", "a 3 byte file"),
+    ("cp $FIXTURES/heif/rocket.heic b.png", "b.png", "", "a HEIC/HEIF"),
+    ("cp $FIXTURES/exif/Landscape_1.jpg b.jpg", "b.jpg", "", "a 225×150 JPEG"),
+  ]
+
+  static let notMadeByHexMaskRows: [HostileCase] =
+    strangers.map { stranger in
+      HostileCase(
+        title: "\(stranger.what) as OUTPUT is refused, kept, and replaced with --force",
+        setup: stranger.setup + " && cp \(stranger.output) kept",
+        command: "hexmask in.jpg \(stranger.output)\(stranger.options); s=$?; "
+          + "cmp -s kept \(stranger.output) || exit 9; "
+          + "hexmask in.jpg \(stranger.output)\(stranger.options) --force && exit $s",
+        status: 2,
+        firstError: "hexmask: \(stranger.output) exists and was not made by hexmask "
+          + "(\(stranger.what)); --force replaces it",
+        check: "grep -q hexmask \(stranger.output)",
+        changes: [stranger.output])
+    } + [
+      HostileCase(
+        title: "hexmask *.png with a plain 512×512 portrait second refuses to replace it",
+        setup: "mkdir cam && cp small.png cam/a.png "
+          + "&& cp $FIXTURES/replace/portrait-512.png cam/b.png",
+        command: "cd cam && hexmask *.png", status: 2,
+        firstError: "hexmask: b.png exists and was not made by hexmask (a 512×512 PNG); "
+          + "--force replaces it",
+        check: "cmp -s cam/b.png $FIXTURES/replace/portrait-512.png"),
+      HostileCase(
+        title: "a text file that holds the word hexmask is no mark",
+        setup: "printf '<?xml version=\"1.0\"?>\\n<!-- hexmask -->\\nhexmask tEXtSoftware' > t.svg",
+        command: "hexmask in.jpg o.png --svg t.svg", status: 2,
+        firstError: "hexmask: t.svg exists and was not made by hexmask (a text file); "
+          + "--force replaces it",
+        check: "[ ! -e o.png ]"),
+      HostileCase(
+        title:
+          "a batch fails (and keeps) a file it did not make where an output goes, writes the rest",
+        setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
+          + "&& cp $FIXTURES/replace/square.jpg o/b.jpg",
+        command: "hexmask p --out-dir o --format jpeg -q", status: 1,
+        firstError: "hexmask: o/b.jpg: exists and was not made by hexmask (a 64×64 JPEG); "
+          + "--force replaces it",
+        check: "[ -s o/a.jpg ] && cmp -s o/b.jpg $FIXTURES/replace/square.jpg"),
+    ]
+
+  static let replacedRows: [HostileCase] = [
     HostileCase(
-      title: "hexmask *.jpg with two camera photos refuses to replace the second",
-      setup: "mkdir cam && cp $FIXTURES/exif/Landscape_1.jpg cam/a.jpg "
-        + "&& cp $FIXTURES/exif/Landscape_2.jpg cam/b.jpg",
-      command: "cd cam && hexmask *.jpg", status: 2,
-      firstError: "hexmask: b.jpg exists and is a photo (a JPEG with EXIF metadata), not a "
-        + "picture hexmask made; refusing to replace it (--force replaces it)"),
+      title: "rerunning onto hexmask's own PNG, JPEG, WebP and AVIF outputs replaces them",
+      setup: "for f in o.png o.jpg o.webp o.avif; do hexmask in.jpg $f --size 32; done",
+      command: "for f in o.png o.jpg o.webp o.avif; do hexmask in.jpg $f --size 40 || exit; done",
+      status: 0, firstError: nil, check: "[ $(side o.png) = 40 ]",
+      changes: ["o.png", "o.jpg", "o.webp", "o.avif"]),
     HostileCase(
-      title: "a HEIC where OUTPUT goes is refused; --force replaces it",
-      setup: "cp $FIXTURES/heif/rocket.heic o.png",
-      command: "hexmask in.jpg o.png; s=$?; hexmask in.jpg o.png --force && exit $s", status: 2,
-      firstError: "hexmask: o.png exists and is a photo (a HEIC/HEIF photo), not a picture hexmask "
-        + "made; refusing to replace it (--force replaces it)",
-      check: "is_png o.png", changes: ["o.png"]),
+      title: "rerunning onto hexmask's own palette PNG, mask and SVG replaces them",
+      setup: "hexmask in.jpg p.png --size 32 --colors 16 --svg s.svg "
+        + "&& hexmask --mask-only m.png --size 32",
+      command: "hexmask in.jpg p.png --size 40 --colors 8 --svg s.svg "
+        + "&& hexmask --mask-only m.png --size 40",
+      status: 0, firstError: nil,
+      check: "[ $(side p.png) = 40 ] && [ $(side m.png) = 40 ] && grep -q 'width=\"40\"' s.svg",
+      changes: ["p.png", "s.svg", "m.png"]),
     HostileCase(
-      title: "rerunning onto hexmask's own JPEG and PNG outputs replaces them as before",
-      setup: "hexmask in.jpg o.jpg --size 32 && hexmask in.jpg o.png --size 32",
-      command: "hexmask in.jpg o.jpg --size 40 && hexmask in.jpg o.png --size 40", status: 0,
-      firstError: nil, check: "[ $(side o.png) = 40 ]", changes: ["o.jpg", "o.png"]),
+      title: "an empty file where OUTPUT goes is replaced",
+      setup: ": > e.png && : > e.svg", command: "hexmask in.jpg e.png --svg e.svg", status: 0,
+      firstError: nil, check: "is_png e.png && grep -q '<svg' e.svg", changes: ["e.png", "e.svg"]),
     HostileCase(
-      title: "a batch fails (and keeps) a camera photo where an output goes, writes the rest",
-      setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
-        + "&& cp $FIXTURES/exif/Landscape_1.jpg o/b.jpg",
-      command: "hexmask p --out-dir o --format jpeg -q", status: 1,
-      firstError: "hexmask: o/b.jpg: exists and is a photo (a JPEG with EXIF metadata), not a "
-        + "picture hexmask made; refusing to replace it (--force replaces it)",
-      check: "[ -s o/a.jpg ] && cmp -s o/b.jpg $FIXTURES/exif/Landscape_1.jpg"),
+      title: "a batch rerun replaces an unmarked output its record names, not one without a record",
+      setup: "mkdir p && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
+        + "&& hexmask p --out-dir o --size 32 -q "
+        // Unmark both outputs as an older hexmask wrote them: same size and time.
+        + "&& for f in a b; do touch -r o/$f.png t && printf hexmasq "
+        + "| dd of=o/$f.png bs=1 seek=50 conv=notrunc 2>/dev/null && touch -r t o/$f.png; done "
+        + "&& rm o/.hexmask/b*",
+      command: "hexmask p --out-dir o --size 40 -q", status: 1,
+      firstError: "hexmask: o/b.png: exists and was not made by hexmask (a 32×32 PNG); "
+        + "--force replaces it",
+      check: "[ $(side o/a.png) = 40 ] && [ $(side o/b.png) = 32 ]",
+      changes: ["o/a.png", "o/.hexmask/a.png.rec"]),
+  ]
+
+  /// A11: replacing keeps a file's owner and group, so another user's file that the user
+  /// may not write is never replaced, not even with `--force` (unlike `cp -f`).
+  static let otherUsersRows: [HostileCase] = [
+    HostileCase(
+      title: "an output the user may write but not read: refused, --force replaces it",
+      setup: "hexmask in.jpg w.png --size 32 && chmod 200 w.png && give w.png",
+      command: "as_user in.jpg w.png --size 40; s=$?; as_user in.jpg w.png --size 40 --force "
+        + "&& exit $s",
+      status: 1,
+      firstError: "hexmask: w.png: cannot tell whether hexmask made it: Permission denied "
+        + "(--force replaces it)",
+      check: "[ $(mode w.png) = 200 ] && [ $(side w.png) = 40 ]", changes: ["w.png"]),
     HostileCase(
       title: "a root-owned 0644 output in a folder the user may write is not taken over",
       setup: "hexmask in.jpg o.png --size 32 && chmod 644 o.png",
       command: "as_user in.jpg o.png", status: 1,
+      firstError: "hexmask: o.png: cannot replace it: Permission denied; it is another "
+        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side o.png) = 32 ] && [ $(stat -c %u o.png) = $(id -u) ]"),
+    HostileCase(
+      title: "--force does not take over a root-owned output either",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 644 o.png",
+      command: "as_user in.jpg o.png --force", status: 1,
+      firstError: "hexmask: o.png: cannot replace it: Permission denied; it is another "
+        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side o.png) = 32 ] && [ $(stat -c %u o.png) = $(id -u) ]"),
+    HostileCase(
+      title: "--force in a batch does not take over a root-owned output",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && hexmask in.jpg o/a.png --size 32 "
+        + "&& chmod 644 o/a.png && chmod 777 o",
+      command: "as_user p --out-dir o --force -q", status: 1,
+      firstError: "hexmask: o/a.png: cannot replace it: Permission denied; it is another "
+        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side o/a.png) = 32 ] && [ $(stat -c %u o/a.png) = $(id -u) ]"),
+    HostileCase(
+      title: "the user's own read-only output: refused, then --force replaces it, still theirs",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 444 o.png && give o.png",
+      command: "as_user in.jpg o.png --size 40; s=$?; [ $(side o.png) = 32 ] || exit 9; "
+        + "as_user in.jpg o.png --size 40 --force && exit $s",
+      status: 1,
       firstError: "hexmask: o.png: cannot replace it: Permission denied (--force replaces it)",
-      check: "[ $(side o.png) = 32 ]"),
+      check: "[ $(side o.png) = 40 ] "
+        + "&& { [ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 65534:65534 ]; }",
+      changes: ["o.png"]),
   ]
 
   static let mutationRows: [HostileCase] = [
@@ -149,9 +254,10 @@ extension HostileUserTests {
   /// What the second fresh-eyes tryout of issue 18 found, one row each.
   static let tryoutRows: [HostileCase] = [
     HostileCase(
-      title: "batch --force replaces a camera photo and a file the user may not write",
+      title: "batch --force replaces a camera photo and the user's own read-only output",
       setup: "mkdir p o && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg && cp $FIXTURES/heif/rocket.heic "
-        + "o/a.png && hexmask in.jpg o/b.png --size 32 && chmod 644 o/b.png && chmod 777 o",
+        + "o/a.png && hexmask in.jpg o/b.png --size 32 && chmod 444 o/b.png && give o/a.png "
+        + "o/b.png && chmod 777 o",
       command: "as_user p --out-dir o --force -q", status: 0, firstError: nil,
       check: "is_png o/a.png && [ $(side o/b.png) = 427 ]", changes: ["o/a.png", "o/b.png"]),
     HostileCase(

@@ -111,13 +111,13 @@ extension HostileUserTests {
   static let nonRegularOutputRows: [HostileCase] = [
     HostileCase(
       title: "a symbolic link OUTPUT: its target is replaced, the link stays",
-      setup: "echo old > target.png && ln -s target.png link.png",
+      setup: "hexmask in.jpg target.png --size 32 && ln -s target.png link.png",
       command: "hexmask in.jpg link.png --size 64", status: 0, firstError: nil,
       check: "[ -L link.png ] && [ \"$(readlink link.png)\" = target.png ] && is_png target.png",
       changes: ["target.png"]),
     HostileCase(
       title: "a link into another folder: the temporary file is made beside the target",
-      setup: "mkdir real && echo old > real/t.png && ln -s real/t.png l.png",
+      setup: "mkdir real && hexmask in.jpg real/t.png --size 32 && ln -s real/t.png l.png",
       command: "hexmask in.jpg l.png --size 64", status: 0, firstError: nil,
       check: "[ -L l.png ] && is_png real/t.png", changes: ["real/t.png"]),
     HostileCase(
@@ -149,22 +149,23 @@ extension HostileUserTests {
   static let permissionRows: [HostileCase] = [
     HostileCase(
       title: "a replaced 0600 output stays 0600",
-      setup: "echo old > o.png && chmod 600 o.png",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 600 o.png",
       command: "hexmask in.jpg o.png --size 64", status: 0, firstError: nil,
       check: "[ $(mode o.png) = 600 ] && is_png o.png", changes: ["o.png"]),
     HostileCase(
       title: "a replaced 0751 output stays 0751",
-      setup: "echo old > o.png && chmod 751 o.png",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 751 o.png",
       command: "hexmask in.jpg o.png --size 64", status: 0, firstError: nil,
       check: "[ $(mode o.png) = 751 ]", changes: ["o.png"]),
     HostileCase(
       title: "a replaced output keeps its owner and group (where allowed: as root)",
-      setup: "echo old > o.png && if [ $(id -u) = 0 ]; then chown 1234:5678 o.png; fi",
+      setup:
+        "hexmask in.jpg o.png --size 32 && if [ $(id -u) = 0 ]; then chown 1234:5678 o.png; fi",
       command: "hexmask in.jpg o.png --size 64", status: 0, firstError: nil,
       check: "[ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 1234:5678 ]", changes: ["o.png"]),
     HostileCase(
       title: "the target of a symbolic link keeps its mode",
-      setup: "echo old > t.png && chmod 640 t.png && ln -s t.png l.png",
+      setup: "hexmask in.jpg t.png --size 32 && chmod 640 t.png && ln -s t.png l.png",
       command: "hexmask in.jpg l.png --size 64", status: 0, firstError: nil,
       check: "[ $(mode t.png) = 640 ] && is_png t.png", changes: ["t.png"]),
     HostileCase(
@@ -270,12 +271,19 @@ extension HostileUserTests {
         "grep -q '\"output\":\"out/b.png\",\"status\":\"written\",\"reason\":\"changed\"' rows",
       changes: ["out/b.png", "out/.hexmask/b.png.rec"]),
     HostileCase(
-      title: "a rerun after an output was replaced by hand rebuilds it",
-      setup: renderedOnce() + " && cp small.png out/a.png",
+      title: "a rerun after an output was replaced by hand with another of hexmask's rebuilds it",
+      setup: renderedOnce() + " && hexmask small.png out/a.png --size 20",
       command: "hexmask photos --out-dir out --size 48", status: 0,
       firstError: "hexmask: 1 written, 1 skipped, 0 failed in …",
       check: "hexmask photos --out-dir fresh --size 48 -q && cmp out/a.png fresh/a.png",
       changes: ["out/a.png", "out/.hexmask/a.png.rec"]),
+    HostileCase(
+      title: "a rerun after an output was replaced by hand with a picture of the user's keeps it",
+      setup: renderedOnce() + " && cp small.png out/a.png",
+      command: "hexmask photos --out-dir out --size 48", status: 1,
+      firstError: "hexmask: out/a.png: exists and was not made by hexmask (a 32×32 PNG); "
+        + "--force replaces it",
+      check: "cmp out/a.png small.png"),
     HostileCase(
       title: "--force rebuilds up-to-date outputs, reason 'forced'",
       setup: renderedOnce(),
@@ -287,7 +295,8 @@ extension HostileUserTests {
       setup: renderedOnce("--border-color gold"),
       command: "hexmask photos --out-dir out --size 48 --border-color gold -q", status: 0,
       firstError: nil,
-      check: "! grep -rq -e photos -e gold out/.hexmask && ! grep -q hexmask out/a.png && grep -qx "
+      check: "! grep -rq -e photos -e gold out/.hexmask && ! grep -q -e hexmask-record -e gold "
+        + "out/a.png && grep -qx "
         + "'hexmask-record 3 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*x[0-9]* [poc-]*' "
         + "out/.hexmask/a.png.rec"),
     HostileCase(

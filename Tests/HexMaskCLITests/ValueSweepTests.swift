@@ -35,7 +35,7 @@ import Testing
     "Shape.borderColor", "Shape.layout", "Output.upscale", "Output.format", "Output.lossless",
     "Output.dither",
     "Output.background", "Output.maskOnly", "Output.keepColorProfile", "Input.autoOrient",
-    "Input.strict",
+    "Input.strict", "Output.mark",
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go

@@ -141,7 +141,8 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     let bytes = try encodeStream(pixels, width: 300, height: 300).bytes
     let chunks = try pngChunks(bytes)
     #expect(chunks.first?.type == "IHDR" && chunks.last?.type == "IEND")
-    #expect(Set(chunks.map(\.type)) == ["IHDR", "IDAT", "IEND"])
+    #expect(Set(chunks.map(\.type)) == ["IHDR", "tEXt", "IDAT", "IEND"])
+    #expect(chunks[1].type == "tEXt" && chunks[1].data == HexMaskMark.pngText)
     #expect(chunks[0].data == [0, 0, 1, 44, 0, 0, 1, 44, 8, 6, 0, 0, 0])
     #expect(chunks.last?.data.isEmpty == true)
   }
@@ -172,7 +173,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     let decoded = try decodePNG(bytes)
     #expect(decoded.metadata.iccProfile == profile)
     #expect(decoded.image.pixels == pixels)
-    #expect(try pngChunks(bytes).map(\.type) == ["IHDR", "iCCP", "IDAT", "IEND"])
+    #expect(try pngChunks(bytes).map(\.type) == ["IHDR", "tEXt", "iCCP", "IDAT", "IEND"])
   }
 
   /// Refusals in libpng's own words.
@@ -197,7 +198,7 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     let (bytes, warnings) = try encodeStream(
       pixels, width: 5, height: 3, channels: channels, iccProfile: profile)
     #expect(warnings == [warning])
-    #expect(try pngChunks(bytes).map(\.type) == ["IHDR", "IDAT", "IEND"])
+    #expect(try pngChunks(bytes).map(\.type) == ["IHDR", "tEXt", "IDAT", "IEND"])
     #expect(try decodePNG(bytes).image.pixels == expandedRGBA(pixels, channels: channels))
   }
 

@@ -113,7 +113,7 @@ func shape(
       }
       let bytes = try fileBytes(path)
       #expect(bytes[24] == 8 && bytes[25] == 0)  // IHDR: bit depth 8, colour type 0 (gray)
-      #expect(chunkTypes(of: bytes).allSatisfy { ["IHDR", "IDAT", "IEND"].contains($0) })
+      #expect(chunkTypes(of: bytes).allSatisfy { ["IHDR", "tEXt", "IDAT", "IEND"].contains($0) })
       let image = try withFile(path) { file in try decode(file: file) }
       #expect(image.width == 90 && image.height == 90)
       // The decoder expands gray to RGBA: (v, v, v, 255).

@@ -96,13 +96,15 @@ import Testing
     let png = try Self.written(pixels, side: side, colors: colors)
     #expect(try decodePNG(png).image.pixels == indexed.rgba)
     let chunks = try pngChunks(png)
-    #expect(chunks.map(\.type).filter { $0 != "IDAT" } == ["IHDR", "PLTE", "tRNS", "IEND"])
+    #expect(
+      chunks.map(\.type).filter { $0 != "IDAT" } == ["IHDR", "tEXt", "PLTE", "tRNS", "IEND"])
     #expect(chunks[0].data[8...9] == [depth, 3])
-    #expect(chunks[1].data.count == 3 * colors)
+    #expect(chunks[1].data == HexMaskMark.pngText)
+    #expect(chunks[2].data.count == 3 * colors)
     let alphas = indexed.entries.map(\.alpha)
     let opaque = alphas.firstIndex(of: 255) ?? alphas.count
     #expect(alphas[opaque...].allSatisfy { $0 == 255 })
-    #expect(chunks[2].data == Array(alphas[..<opaque]))
+    #expect(chunks[3].data == Array(alphas[..<opaque]))
   }
 
   @Test func aMaskOfFewLevelsIsAnExactGrayPalette() throws {
@@ -111,7 +113,7 @@ import Testing
     let gray = (0..<side * side).map { levels[($0 / 7) % levels.count] }
     let png = try Self.written(gray, side: side, channels: 1, colors: 4)
     #expect(try decodePNG(png).image.pixels == expandedRGBA(gray, channels: 1))
-    let palette = try pngChunks(png)[1].data
+    let palette = try pngChunks(png)[2].data
     #expect(palette == levels.flatMap { [$0, $0, $0] })
   }
 

@@ -127,9 +127,9 @@ hm_jpeg_writer *hm_jpeg_writer_create(void);
 void hm_jpeg_writer_destroy(hm_jpeg_writer *writer);
 
 // Starts a baseline YCbCr 4:2:0 JPEG of `quality` 1…100 with Huffman tables fitted
-// to the image: SOI, JFIF APP0, then
-// `icc_profile` (when not NULL) as APP2 "ICC_PROFILE" segments of at most 65519 bytes,
-// numbered 1…count. Nothing else: no EXIF, comment or timestamp. The profile must hold
+// to the image: SOI, JFIF APP0, `comment` (when not NULL: hexmask's mark) as a COM segment,
+// then `icc_profile` (when not NULL) as APP2 "ICC_PROFILE" segments of at most 65519 bytes,
+// numbered 1…count. Nothing else: no EXIF or timestamp. The profile must hold
 // 1…255 × 65519 bytes (HM_ERR_USAGE otherwise).
 /// The largest JPEG (in pixels, 2048²) written with Huffman tables fitted to the picture;
 /// fitting them holds 3 bytes a pixel until the end, so larger ones take libjpeg's standard
@@ -138,7 +138,8 @@ void hm_jpeg_writer_destroy(hm_jpeg_writer *writer);
 
 hm_status hm_jpeg_writer_open(hm_jpeg_writer *writer, FILE *file, uint32_t width,
                               uint32_t height, int quality, const uint8_t *icc_profile,
-                              size_t icc_profile_size, char *message, size_t message_size);
+                              size_t icc_profile_size, const uint8_t *comment,
+                              size_t comment_size, char *message, size_t message_size);
 
 // Compresses the next row of width * 3 bytes of RGB.
 hm_status hm_jpeg_writer_write_row(hm_jpeg_writer *writer, const uint8_t *row, char *message,

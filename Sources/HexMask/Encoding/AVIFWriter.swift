@@ -14,7 +14,9 @@ import CHeif
 /// is written as the AVIF auxiliary alpha image: losslessly with `lossless`, else at
 /// ``alphaQuality``, within a few levels of the shape's coverage. A picture whose every
 /// alpha is 255 (one flattened on a background) is written without an alpha image. The
-/// ICC profile, when given, goes into the `colr prof` box. Nothing that varies between
+/// ICC profile, when given, goes into the `colr prof` box; hexmask's mark
+/// (``HexMaskMark``), unless told not to, is a top-level `free` box after the others, so
+/// no offset libheif wrote moves. Nothing that varies between
 /// runs is written, and the encoder runs with a fixed number of threads, so the same
 /// pixels, settings and encoder (``encoderVersion``) always give the same bytes.
 ///
@@ -66,17 +68,18 @@ package final class AVIFWriter: ImageWriter {
   private let quality: Int
   private let effort: Int
   private let iccProfile: [UInt8]?
+  private let mark: Bool
   private var kept: KeptRows
 
   /// Prepares a `width`×`height` AVIF. Lossy by default with `quality` in
   /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
   /// `quality` is ignored). `effort` (``HexMask/Output/effortRange``, nil for the default
   /// at this width) trades time for bytes, lossy or lossless. Nothing is written before
-  /// `finish()`.
+  /// `finish()`; `mark` writes hexmask's mark.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false,
     quality: Int = HexMask.Output.defaultQuality, effort: Int? = nil,
-    iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil
+    iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...Self.maximumSide
     guard sides.contains(width), sides.contains(height) else {
@@ -107,6 +110,7 @@ package final class AVIFWriter: ImageWriter {
       memory: memory)
     self.lossless = lossless
     self.quality = quality
+    self.mark = mark
     if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
       warnings.append(Warning(.profileNotWritten, refusal))
       self.iccProfile = nil
@@ -174,8 +178,29 @@ package final class AVIFWriter: ImageWriter {
   package func finish() throws(ImageError) {
     try kept.close()
     defer { kept.release() }
-    let encoded = try encode()
+    var encoded = try encode()
+    if mark { try appendMark(to: &encoded) }
     try write(encoded)
+  }
+
+  /// Appends the mark's `free` box after libheif's last box. Appending moves no offset,
+  /// but only when the boxes end where the file does: a last box "to the end of the file"
+  /// (size 0) would swallow the mark, so that is checked, not assumed.
+  private func appendMark(to file: inout [UInt8]) throws(ImageError) {
+    var offset = 0
+    while offset + 8 <= file.count {
+      var size = file[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if size == 1 && offset + 16 <= file.count {  // a 64-bit size follows the type
+        size = file[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) }
+      }
+      guard size >= 8, size <= file.count - offset else { break }
+      offset += size
+    }
+    guard offset == file.count else {
+      throw ImageError(.writeFailed, "cannot write AVIF: libheif's boxes do not end the file")
+    }
+    let text = HexMaskMark.text
+    file += bigEndianBytes(UInt32(8 + text.count)) + Array(HexMaskMark.avifBox.utf8) + text
   }
 
   /// Runs libheif's AV1 encoder on the kept rows and returns the file's bytes.

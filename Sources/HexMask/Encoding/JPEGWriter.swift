@@ -3,11 +3,12 @@ import CImageShims
 /// Writes a JPEG one row at a time, flattening straight RGBA rows onto an opaque
 /// background, since JPEG has no alpha.
 ///
-/// The file holds a JFIF header, the ICC profile when given (as APP2 "ICC_PROFILE"
+/// The file holds a JFIF header, hexmask's mark (``HexMaskMark``, a comment) unless told
+/// not to, the ICC profile when given (as APP2 "ICC_PROFILE"
 /// segments of at most 65519 bytes), and the image: baseline, YCbCr 4:2:0, accurate integer
 /// DCT, Huffman tables fitted to the image up to 2048² (fitting them holds every
-/// coefficient, so larger pictures take libjpeg's standard tables). Never EXIF, a comment or
-/// a timestamp, so the same pixels and settings always give the same bytes. Memory is a
+/// coefficient, so larger pictures take libjpeg's standard tables). Never EXIF, another
+/// comment or a timestamp, so the same pixels and settings always give the same bytes. Memory is a
 /// few rows.
 ///
 /// ```swift
@@ -35,10 +36,11 @@ package final class JPEGWriter: ImageWriter {
   /// Writes the JPEG headers for a `width`×`height` image with libjpeg's `quality`
   /// (in ``HexMask/Output/qualityRange``). Transparent parts show `background` (its alpha is
   /// ignored). `iccProfile`, when given, is written byte for byte, unless it does not
-  /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so.
+  /// describe RGB pixels or exceeds 255 × 65519 bytes: then `warnings` says so. `mark`
+  /// writes hexmask's mark.
   package init(
     file: CFile, width: Int, height: Int, quality: Int = 90, background: RGBAColor = .white,
-    iccProfile: [UInt8]? = nil
+    iccProfile: [UInt8]? = nil, mark: Bool = true
   ) throws(ImageError) {
     guard let writer = hm_jpeg_writer_create() else {
       throw ImageError(.writeFailed, "out of memory")
@@ -75,11 +77,15 @@ package final class JPEGWriter: ImageWriter {
     }
     flattened = [UInt8](repeating: 0, count: width * 3)
     let bytes = profile ?? []
+    let comment = mark ? HexMaskMark.text : []
     try bytes.withUnsafeBufferPointer { (bytes) throws(ImageError) in
-      try callShim(format: "JPEG", writing: true) {
-        hm_jpeg_writer_open(
-          writer, file, UInt32(width), UInt32(height), Int32(quality),
-          profile == nil ? nil : bytes.baseAddress, bytes.count, $0, $1)
+      try comment.withUnsafeBufferPointer { (comment) throws(ImageError) in
+        try callShim(format: "JPEG", writing: true) {
+          hm_jpeg_writer_open(
+            writer, file, UInt32(width), UInt32(height), Int32(quality),
+            profile == nil ? nil : bytes.baseAddress, bytes.count,
+            mark ? comment.baseAddress : nil, comment.count, $0, $1)
+        }
       }
     }
   }

@@ -1,7 +1,8 @@
 /// The shape as an SVG document, so a web page can use exactly the geometry hexmask cuts
 /// with: as an image, a CSS `mask-image`, or, inline, a `clip-path`.
 ///
-/// The document is the canvas (`width`, `height` and `viewBox` of `canvasSide` px) with
+/// The document is the XML declaration, hexmask's mark (``HexMaskMark``, a comment line)
+/// unless told not to, and the canvas (`width`, `height` and `viewBox` of `canvasSide` px) with
 /// - `<clipPath id="hexmask-clip">`: the shape, for `clip-path: url(#hexmask-clip)`;
 /// - `#hexmask-shape`: the shape filled black (`#000000`): a `<path>` by default; for the
 ///   seed layout a `<g>` holding a canvas-sized black `<rect>` and the border, masked by
@@ -28,11 +29,14 @@
 /// ```
 ///
 /// - Complexity: O(sides).
-package func svgDocument(for shape: MaskShape, borderColor: RGBAColor) -> String {
+package func svgDocument(for shape: MaskShape, borderColor: RGBAColor, mark: Bool = true)
+  -> String
+{
   let side = String(shape.canvasSide)
   let path = svgPathData(shape.polygon.segments)
-  var lines = [
-    #"<?xml version="1.0" encoding="UTF-8"?>"#,
+  var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+  if mark { lines.append(HexMaskMark.svgComment) }
+  lines += [
     #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(side)" height="\#(side)" viewBox="0 0 \#(side) \#(side)">"#,
     #"  <defs>"#,
     #"    <clipPath id="hexmask-clip" clipPathUnits="userSpaceOnUse">"#,

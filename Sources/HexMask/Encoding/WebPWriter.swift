@@ -11,8 +11,9 @@ import CWebP
 /// libwebp encodes a whole picture at once, so this writer keeps every row it is given
 /// (`width × height × 4` bytes, ``KeptRows``) and encodes in `finish()`, as ``AVIFWriter``
 /// does. Lossy files keep alpha losslessly (libwebp's
-/// `alpha_quality` 100). The ICC profile, when given, goes into an ICCP chunk through
-/// libwebpmux. Nothing that varies between runs is written, so the same pixels and
+/// `alpha_quality` 100). The ICC profile, when given, goes into an ICCP chunk, and
+/// hexmask's mark (``HexMaskMark``) unless told not to into a chunk of its own at the end,
+/// both through libwebpmux (which makes the file the extended format). Nothing that varies between runs is written, so the same pixels and
 /// settings always give the same bytes.
 ///
 /// ```swift
@@ -39,14 +40,16 @@ package final class WebPWriter: ImageWriter {
   private let lossless: Bool
   private let quality: Int
   private let iccProfile: [UInt8]?
+  private let mark: Bool
   private var kept: KeptRows
 
   /// Prepares a `width`×`height` WebP, at most 16383 a side. Lossy by default with
   /// `quality` in ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then `quality` is
-  /// ignored and libwebp's default effort is used). Nothing is written before `finish()`.
+  /// ignored and libwebp's default effort is used). Nothing is written before `finish()`;
+  /// `mark` writes hexmask's mark.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
-    iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil
+    iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...Self.maximumSide
     guard sides.contains(width), sides.contains(height) else {
@@ -69,6 +72,7 @@ package final class WebPWriter: ImageWriter {
       memory: memory)
     self.lossless = lossless
     self.quality = quality
+    self.mark = mark
     if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
       warnings.append(Warning(.profileNotWritten, refusal))
       self.iccProfile = nil
@@ -89,8 +93,8 @@ package final class WebPWriter: ImageWriter {
     defer { kept.release() }
     var encoded = try encode()
     defer { WebPMemoryWriterClear(&encoded) }
-    if let iccProfile {
-      var assembled = try withICCProfile(encoded, iccProfile)
+    if iccProfile != nil || mark {
+      var assembled = try withChunks(encoded)
       defer { WebPDataClear(&assembled) }
       try write(assembled.bytes, assembled.size)
     } else {
@@ -136,25 +140,32 @@ package final class WebPWriter: ImageWriter {
     return memory
   }
 
-  /// The file with an ICCP chunk added (and the VP8X header that announces it); the
-  /// caller frees the result.
-  private func withICCProfile(_ encoded: WebPMemoryWriter, _ profile: [UInt8])
-    throws(ImageError) -> WebPData
-  {
+  /// The file with an ICCP chunk and the mark's chunk added, as asked (and the VP8X
+  /// header that announces them); the caller frees the result.
+  private func withChunks(_ encoded: WebPMemoryWriter) throws(ImageError) -> WebPData {
     var image = WebPData(bytes: encoded.mem, size: encoded.size)
     guard let mux = WebPMuxCreate(&image, 0) else {
       throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot read the image")
     }
     defer { WebPMuxDelete(mux) }
-    let added = profile.withUnsafeBufferPointer { bytes in
-      var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
-      return WebPMuxSetChunk(mux, "ICCP", &chunk, 1)
+    /// Adds one chunk (copied by libwebpmux); false when it cannot.
+    func add(_ type: String, _ data: [UInt8]) -> Bool {
+      data.withUnsafeBufferPointer { bytes in
+        var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+        return WebPMuxSetChunk(mux, type, &chunk, 1) == WEBP_MUX_OK
+      }
+    }
+    // libwebpmux puts chunks it does not know (the mark) after the picture.
+    guard iccProfile.map({ add("ICCP", $0) }) ?? true,
+      !mark || add(HexMaskMark.webpChunk, HexMaskMark.text)
+    else {
+      throw ImageError(.writeFailed, "cannot write WebP: cannot add the ICC profile or mark")
     }
     var assembled = WebPData()
     WebPDataInit(&assembled)
-    guard added == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
+    guard WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
       WebPDataClear(&assembled)
-      throw ImageError(.writeFailed, "cannot write WebP: cannot add the ICC profile")
+      throw ImageError(.writeFailed, "cannot write WebP: cannot add the ICC profile or mark")
     }
     return assembled
   }

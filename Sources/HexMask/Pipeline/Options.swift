@@ -94,6 +94,13 @@ extension HexMask {
     public var keepColorProfile = true
     /// Threads that deflate bands of one PNG at once; the bytes are the same for any number.
     public var threads = 1
+    /// Write hexmask's mark, the word `hexmask` where every decoder ignores it (a PNG
+    /// `Software` text chunk, a JPEG comment, a WebP chunk, an AVIF `free` box; the same
+    /// bytes every time, nothing about the author). The `hexmask` command, unless told
+    /// otherwise, replaces an existing output only when it carries the mark (or a rerun
+    /// record vouches for it), and always writes it. false leaves it out, for bytes kept in
+    /// memory, where nothing is ever replaced.
+    public var mark = true
 
     public init() {}
 

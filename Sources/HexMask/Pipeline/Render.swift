@@ -197,15 +197,19 @@ extension HexMask {
   }
 
   /// The shape of a `side` × `side` canvas as an SVG document: the same quadratic curves
-  /// the rasterizer fills, the border stroked in `shape.borderColor`.
+  /// the rasterizer fills, the border stroked in `shape.borderColor`; with `mark`, a
+  /// comment `<!-- hexmask -->` on its second line (see ``Output/mark``).
   ///
   /// - Throws: ``Error/invalidValue(_:)`` naming `side` or the first field of `shape` out of
   ///   its range; ``Error/shape(_:)`` when the shape does not fit the canvas.
-  public static func svg(side: Int, shape: Shape = Shape()) throws(Error) -> String {
+  public static func svg(side: Int, shape: Shape = Shape(), mark: Bool = true) throws(Error)
+    -> String
+  {
     try validate(shape, Output(), Input(), sizes: [("side", side)])
     do {
       return svgDocument(
-        for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor)
+        for: try MaskShape(shape, canvasSide: side), borderColor: shape.borderColor,
+        mark: mark)
     } catch {
       throw .shape(error)
     }
@@ -454,34 +458,35 @@ extension HexMask {
         file: file, width: side, height: side, channels: output.maskOnly ? 1 : 4,
         colors: colors, dither: output.dither,
         level: (output.compression ?? .default).paletteLevel,
-        iccProfile: output.maskOnly ? nil : profile, memory: memory)
+        iccProfile: output.maskOnly ? nil : profile, memory: memory, mark: output.mark)
     }
     if output.maskOnly {
       return try PNGStreamEncoder(
         file: file, width: side, height: side, channels: 1,
         compression: output.compression ?? .default,
-        threads: output.threads)
+        threads: output.threads, mark: output.mark)
     }
     switch output.format {
     case .png:
       return try PNGStreamEncoder(
         file: file, width: side, height: side, compression: output.compression ?? .default,
-        iccProfile: profile, threads: output.threads)
+        iccProfile: profile, threads: output.threads, mark: output.mark)
     case .jpeg:
       return try JPEGWriter(
         file: file, width: side, height: side,
         quality: output.quality ?? Output.defaultQuality, background: output.background ?? .white,
-        iccProfile: profile)
+        iccProfile: profile, mark: output.mark)
     case .webp:
       return try WebPWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
-        quality: output.quality ?? Output.defaultQuality, iccProfile: profile, memory: memory)
+        quality: output.quality ?? Output.defaultQuality, iccProfile: profile, memory: memory,
+        mark: output.mark)
     case .avif:
       return try AVIFWriter(
         file: file, width: side, height: side, lossless: output.lossless ?? false,
         quality: output.quality ?? Output.defaultQuality,
         effort: output.effort ?? Output.defaultEffort(side: side), iccProfile: profile,
-        memory: memory)
+        memory: memory, mark: output.mark)
     }
   }
 

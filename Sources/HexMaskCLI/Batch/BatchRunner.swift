@@ -157,8 +157,12 @@ private func renderInput(
     } else if let recipe = recipes[item.size],
       let reason = rerunReason(for: item, recipe: recipe, force: overwrite)
     {
-      // An output no record vouches for may be a photo or a file the user may not write.
-      if !overwrite, reason == .changed, let refusal = ReplacementRefusal(replacing: item.output) {
+      // An output that exists is replaced only if hexmask made it, as its mark or an
+      // unchanged record says, or --force asks (never another user's file).
+      if reason != .new,
+        let refusal = ReplacementRefusal(
+          replacing: item.output, force: overwrite, recorded: recordNamesOutput(of: item))
+      {
         var result = BatchResult(item: item, status: .failed, error: refusal.failure(item.output))
         result.keptOutput = true
         results.append(result)
@@ -243,4 +247,13 @@ private final class WorkQueue: Sendable {
   }
 
   var results: [BatchResult?] { finished.withLock { $0 } }
+}
+
+/// True when `item`'s rerun record names its output as the file is now (same identity),
+/// so it is hexmask's own even without the mark (an output made before the mark).
+private func recordNamesOutput(of item: BatchItem) -> Bool {
+  guard let recordPath = item.record, let record = RunRecord(contentsOf: recordPath),
+    let output = FileStamp(path: item.output)
+  else { return false }
+  return record.output == output
 }

@@ -193,8 +193,9 @@ func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 
 /// change makes the same input and options give different bytes, so reruns rebuild outputs
 /// made by older versions. 3: a `--background` that is not opaque keeps its transparency in
 /// PNG and WebP instead of being taken as opaque, and a large WebP is scaled by libwebp
-/// while decoding.
-let outputVersion = 3
+/// while decoding. 4: every output carries hexmask's mark (``HexMaskMark``), so a rerun
+/// rebuilds older outputs, which their records vouch for.
+let outputVersion = 4
 
 /// Why a batch writes an output, as `--json` reports it.
 enum WriteReason: String, Sendable, Equatable {

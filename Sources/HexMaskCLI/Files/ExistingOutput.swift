@@ -6,25 +6,36 @@ import HexMask
   import Darwin
 #endif
 
-/// Why an existing output is not replaced without `--force`.
+/// Why an existing output is not replaced.
 ///
-/// `hexmask *.jpg` with exactly two photos names the second one as OUTPUT, the classic trap of
-/// `cp *.jpg`. hexmask never writes camera metadata (it keeps the ICC profile only) nor
-/// HEIC, so a file that holds either is a photo someone cares about, not an earlier output.
-/// And a file the user may not write is one `>` would refuse to replace; a rename in a
-/// writable folder could, and would hand a root-owned file to the user.
+/// `hexmask *.png` with exactly two pictures names the second one as OUTPUT, the classic
+/// trap of `cp *.png`. No look at a file can tell a photo from a picture hexmask made, so
+/// the rule is the other way round: without `--force`, hexmask replaces only what it made
+/// itself (a file carrying its mark, ``HexMaskMark``, or one a rerun record names,
+/// unchanged since) and an empty file. And replacing keeps a file's owner, so nobody's
+/// file becomes someone else's, not even with `--force`.
 enum ReplacementRefusal: Equatable, Sendable {
-  /// The file is a photo hexmask could not have made: `what` says what gave it away.
-  case photo(what: String)
-  /// `access(2)` says the user may not write it; `reason` is the system's.
+  /// The file is neither marked nor recorded nor empty: `what` says what it is
+  /// ("a 512×512 PNG", "a text file").
+  case notMadeByHexMask(what: String)
+  /// `access(2)` says the user may not write their own file (read-only): `--force`
+  /// replaces it; `reason` is the system's.
   case notWritable(reason: String)
+  /// Another user's file the user may not write: replaced through the folder it would
+  /// become the user's, so it is never replaced; `reason` is the system's.
+  case anotherUsersFile(reason: String)
+  /// The file cannot be read, so nothing shows that hexmask made it: `--force` replaces
+  /// it; `reason` is the system's.
+  case unreadable(reason: String)
 
   /// The refusal for replacing the file `path` names, if any: nil when nothing is there,
   /// when it is no regular file (a FIFO or device is written to, not replaced), or when it
-  /// may be replaced.
+  /// may be replaced. `force` lifts every refusal but another user's file; `recorded`
+  /// says that a rerun record names the file as it is now.
   ///
-  /// - Complexity: one `stat`, one `access` and one read of at most 256 KiB.
-  init?(replacing path: String) {
+  /// - Complexity: one `stat`, one `access`, one read of at most 256 KiB and, for a WebP
+  ///   or AVIF, one small read a chunk or box.
+  init?(replacing path: String, force: Bool, recorded: Bool = false) {
     guard path != "-", descriptorNamed(by: path) == nil else { return nil }
     var info = stat()
     guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG
@@ -32,11 +43,23 @@ enum ReplacementRefusal: Equatable, Sendable {
     // A read-only file system is no permission --force could override: the write itself
     // then fails with that reason.
     if path.withFileName({ access($0, W_OK) }) != 0 && errno != EROFS {
-      self = .notWritable(reason: systemError())
+      let reason = systemError()
+      if info.st_uid != geteuid() {
+        self = .anotherUsersFile(reason: reason)
+        return
+      }
+      if !force {
+        self = .notWritable(reason: reason)
+        return
+      }
+    }
+    guard !force, !recorded, info.st_size > 0 else { return nil }
+    guard let file = ExistingFile(path: path) else {
+      self = .unreadable(reason: systemError())
       return
     }
-    guard let what = photoEvidence(inFileAt: path) else { return nil }
-    self = .photo(what: what)
+    if file.carriesMark { return nil }
+    self = .notMadeByHexMask(what: file.description)
   }
 }
 
@@ -44,69 +67,234 @@ extension ReplacementRefusal {
   /// The refusal as one file's failure, for a batch (which goes on with the other files).
   func failure(_ path: String) -> FileFailure {
     switch self {
-    case .photo(let what):
+    case .notMadeByHexMask(let what):
       FileFailure(
-        file: path,
-        reason: "exists and is a photo (\(what)), not a picture hexmask made; refusing to "
-          + "replace it (--force replaces it)")
+        file: path, reason: "exists and was not made by hexmask (\(what)); --force replaces it")
     case .notWritable(let reason):
       FileFailure(file: path, reason: "cannot replace it: \(reason) (--force replaces it)")
+    case .unreadable(let reason):
+      FileFailure(
+        file: path,
+        reason: "cannot tell whether hexmask made it: \(reason) (--force replaces it)")
+    case .anotherUsersFile(let reason):
+      FileFailure(
+        file: path,
+        reason: "cannot replace it: \(reason); it is another user's, and replacing keeps "
+          + "the owner, so not even --force does (remove it first)")
     }
   }
 }
 
-/// What marks the file at `path` as a photo rather than a picture hexmask wrote, or nil.
-func photoEvidence(inFileAt path: String) -> String? {
-  let descriptor = path.withFileName { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-  guard descriptor >= 0 else { return nil }
-  defer { close(descriptor) }
-  var head = [UInt8](repeating: 0, count: 256 << 10)
-  var count = 0
-  while count < head.count {
-    let got = head[count...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    if got < 0 && errno == EINTR { continue }
-    if got <= 0 { break }
-    count += got
+/// An existing file, read as far as needed to tell whether hexmask made it and to say
+/// what it is.
+final class ExistingFile: CustomStringConvertible {
+  /// Its first bytes (at most 256 KiB), where every mark but WebP's and AVIF's is.
+  private(set) var head: [UInt8] = []
+  /// Its size in bytes.
+  let size: Int
+  /// The open file, or -1 for a file given as bytes.
+  private let descriptor: Int32
+  private let bytes: [UInt8]
+
+  /// Opens the file at `path` (closed when this is gone); nil when it cannot be read.
+  init?(path: String) {
+    descriptor = path.withFileName { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+    bytes = []
+    var info = stat()
+    guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
+      if descriptor >= 0 { close(descriptor) }
+      return nil
+    }
+    size = Int(info.st_size)
+    head = read(0, 256 << 10)
   }
-  return photoEvidence(inHead: head[..<count])
+
+  /// A file of `bytes` (for tests).
+  init(bytes: [UInt8]) {
+    descriptor = -1
+    self.bytes = bytes
+    size = bytes.count
+    head = Array(bytes.prefix(256 << 10))
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
+
+  /// Up to `count` bytes from `offset`; fewer at the end of the file or on an error.
+  private func read(_ offset: Int, _ count: Int) -> [UInt8] {
+    guard offset >= 0, count > 0 else { return [] }
+    guard descriptor >= 0 else {
+      guard offset < bytes.count else { return [] }
+      return Array(bytes[offset..<min(bytes.count, offset + count)])
+    }
+    var got = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let step = got[done...].withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done))
+      }
+      if step < 0 && errno == EINTR { continue }
+      if step <= 0 { break }
+      done += step
+    }
+    return Array(got[..<done])
+  }
+
+  /// True when the file carries hexmask's mark where its format keeps it, found by
+  /// walking the container (a file that merely holds the word is not marked).
+  var carriesMark: Bool {
+    if head.starts(with: svgStart) { return true }
+    switch ImageFormat(sniffing: head.prefix(ImageFormat.sniffLength)) {
+    case .png:
+      return pngChunks(head).contains {
+        $0.type == "tEXt" && $0.body.elementsEqual(HexMaskMark.pngText)
+      }
+    case .jpeg:
+      return jpegSegments(head).contains {
+        $0.marker == 0xFE && $0.body.elementsEqual(HexMaskMark.text)
+      }
+    case .webp: return hasPart(HexMaskMark.webpChunk, from: 12, riff: true)
+    case .avif, .heif: return hasPart(HexMaskMark.avifBox, from: 0, riff: false)
+    case nil: return false
+    }
+  }
+
+  /// What the file is, for a message: "a 512×512 PNG", "a GIF", "a text file",
+  /// "a 3 byte file".
+  var description: String {
+    if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+      return "a TIFF or camera raw file"
+    }
+    if head.starts(with: Array("GIF8".utf8)) {
+      return sized("GIF", head.count >= 10 ? (littleEndian(6, 2), littleEndian(8, 2)) : nil)
+    }
+    if head.starts(with: Array("BM".utf8)) && head.count >= 26 {
+      return sized("BMP", (littleEndian(18, 4), littleEndian(22, 4)))
+    }
+    if let format = ImageFormat(sniffing: head.prefix(ImageFormat.sniffLength)) {
+      let size: (Int, Int)? =
+        switch format {
+        case .png: pngSize
+        case .jpeg: jpegSize
+        case .webp: webpSize
+        case .heif, .avif: nil
+        }
+      return sized(format.displayName, size)
+    }
+    if looksLikeText { return "a text file" }
+    return "a \(size) byte file"
+  }
+
+  /// True when the head is UTF-8 (up to a character the read cut) without control
+  /// characters other than tab, line and page breaks.
+  private var looksLikeText: Bool {
+    let controls = head.contains { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0) }
+    guard !controls, !head.isEmpty else { return false }
+    let cut = head.count < size ? 3 : 0
+    return (0...cut).contains { String(validating: head.dropLast($0), as: UTF8.self) != nil }
+  }
+
+  /// The SVG a hexmask writes starts with: the XML declaration, then the mark's line.
+  private var svgStart: [UInt8] {
+    Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8) + [0x0A]
+      + Array(HexMaskMark.svgComment.utf8) + [0x0A]
+  }
+
+  /// "a 512×512 PNG" with a size, "a PNG" without.
+  private func sized(_ name: String, _ size: (width: Int, height: Int)?) -> String {
+    guard let size, size.width > 0, size.height > 0 else { return article(name) + " " + name }
+    let text = "\(size.width)×\(size.height)"
+    return "\(article(text)) \(text) \(name)"
+  }
+
+  private func littleEndian(_ at: Int, _ count: Int) -> Int {
+    head[at..<at + count].reversed().reduce(0) { $0 << 8 | Int($1) }
+  }
+
+  /// A PNG's size from its `IHDR`, the first chunk.
+  private var pngSize: (Int, Int)? {
+    guard head.count >= 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return nil }
+    let number = { (at: Int) in self.head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (number(16), number(20))
+  }
+
+  /// A JPEG's size from its start-of-frame segment.
+  private var jpegSize: (Int, Int)? {
+    // SOF0…SOF15, which are not DHT (C4), JPG (C8) or DAC (CC).
+    let frames: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
+    guard let frame = jpegSegments(head).first(where: { frames.contains($0.marker) }),
+      frame.body.count >= 5
+    else { return nil }
+    let at = frame.body.startIndex
+    return (Int(head[at + 3]) << 8 | Int(head[at + 4]), Int(head[at + 1]) << 8 | Int(head[at + 2]))
+  }
+
+  /// A WebP's size from its first chunk: VP8X's canvas, VP8L's or VP8's header.
+  private var webpSize: (Int, Int)? {
+    guard head.count >= 30 else { return nil }
+    switch String(decoding: head[12..<16], as: UTF8.self) {
+    case "VP8X": return (littleEndian(24, 3) + 1, littleEndian(27, 3) + 1)
+    case "VP8L":
+      let bits = littleEndian(21, 4)
+      return ((bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1)
+    case "VP8 ": return (littleEndian(26, 2) & 0x3FFF, littleEndian(28, 2) & 0x3FFF)
+    default: return nil
+    }
+  }
+
+  /// True when a top-level RIFF chunk (`riff`, from `offset`) or ISO BMFF box holds exactly
+  /// the mark's text under `type`; walks at most 4096 of them, reading only their headers.
+  private func hasPart(_ type: String, from offset: Int, riff: Bool) -> Bool {
+    let text = HexMaskMark.text
+    var offset = offset
+    for _ in 0..<4096 {
+      let header = read(offset, riff ? 8 : 16)
+      guard header.count >= 8 else { return false }
+      let name = String(decoding: header[(riff ? 0 : 4)..<(riff ? 4 : 8)], as: UTF8.self)
+      var (bodyAt, length): (Int, Int)
+      if riff {
+        (bodyAt, length) = (offset + 8, header[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) })
+      } else {
+        let size = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        if size == 1 && header.count == 16 {
+          let large = header[8..<16].reduce(0) { ($0 << 8) | Int($1) }
+          guard large >= 16 else { return false }
+          (bodyAt, length) = (offset + 16, large - 16)
+        } else {
+          (bodyAt, length) = (offset + 8, (size == 0 ? self.size - offset : size) - 8)
+        }
+      }
+      guard length >= 0, bodyAt <= size, length <= size - bodyAt else { return false }
+      if name == type && length == text.count && read(bodyAt, length) == text { return true }
+      offset = bodyAt + length + (riff ? length & 1 : 0)
+    }
+    return false
+  }
 }
 
-/// What in the first bytes of a file marks it as a photo: a HEIF container, a TIFF (camera
-/// raw files are TIFF inside), a JPEG, PNG, WebP or AVIF carrying EXIF or XMP, or a JPEG
-/// or PNG that is not square.
-func photoEvidence(inHead head: ArraySlice<UInt8>) -> String? {
-  let bytes = Array(head)
-  if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-    return "a TIFF or camera raw file"
-  }
-  guard let format = ImageFormat(sniffing: bytes.prefix(ImageFormat.sniffLength)) else {
-    return nil
-  }
-  let name = format.displayName
-  let metadata: String?
-  switch format {
-  case .heif: return "a \(name) photo"
-  // hexmask writes AVIF too, never with EXIF or XMP: an AVIF that holds either is a photo.
-  case .avif: return avifMetadata(bytes).map { "an \(name) with \($0) metadata" }
-  case .jpeg: metadata = jpegMetadata(bytes)
-  case .png: metadata = pngMetadata(bytes)
-  case .webp: metadata = webpMetadata(bytes)
-  }
-  if let metadata { return "a \(name) with \(metadata) metadata" }
-  // Every picture hexmask writes is a square: a JPEG or PNG that is not (a phone photo
-  // without EXIF, a screenshot) cannot be an earlier output.
-  let size = format == .jpeg ? jpegSize(bytes) : format == .png ? pngSize(bytes) : nil
-  if let size, size.width != size.height {
-    return "a \(size.width)×\(size.height) \(name); hexmask writes squares only"
-  }
-  return nil
+/// "an" before a number said with a vowel (8…, 11, 18, 11 000…), else "a".
+private func article(_ word: String) -> String {
+  let digits = word.prefix(while: \.isNumber)
+  if digits.isEmpty { return "AEIOU".contains(word.first ?? "x") ? "an" : "a" }
+  if digits.hasPrefix("8") { return "an" }
+  let group = digits.count % 3
+  if group == 2 && (digits.hasPrefix("11") || digits.hasPrefix("18")) { return "an" }
+  return "a"
 }
 
-/// A PNG's size from its `IHDR`, the first chunk.
-private func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-  guard bytes.count >= 24, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
-  let number = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-  return (number(16), number(20))
+/// The type and body of each chunk of a PNG before its pixels, in order; a damaged length
+/// ends the walk.
+private func pngChunks(_ bytes: [UInt8]) -> [(type: String, body: ArraySlice<UInt8>)] {
+  var chunks: [(type: String, body: ArraySlice<UInt8>)] = []
+  var offset = 8
+  while offset + 8 <= bytes.count {
+    let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+    if type == "IDAT" || type == "IEND" { break }
+    guard length <= bytes.count - offset - 8 else { break }
+    chunks.append((type, bytes[offset + 8..<offset + 8 + length]))
+    offset += 12 + length
+  }
+  return chunks
 }
 
 /// The marker and body of each segment of a JPEG before its scan, in order; a damaged
@@ -127,103 +315,4 @@ private func jpegSegments(_ bytes: [UInt8]) -> [(marker: UInt8, body: ArraySlice
     offset += 2 + length
   }
   return segments
-}
-
-/// A JPEG's size from its start-of-frame segment.
-private func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-  // SOF0…SOF15, which are not DHT (C4), JPG (C8) or DAC (CC).
-  let frames: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
-  guard let frame = jpegSegments(bytes).first(where: { frames.contains($0.marker) }),
-    frame.body.count >= 5
-  else { return nil }
-  let at = frame.body.startIndex
-  let height = Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
-  let width = Int(bytes[at + 3]) << 8 | Int(bytes[at + 4])
-  return (width, height)
-}
-
-/// EXIF or XMP in a JPEG's APP1 segments.
-private func jpegMetadata(_ bytes: [UInt8]) -> String? {
-  for segment in jpegSegments(bytes) where segment.marker == 0xE1 {
-    if segment.body.starts(with: Array("Exif\0\0".utf8)) { return "EXIF" }
-    if segment.body.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) { return "XMP" }
-  }
-  return nil
-}
-
-/// EXIF or XMP in a PNG's chunks before its pixels: `eXIf`, an `iTXt` XMP packet, or the
-/// `Raw profile type exif/xmp` text chunks ImageMagick writes.
-private func pngMetadata(_ bytes: [UInt8]) -> String? {
-  var offset = 8
-  while offset + 8 <= bytes.count {
-    let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-    let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-    let body = bytes[min(bytes.count, offset + 8)..<min(bytes.count, offset + 8 + length)]
-    switch type {
-    case "IDAT", "IEND": return nil
-    case "eXIf": return "EXIF"
-    case "iTXt" where body.starts(with: Array("XML:com.adobe.xmp\0".utf8)): return "XMP"
-    case "tEXt", "zTXt", "iTXt":
-      if body.starts(with: Array("Raw profile type exif".utf8)) { return "EXIF" }
-      if body.starts(with: Array("Raw profile type xmp".utf8)) { return "XMP" }
-    default: break
-    }
-    offset += 12 + length
-  }
-  return nil
-}
-
-/// EXIF or XMP in a WebP's RIFF chunks.
-private func webpMetadata(_ bytes: [UInt8]) -> String? {
-  var offset = 12
-  while offset + 8 <= bytes.count {
-    let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-    let length = bytes[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
-    if type == "EXIF" { return "EXIF" }
-    if type == "XMP " { return "XMP" }
-    offset += 8 + length + (length & 1)
-  }
-  return nil
-}
-
-/// EXIF or XMP among the items of an AVIF (ISO BMFF): an `infe` entry of type `Exif`, or
-/// `mime` (how XMP is stored), in the `iinf` box of the top-level `meta` box.
-private func avifMetadata(_ bytes: [UInt8]) -> String? {
-  /// The boxes in `range` of `bytes`: type and the range of each one's body.
-  func boxes(in range: Range<Int>) -> [(type: String, body: Range<Int>)] {
-    var found: [(String, Range<Int>)] = []
-    var offset = range.lowerBound
-    while offset + 8 <= range.upperBound {
-      let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-      let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-      // 0 is "to the end"; 1 (a 64-bit size) never occurs in the header boxes read here.
-      let end = size == 0 ? range.upperBound : offset + size
-      guard size == 0 || size >= 8, end <= range.upperBound else { break }
-      found.append((type, offset + 8..<end))
-      offset = end
-    }
-    return found
-  }
-  guard let meta = boxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }),
-    meta.body.count > 4,
-    let itemInfo = boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound)
-      .first(where: { $0.type == "iinf" })
-  else { return nil }
-  // iinf: version and flags, then an entry count of 2 bytes (version 0) or 4.
-  let version = itemInfo.body.isEmpty ? 0 : bytes[itemInfo.body.lowerBound]
-  let entries = itemInfo.body.lowerBound + (version == 0 ? 6 : 8)
-  guard entries <= itemInfo.body.upperBound else { return nil }
-  for entry in boxes(in: entries..<itemInfo.body.upperBound) where entry.type == "infe" {
-    // infe version 2: item ID of 2 bytes, protection index of 2, then the type; version
-    // 3: item ID of 4 bytes. Versions 0 and 1 name no type.
-    guard !entry.body.isEmpty, bytes[entry.body.lowerBound] >= 2 else { continue }
-    let typeAt = entry.body.lowerBound + (bytes[entry.body.lowerBound] == 2 ? 8 : 10)
-    guard typeAt + 4 <= entry.body.upperBound else { continue }
-    switch String(decoding: bytes[typeAt..<typeAt + 4], as: UTF8.self) {
-    case "Exif": return "EXIF"
-    case "mime": return "XMP"
-    default: continue
-    }
-  }
-  return nil
 }

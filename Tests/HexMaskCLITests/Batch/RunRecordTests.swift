@@ -92,14 +92,17 @@ import Testing
     }
     // A new field of the library's values must appear here (or be argued to not change the
     // bytes): `output.format` is replaced by each output's own format, `threads` never
-    // changes the bytes and `maxPixels` is a limit every written output was within.
+    // changes the bytes, `maxPixels` is a limit every written output was within, and
+    // `mark` the command always sets (outputVersion 4 covers outputs made before it).
     let fields = Set(
       [
         Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
         Mirror(reflecting: base.input),
       ]
       .flatMap { $0.children.compactMap(\.label) })
-    let covered = Set(variants.keys).union(["rotation", "threads", "maxPixels", "memoryBudget"])
+    let covered = Set(variants.keys).union([
+      "rotation", "threads", "maxPixels", "memoryBudget", "mark",
+    ])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
 

@@ -5,9 +5,9 @@ import CZlib
 /// several threads; the bytes depend only on the pixels and `compression`, never on
 /// `threads`.
 ///
-/// The stream is written here, without libpng: the signature, IHDR, an iCCP when given
-/// a profile libpng would accept, IDAT chunks and IEND — never a timestamp, text or
-/// EXIF. Rows are grouped into bands of about 1 MB (a size fixed by the image width);
+/// The stream is written here, without libpng: the signature, IHDR, hexmask's mark (a
+/// `tEXt` chunk, ``HexMaskMark``) unless told not to, an iCCP when given a profile libpng
+/// would accept, IDAT chunks and IEND — never a timestamp, other text or EXIF. Rows are grouped into bands of about 1 MB (a size fixed by the image width);
 /// each band is filtered and raw-deflated on its own and ends with a full flush, so the
 /// bands join into one zlib stream whose Adler-32 is combined from theirs. At most
 /// `threads + 1` bands of rows are held at once. The encoder writes to the FILE it is
@@ -48,20 +48,21 @@ package final class PNGStreamEncoder {
   /// 4 for straight RGBA, 1 for gray. `iccProfile`, when given, is written as an iCCP
   /// chunk (named "ICC profile") byte for byte, unless libpng's checks refuse it — then
   /// the image is written without it and `warnings` says why, never an error. `threads`
-  /// (at least 1) bands are compressed at a time.
+  /// (at least 1) bands are compressed at a time. `mark` writes hexmask's mark.
   package convenience init(
     file: CFile, width: Int, height: Int, channels: Int = 4,
-    compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1
+    compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1,
+    mark: Bool = true
   ) throws(ImageError) {
     try self.init(
       file: file, width: width, height: height, channels: channels, compression: compression,
-      iccProfile: iccProfile, threads: threads, bandBytes: Self.bandBytes)
+      iccProfile: iccProfile, threads: threads, bandBytes: Self.bandBytes, mark: mark)
   }
 
   /// The same, with bands of about `bandBytes` filtered bytes (tests use small ones).
   init(
     file: CFile, width: Int, height: Int, channels: Int, compression: PNGCompression,
-    iccProfile: [UInt8]?, threads: Int, bandBytes: Int
+    iccProfile: [UInt8]?, threads: Int, bandBytes: Int, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
     guard sides.contains(width), sides.contains(height) else {
@@ -87,6 +88,7 @@ package final class PNGStreamEncoder {
 
     try chunks.writeSignature()
     try chunks.writeChunk("IHDR", headerChunkData(width: width, height: height, channels: channels))
+    if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
     if let iccProfile {
       if let refusal = iccProfileRefusal(iccProfile, gray: channels == 1) {
         warnings.append(

@@ -44,17 +44,18 @@ final class PalettePNGWriter: ImageWriter {
   private let dither: Bool
   private let level: Int
   private let iccProfile: [UInt8]?
+  private let mark: Bool
   private var pixels: [UInt8] = []
   private var rowsWritten = 0
   private var finished = false
 
   /// A writer for `width`×`height` pixels of `channels` bytes (4: straight RGBA, 1: gray),
   /// deflated at zlib `level` (0…9), `dither`ed (``OrderedDither``) when asked;
-  /// `iccProfile` is written as for ``PNGStreamEncoder``.
+  /// `iccProfile` and `mark` are written as for ``PNGStreamEncoder``.
   init(
     file: CFile, width: Int, height: Int, channels: Int = 4, colors: Int,
     dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil,
-    memory: MemoryBudget? = nil
+    memory: MemoryBudget? = nil, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
     let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
@@ -78,6 +79,7 @@ final class PalettePNGWriter: ImageWriter {
     }
     (self.file, self.width, self.height) = (file, width, height)
     (self.channels, self.colors, self.level) = (channels, colors, level)
+    self.mark = mark
     // Refused here, not in finish(): a render reports its writers' warnings before it
     // finishes them (and strict mode fails on them).
     if let iccProfile, let refusal = iccProfileRefusal(iccProfile, gray: false) {
@@ -127,6 +129,7 @@ final class PalettePNGWriter: ImageWriter {
     try chunks.writeSignature()
     try chunks.writeChunk(
       "IHDR", bigEndianBytes(UInt32(width)) + bigEndianBytes(UInt32(height)) + [depth, 3, 0, 0, 0])
+    if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
     if let iccProfile { try chunks.writeChunk("iCCP", iccProfileChunkData(iccProfile)) }
     try chunks.writeChunk("PLTE", indexed.entries.flatMap { [$0.red, $0.green, $0.blue] })
     // Non-opaque entries come first, so tRNS ends at the last of them.
