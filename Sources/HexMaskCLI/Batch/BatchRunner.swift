@@ -163,9 +163,10 @@ private func renderInput(
         let refusal = ReplacementRefusal(
           replacing: item.output, force: overwrite, recorded: recordNamesOutput(of: item))
       {
-        var result = BatchResult(item: item, status: .failed, error: refusal.failure(item.output))
-        result.keptOutput = true
-        results.append(result)
+        // Not "kept" (an earlier output of this command): the refusal itself says the
+        // file stays.
+        results.append(
+          BatchResult(item: item, status: .failed, error: refusal.failure(item.output)))
         continue
       }
       var result = BatchResult(item: item, status: .written)
