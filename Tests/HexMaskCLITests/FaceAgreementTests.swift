@@ -120,8 +120,9 @@ extension FaceAgreementTests {
   /// (Fixtures/faces/edge-faces.json, `scripts/edge_faces.py`), at five face sizes.
   @Test(
     "faces touching the right and bottom edges are OpenCV's boxes",
-    .enabled(if: FileManager.default.fileExists(
-      atPath: "\(cascadeFolder)/haarcascade_frontalface_default.xml")))
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: "\(cascadeFolder)/haarcascade_frontalface_default.xml")))
   func edgeFaces() throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/edge-faces.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
