@@ -2,12 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Small files whose headers claim pictures a decoder must hold whole (Fixtures/memory,
 /// `scripts/memory_bombs.py`): an Adam7 PNG, a progressive JPEG (libjpeg keeps every
 /// coefficient) and an EXIF-turned picture take their memory from `--memory-limit` before
@@ -44,15 +38,15 @@ import Testing
   @Test func aBatchOfBombsStaysSmall() throws {
     try withTemporaryDirectory { dir in
       let inputs = Self.bombs.prefix(4).map { fixture($0.file) }
-      let errors = dir.appendingPathComponent("errors").path
-      let (status, peakKB) = try runMeasuringPeak(
-        inputs + [
-          "--out-dir", dir.appendingPathComponent("o").path, "-j", "4", "--memory-limit",
-          "100M",
-        ], errorFile: errors)
-      #expect(status == 1)
-      #expect(peakKB < 200 << 10, "peak \(peakKB) KB")
-      let lines = try String(contentsOfFile: errors, encoding: .utf8).split(separator: "\n")
+      let run = try runProcess(
+        try hexmaskExecutable(named: "hexmask-peak"),
+        [try hexmaskExecutable().path] + inputs + [
+          "--out-dir", dir.appendingPathComponent("o").path, "-j", "4", "--memory-limit", "100M",
+        ])
+      #expect(run.status == 1)
+      let peakKB = try #require(Int(run.standardOutput.split(separator: "\n").last ?? ""))
+      #expect(peakKB > 0 && peakKB < 200 << 10, "peak \(peakKB) KB")
+      let lines = run.standardError.split(separator: "\n")
       for (input, needs) in zip(inputs, Self.bombs.map(\.needs)) {
         #expect(
           lines.contains(
@@ -114,32 +108,4 @@ import Testing
       #expect(written.filter { $0.hasSuffix(".png") }.count == 8, "\(written)")
     }
   }
-}
-
-/// Runs the built hexmask with `arguments`, its standard error into `errorFile`, and gives
-/// its exit status and peak resident memory in KB (wait4's `ru_maxrss` of that process).
-func runMeasuringPeak(_ arguments: [String], errorFile: String) throws -> (
-  status: Int32, peakKB: Int
-) {
-  let executable = try hexmaskExecutable().path
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-  var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-  guard spawned == 0 else {
-    throw ProcessRunError(description: "cannot run \(executable): error \(spawned)")
-  }
-  var status: Int32 = 0
-  var usage = rusage()
-  while wait4(pid, &status, 0, &usage) < 0 {
-    guard errno == EINTR else { throw ProcessRunError(description: "wait4 failed: \(errno)") }
-  }
-  // WIFEXITED and WEXITSTATUS, which Swift does not import.
-  let exited = status & 0x7f == 0
-  return (exited ? (status >> 8) & 0xff : -1, usage.ru_maxrss)
 }
