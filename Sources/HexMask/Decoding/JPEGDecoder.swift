@@ -75,12 +75,15 @@ final class JPEGDecoder: ImageDecoder {
     let shrink =
       targetSide.map { shrinkFactor(sourceShortSide: min(width, height), targetSide: $0) } ?? 1
     // The coefficients are kept at the stored size, whatever the shrink.
-    let whole = Int(hm_jpeg_reader_whole_bytes(reader))
+    let whole = Int(clamping: hm_jpeg_reader_whole_bytes(reader))
     reservation = try reserveWholeDecode(
       whole: whole, width: (width + shrink - 1) / shrink, height: (height + shrink - 1) / shrink,
       metadata: metadata, autoOrient: autoOrient, memory: memory)
     // Behind the reservation, libjpeg's own limit, with room for its row buffers.
-    if whole > 0 { hm_jpeg_reader_limit_memory(reader, whole + (64 << 20)) }
+    if whole > 0 {
+      let (limit, overflow) = whole.addingReportingOverflow(64 << 20)
+      hm_jpeg_reader_limit_memory(reader, overflow ? Int.max : limit)
+    }
     try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, UInt32(shrink), $0, $1) }
     width = Int(hm_jpeg_reader_output_width(reader))
     height = Int(hm_jpeg_reader_output_height(reader))

@@ -74,9 +74,12 @@ final class PNGDecoder: ImageDecoder {
     }
     // libpng's Adam7 spreads each row over seven passes: the shim keeps the RGBA8 image
     // and a pointer per row.
+    let image = wholeBytes(width, height, 4)
+    let pointers = height * MemoryLayout<UnsafeMutableRawPointer>.size
     let whole =
-      hm_png_reader_interlaced(reader) != 0
-      ? width * height * 4 + height * MemoryLayout<UnsafeMutableRawPointer>.size : 0
+      hm_png_reader_interlaced(reader) == 0
+      ? 0
+      : image > Int.max - pointers ? Int.max : image + pointers
     reservation = try reserveWholeDecode(
       whole: whole, width: width, height: height, metadata: metadata, autoOrient: autoOrient,
       memory: memory)

@@ -15,8 +15,16 @@ func reserveWholeDecode(
   memory: MemoryBudget?
 ) throws(ImageError) -> MemoryReservation? {
   let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
-  // Sides are at most 2³¹ and the pixels within the pixel limit: no overflow in Int64.
-  let turned = orientation.needsWholePicture ? width * height * 4 : 0
-  guard whole + turned > 0 else { return nil }
-  return try memory.reserve(whole + turned)
+  let turned = orientation.needsWholePicture ? wholeBytes(width, height, 4) : 0
+  guard whole > 0 || turned > 0 else { return nil }
+  let (total, overflow) = whole.addingReportingOverflow(turned)
+  return try memory.reserve(overflow ? Int.max : total)
+}
+
+/// `width × height × bytesPerPixel`, or `Int.max` when that does not fit an `Int` (a
+/// caller's pixel limit may allow any size a header can claim): too much for any budget.
+func wholeBytes(_ width: Int, _ height: Int, _ bytesPerPixel: Int) -> Int {
+  let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+  let (bytes, overflowAgain) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
+  return overflow || overflowAgain ? Int.max : bytes
 }
