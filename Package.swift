@@ -59,6 +59,9 @@ let package = Package(
     // Runs one face cascade over pictures and prints the boxes, for comparing the evaluator
     // with OpenCV's (scripts/opencv_faces.py, FaceAgreementTests). Not a product; not installed.
     .executableTarget(name: "hexmask-faces", dependencies: ["HexMask"]),
+    // Runs a program and prints its peak memory, for tests that bound it (MemoryBombTests).
+    // Not a product; not installed.
+    .executableTarget(name: "hexmask-peak"),
     // What both test targets share: the package root and fixtures, temporary folders, the
     // seeded generator, and running a child process. Foundation only.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -66,7 +69,8 @@ let package = Package(
     .testTarget(
       name: "HexMaskCLITests",
       dependencies: [
-        "HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "TestSupport",
+        "HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "hexmask-peak",
+        "TestSupport",
       ]),
   ]
 )

@@ -6,6 +6,7 @@
 // libjpeg works around) are recorded instead of printed.
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -91,6 +92,7 @@ static hm_status classify(j_common_ptr cinfo, const hm_jpeg_reader *reader, char
   case JERR_IMAGE_TOO_BIG:
   case JERR_WIDTH_OVERFLOW:
   case JERR_OUT_OF_MEMORY:
+  case JERR_NO_BACKING_STORE:  // past hm_jpeg_reader_limit_memory
     errors->format_message(cinfo, text);
     return HM_ERR_TOO_LARGE;
   case JERR_FILE_READ:
@@ -320,6 +322,32 @@ uint32_t hm_jpeg_reader_output_width(const hm_jpeg_reader *reader) {
 }
 uint32_t hm_jpeg_reader_output_height(const hm_jpeg_reader *reader) {
   return reader->cinfo.output_height;
+}
+
+size_t hm_jpeg_reader_whole_bytes(const hm_jpeg_reader *reader) {
+  const struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+  if (!reader->opened || reader->log.status != HM_OK) return 0;
+  // libjpeg's own rule (jdinput.c) for a coefficient buffer of the whole image.
+  if (!cinfo->progressive_mode && cinfo->comps_in_scan >= cinfo->num_components) return 0;
+  size_t total = 0;
+  for (int index = 0; index < cinfo->num_components; index++) {
+    const jpeg_component_info *component = &cinfo->comp_info[index];
+    size_t h = (size_t)component->h_samp_factor, v = (size_t)component->v_samp_factor;
+    // As jdinput.c's initial_setup and jdcoefct.c's request_virt_barray compute them.
+    size_t columns = ((size_t)cinfo->image_width * h + (size_t)cinfo->max_h_samp_factor * 8 - 1) /
+                     ((size_t)cinfo->max_h_samp_factor * 8);
+    size_t rows = ((size_t)cinfo->image_height * v + (size_t)cinfo->max_v_samp_factor * 8 - 1) /
+                  ((size_t)cinfo->max_v_samp_factor * 8);
+    columns = (columns + h - 1) / h * h;
+    rows = (rows + v - 1) / v * v;
+    total += columns * rows * 64 * sizeof(JCOEF);
+  }
+  return total;
+}
+
+void hm_jpeg_reader_limit_memory(hm_jpeg_reader *reader, size_t bytes) {
+  if (!reader->opened || reader->log.status != HM_OK) return;
+  reader->cinfo.mem->max_memory_to_use = bytes > (size_t)LONG_MAX ? LONG_MAX : (long)bytes;
 }
 
 hm_status hm_jpeg_reader_start(hm_jpeg_reader *reader, unsigned int scale_denom, char *message,

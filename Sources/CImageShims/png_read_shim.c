@@ -164,6 +164,8 @@ const uint8_t *hm_png_reader_icc(const hm_png_reader *reader, size_t *size) {
 }
 uint32_t hm_png_reader_height(const hm_png_reader *reader) { return reader->height; }
 
+int hm_png_reader_interlaced(const hm_png_reader *reader) { return reader->interlaced; }
+
 hm_status hm_png_reader_start(hm_png_reader *reader, char *message, size_t message_size) {
   if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);
   if (!reader->opened || reader->started) {

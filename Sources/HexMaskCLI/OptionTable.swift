@@ -169,8 +169,9 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "memory-limit",
     value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
-    help: "Memory that pictures decoded whole (HEIC, AVIF, WebP) may take at once, "
-      + "shared by all files of a batch: 512M, 2G or bytes. A file that does not fit yet "
+    help: "Memory that pictures decoded whole (HEIC, AVIF, lossless or unscaled WebP, "
+      + "progressive JPEG, interlaced PNG, or any picture an EXIF orientation turns) may "
+      + "take at once, shared by all files of a batch: 512M, 2G or bytes. A file that does not fit yet "
       + "waits for others to finish; one that needs more than SIZE fails, as does a WebP, "
       + "AVIF or palette PNG output that needs more to encode.",
     group: .input,

@@ -113,3 +113,33 @@ struct FaceAgreementTests {
     print("\(cascade): OpenCV \(opencv), hexmask \(ours), matched \(matched), added \(extra)")
   }
 }
+
+extension FaceAgreementTests {
+  /// Faces at the picture's right and bottom edges, where only the last window position of
+  /// a row or column of the pyramid sees them: the boxes are exactly OpenCV's
+  /// (Fixtures/faces/edge-faces.json, `scripts/edge_faces.py`), at five face sizes.
+  @Test(
+    "faces touching the right and bottom edges are OpenCV's boxes",
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: "\(cascadeFolder)/haarcascade_frontalface_default.xml")))
+  func edgeFaces() throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/edge-faces.json")))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let pictures = try #require(root["pictures"] as? [String: [String: Any]])
+    #expect(pictures.count == 17)
+    let cascade = "haarcascade_frontalface_default.xml"
+    let files = pictures.keys.sorted().map { fixture("faces/edge/\($0)") }
+    let found = try Self.found(cascade: cascade, files: files)
+    for (name, entry) in pictures {
+      let mine = try #require(found[name], "no answer for \(name)")
+      #expect(mine.graySum == entry["graySum"] as? Int, "\(name): another gray picture")
+      let theirs = try #require(entry["boxes"] as? [[Int]]).map {
+        Box(x: $0[0], y: $0[1], width: $0[2], height: $0[3])
+      }
+      let boxes = mine.boxes[cascade] ?? []
+      #expect(!theirs.isEmpty)
+      #expect(Set(boxes) == Set(theirs), "\(name)")
+    }
+  }
+}

@@ -63,6 +63,19 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
     try runHostileCase(row, prepare: Self.prepare)
   }
 
+  /// A shell command printing a cascade (24 × 24, one feature) of `stages` stages of
+  /// `trees` stumps that accept every window.
+  static func acceptingModel(stages: Int, trees: Int) -> String {
+    "awk 'BEGIN { printf \"<?xml version=\\\"1.0\\\"?><opencv_storage><cascade>"
+      + "<stageType>BOOST</stageType><featureType>HAAR</featureType><height>24</height>"
+      + "<width>24</width><stages>\"; for (s = 0; s < \(stages); s++) { printf \"<_>"
+      + "<stageThreshold>0.5</stageThreshold><weakClassifiers>\"; for (t = 0; t < \(trees); "
+      + "t++) printf \"<_><internalNodes>0 -1 0 0.</internalNodes><leafValues>1. 1."
+      + "</leafValues></_>\"; printf \"</weakClassifiers></_>\" } printf \"</stages>"
+      + "<features><_><rects><_>0 0 12 24 -1.</_><_>12 0 12 24 1.</_></rects><tilted>0"
+      + "</tilted></_></features></cascade></opencv_storage>\" }'"
+  }
+
   /// Prints the first line of `command`'s standard error and checks it was the only one.
   static func oneLine(_ command: String) -> String {
     "\(command) 2> err; s=$?; cat err >&2; [ $(wc -l < err) = 1 ] && exit $s"
@@ -125,6 +138,23 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
         + "not a cascade file' e1 && grep -qx 'hexmask: big.xml: cannot be the face model "
         + "(HEXMASK_FACE_MODEL): is larger than 64 MiB, which no cascade file is' e2 "
         + "&& [ ! -e o.png ]"),
+    HostileCase(
+      title: "HEXMASK_FACE_MODEL with 200 000 stages that accept everything: refused by size",
+      // Made and removed by the command (28 MB): the harness reads every file.
+      command: "\(acceptingModel(stages: 200_000, trees: 1)) > m.xml; "
+        + oneLine("HEXMASK_FACE_MODEL=m.xml hexmask small.png o.png --gravity face")
+        + "; s=$?; rm m.xml; exit $s",
+      status: 2,
+      firstError: "hexmask: m.xml: cannot be the face model (HEXMASK_FACE_MODEL): not a "
+        + "cascade hexmask can use: 200000 stages, more than the 1000 a cascade may have",
+      check: "[ ! -e o.png ]"),
+    HostileCase(
+      title: "HEXMASK_FACE_MODEL at the caps, accepting every window: the look's work is capped",
+      command: "\(acceptingModel(stages: 1000, trees: 100)) > m.xml; "
+        + "HEXMASK_FACE_MODEL=m.xml hexmask in.jpg small.png one.jpg strip.png --out-dir o "
+        + "--gravity face -q; s=$?; rm m.xml; exit $s",
+      status: 0,
+      check: "is_png o/in.png && is_png o/small.png && is_png o/one.png && is_png o/strip.png"),
     HostileCase(
       title: "HEXMASK_FACE_MODEL naming a file the user may not read",
       setup: "printf x > locked.xml && chmod 000 locked.xml",

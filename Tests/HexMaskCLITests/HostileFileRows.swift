@@ -220,6 +220,17 @@ extension HostileUserTests {
 
   static let mutationRows: [HostileCase] = [
     HostileCase(
+      title: "files claiming pictures held whole (Adam7 PNG, progressive JPEG, 8000² to 16383²), "
+        + "-j 4 under --memory-limit 100M: each refused in one line before allocating",
+      setup:
+        "mkdir d && cp $FIXTURES/memory/interlaced-*.png $FIXTURES/memory/progressive-16000.jpg "
+        + "$FIXTURES/memory/progressive-8000.jpg d/",
+      command: "hexmask d --out-dir o -j 4 --memory-limit 100M 2> err; s=$?; cat err >&2; "
+        + "[ $(grep -c '^hexmask: d/.*: needs .* to decode, more than the memory limit of 100 MB "
+        + "(--memory-limit)$' err) = 4 ] && exit $s",
+      status: 1, firstError: "hexmask: d/…",
+      check: "[ -z \"$(find o -type f 2>/dev/null)\" ]"),
+    HostileCase(
       title: "copies of one damaged HEIC give one output, whatever -j (no heap leftovers)",
       setup:
         "mkdir d && for i in 1 2 3 4 5 6; do cp $FIXTURES/heif/rainbow-damaged.heic d/c$i.heic; "

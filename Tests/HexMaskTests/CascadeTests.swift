@@ -231,3 +231,93 @@ struct VectorScanTests {
     #expect(accepted > 20)
   }
 }
+
+extension CascadeTests {
+  /// A cascade on a 24 × 24 window whose every stage accepts every window: `stages` stages
+  /// of `trees` stumps each, on `features` features of `rects` rectangles.
+  static func acceptingCascade(stages: Int, trees: Int = 1, features: Int = 1, rects: Int = 2)
+    -> [UInt8]
+  {
+    let tree = "<_><internalNodes>0 -1 0 0.</internalNodes><leafValues>1. 1.</leafValues></_>"
+    let stage =
+      "<_><stageThreshold>0.5</stageThreshold><weakClassifiers>"
+      + String(repeating: tree, count: trees) + "</weakClassifiers></_>"
+    let rectangles = ["<_>0 0 12 24 -1.</_>", "<_>12 0 12 24 1.</_>", "<_>0 0 24 12 1.</_>"]
+    let feature =
+      "<_><rects>" + rectangles.prefix(rects).joined() + "</rects><tilted>0</tilted></_>"
+    return Array(
+      ("<?xml version=\"1.0\"?><opencv_storage><cascade><stageType>BOOST</stageType>"
+        + "<featureType>HAAR</featureType><height>24</height><width>24</width><stages>"
+        + String(repeating: stage, count: stages) + "</stages><features>"
+        + String(repeating: feature, count: features) + "</features></cascade></opencv_storage>")
+        .utf8)
+  }
+
+  static let pastTheCaps: [(String, [UInt8], String)] = [
+    (
+      "1001 stages", acceptingCascade(stages: 1001),
+      "1001 stages, more than the 1000 a cascade may have"
+    ),
+    (
+      "200 000 stages", acceptingCascade(stages: 200_000),
+      "200000 stages, more than the 1000 a cascade may have"
+    ),
+    (
+      "100 001 features", acceptingCascade(stages: 1, features: 100_001, rects: 1),
+      "100001 features, more than the 100000 a cascade may have"
+    ),
+    (
+      "200 001 rectangles", acceptingCascade(stages: 1, features: 66_667, rects: 3),
+      "200001 rectangles, more than the 200000 a cascade may have"
+    ),
+    (
+      "100 001 tree nodes", acceptingCascade(stages: 1, trees: 100_001),
+      "more than the 100000 tree nodes a cascade may have"
+    ),
+  ]
+
+  @Test(
+    "a cascade past a cap is refused, naming the number and the cap",
+    arguments: pastTheCaps.indices)
+  func pastACap(_ index: Int) {
+    let (_, xml, reason) = Self.pastTheCaps[index]
+    #expect(throws: CascadeError(reason)) { try Cascade(xml: xml) }
+  }
+
+  @Test("a cascade at every cap is read")
+  func atTheCaps() throws {
+    let stages = try Cascade(xml: Self.acceptingCascade(stages: 1000, trees: 100))
+    #expect(stages.stages.count == 1000 && stages.nodes.count == 100_000)
+    #expect(stages.nodesThrough.last == 100_000)
+    let features = try Cascade(xml: Self.acceptingCascade(stages: 1, features: 66_666, rects: 3))
+    #expect(features.features.count == 66_666)
+  }
+
+  /// A textured picture, so no window is too flat to judge.
+  static func textured(width: Int, height: Int) -> GrayPicture {
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    for index in pixels.indices { pixels[index] = UInt8(truncatingIfNeeded: index * 37 % 251) }
+    return GrayPicture(width: width, height: height, pixels: pixels)
+  }
+
+  @Test("the scan stops when the work for a picture is spent, both ways", arguments: [false, true])
+  func workIsCapped(vectorized: Bool) throws {
+    let cascade = try Cascade(xml: Self.acceptingCascade(stages: 1))
+    let picture = Self.textured(width: 64, height: 48)
+    let all = cascade.windows(in: picture, scaleFactor: 1.1, vectorized: vectorized)
+    #expect(all.count > 100)
+    // Each window costs its one node.
+    let capped = cascade.windows(in: picture, scaleFactor: 1.1, vectorized: vectorized, work: 10)
+    #expect(capped == Array(all.prefix(10)))
+  }
+
+  /// A model at the caps whose every stage accepts: 100 000 nodes a window, so the
+  /// picture's 10⁸ are spent after exactly 1000 windows, not the 10⁵ a 256-pixel look has.
+  @Test("a model that accepts every window costs at most the work per picture")
+  func acceptingModelIsBounded() throws {
+    let cascade = try Cascade(xml: Self.acceptingCascade(stages: 1000, trees: 100))
+    let found = cascade.windows(
+      in: Self.textured(width: 256, height: 192), scaleFactor: 1.1, coarse: true)
+    #expect(found.count == Cascade.workPerPicture / 100_000)
+  }
+}

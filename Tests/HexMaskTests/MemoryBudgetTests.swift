@@ -110,3 +110,22 @@ private final class Order: @unchecked Sendable {
   var items: [String] { lock.withLock { stored } }
   func append(_ item: String) { lock.withLock { stored.append(item) } }
 }
+
+extension MemoryBudgetTests {
+  /// A header may claim any size a caller's pixel limit allows: the memory it needs never
+  /// wraps around to a small number, it becomes more than any budget.
+  @Test func wholeDecodesNeverOverflow() throws {
+    #expect(wholeBytes(8000, 8000, 4) == 256_000_000)
+    #expect(wholeBytes(1 << 31, 1 << 31, 4) == Int.max)
+    #expect(wholeBytes(Int.max, 2, 1) == Int.max)
+    let budget = MemoryBudget(limit: 1 << 30)
+    var metadata = ImageMetadata()
+    metadata.exif = nil
+    #expect(throws: ImageError.self) {
+      _ = try reserveWholeDecode(
+        whole: Int.max, width: 1 << 31, height: 1 << 31, metadata: metadata, autoOrient: true,
+        memory: budget)
+    }
+    #expect(budget.bytesInUse == 0)
+  }
+}

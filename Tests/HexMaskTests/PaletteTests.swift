@@ -193,3 +193,49 @@ extension PaletteTests {
     }
   }
 }
+
+extension PaletteTests {
+  /// With a guess, the search still gives what trying every point gives: the guess is
+  /// taken at once only when the query is nearer to it than half the way to the guess's
+  /// nearest neighbour. Queries sit between neighbouring entries of a large palette (at
+  /// the midpoint, an exact tie, and 55–70 % of the way, where a guess accepted within
+  /// 1/√2 of the way instead of 1/2 would be wrong), and every guess is the far entry.
+  @Test func aGuessIsTakenOnlyWhenNothingElseCanBeNearer() {
+    var random = SplitMix64(seed: 28)
+    // A grid in premultiplied space (opaque, so alpha stays 255), then random entries.
+    var points: [Premultiplied] = []
+    for red in stride(from: 0.0, through: 255, by: 51) {
+      for green in stride(from: 0.0, through: 255, by: 51) {
+        for blue in stride(from: 0.0, through: 255, by: 85) {
+          points.append(Premultiplied(SIMD4(red, green, blue, 255)))
+        }
+      }
+    }
+    while points.count < 256 {
+      let key = UInt32(truncatingIfNeeded: random.next())
+      points.append(Premultiplied(key | 0xff))
+    }
+    let search = NearestSearch(points)
+    var checked = 0
+    for first in points.indices {
+      // This entry's nearest neighbours: the pairs whose boundary a query can straddle.
+      let neighbours = points.indices.filter { $0 != first }.sorted {
+        points[first].distance(to: points[$0]) < points[first].distance(to: points[$1])
+      }.prefix(3)
+      for second in neighbours {
+        for fraction in [0.5, 0.55, 0.6, 0.65, 0.7] {
+          let query = Premultiplied(
+            points[first].channels + (points[second].channels - points[first].channels) * fraction)
+          // Guessed: the entry the query is farther from (or equally far, at the midpoint).
+          let expected = query.nearest(in: points)
+          #expect(
+            search.nearest(to: query, guess: first) == expected,
+            "entries \(first) and \(second), \(fraction) of the way")
+          #expect(search.nearest(to: query, guess: second) == expected)
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == 256 * 3 * 5)
+  }
+}

@@ -44,6 +44,9 @@ hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_by
                              uint32_t max_side, char *message, size_t message_size);
 uint32_t hm_png_reader_width(const hm_png_reader *reader);
 uint32_t hm_png_reader_height(const hm_png_reader *reader);
+// Nonzero for an Adam7-interlaced file, which is decoded whole (width * height * 4 bytes
+// and a pointer per row) at the first hm_png_reader_read_row. Valid once opened.
+int hm_png_reader_interlaced(const hm_png_reader *reader);
 
 // The eXIf chunk and the decompressed iCCP profile found before the image data, as
 // libpng accepted them; NULL (size 0) when absent or refused (libpng then warns).
@@ -88,6 +91,16 @@ typedef enum hm_jpeg_color {
 } hm_jpeg_color;
 
 hm_jpeg_color hm_jpeg_reader_color(const hm_jpeg_reader *reader);
+
+// The bytes libjpeg holds for the whole image while decoding an opened reader: its
+// coefficients (2 bytes each, 64 a block, every component at its sampling, rounded up to
+// whole MCUs) when the file has more than one scan (progressive, or components in
+// separate scans), 0 when it decodes a row of blocks at a time.
+size_t hm_jpeg_reader_whole_bytes(const hm_jpeg_reader *reader);
+// Makes libjpeg refuse (HM_ERR_TOO_LARGE) to allocate its whole-image arrays when they
+// need more than `bytes` with what it has allocated already: a backstop behind the
+// caller's reservation of hm_jpeg_reader_whole_bytes. Call before hm_jpeg_reader_start.
+void hm_jpeg_reader_limit_memory(hm_jpeg_reader *reader, size_t bytes);
 
 // The metadata markers before the first scan, valid once hm_jpeg_reader_open has
 // succeeded and until the reader is destroyed. Sizes are those found in the file;

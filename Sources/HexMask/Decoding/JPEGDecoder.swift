@@ -20,7 +20,7 @@ import CImageShims
 /// ```
 ///
 /// - Complexity: memory O(width), except progressive files, for which libjpeg keeps
-///   the coefficients of the whole image.
+///   the coefficients of the whole image (taken from the memory budget first).
 final class JPEGDecoder: ImageDecoder {
   /// JPEG has no alpha channel.
   let isOpaque = true
@@ -38,12 +38,21 @@ final class JPEGDecoder: ImageDecoder {
   private var rowsRead = 0
   /// How the rows libjpeg delivers are laid out.
   private var color = HM_JPEG_RGBA
+  /// The memory budget's share a progressive picture's coefficients (and an EXIF turn's
+  /// copy) hold.
+  private var reservation: MemoryReservation?
 
   /// Reads the headers from `file`, after the bytes in `prefix` that the caller
   /// already consumed from it, and refuses images of more than `maxPixels` (counted at
   /// the stored size) before decompression starts. With a `targetSide`, decodes at the
-  /// smaller size `shrinkFactor` allows for it.
-  init(file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil) throws(ImageError) {
+  /// smaller size `shrinkFactor` allows for it. A file libjpeg decodes whole (progressive,
+  /// or components in separate scans) takes the coefficients' memory from `memory` before
+  /// decompression starts (with the upright copy an EXIF turn needs, `autoOrient`), and is
+  /// refused there when it can never fit.
+  init(
+    file: CFile, prefix: [UInt8], maxPixels: Int, targetSide: Int? = nil,
+    memory: MemoryBudget? = nil, autoOrient: Bool = false
+  ) throws(ImageError) {
     guard let reader = hm_jpeg_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
@@ -65,6 +74,16 @@ final class JPEGDecoder: ImageDecoder {
     // The denominator libjpeg decodes at: 1 (full size), 2, 4 or 8.
     let shrink =
       targetSide.map { shrinkFactor(sourceShortSide: min(width, height), targetSide: $0) } ?? 1
+    // The coefficients are kept at the stored size, whatever the shrink.
+    let whole = Int(clamping: hm_jpeg_reader_whole_bytes(reader))
+    reservation = try reserveWholeDecode(
+      whole: whole, width: (width + shrink - 1) / shrink, height: (height + shrink - 1) / shrink,
+      metadata: metadata, autoOrient: autoOrient, memory: memory)
+    // Behind the reservation, libjpeg's own limit, with room for its row buffers.
+    if whole > 0 {
+      let (limit, overflow) = whole.addingReportingOverflow(64 << 20)
+      hm_jpeg_reader_limit_memory(reader, overflow ? Int.max : limit)
+    }
     try callShim(format: "JPEG") { hm_jpeg_reader_start(reader, UInt32(shrink), $0, $1) }
     width = Int(hm_jpeg_reader_output_width(reader))
     height = Int(hm_jpeg_reader_output_height(reader))

@@ -5,12 +5,14 @@
 #endif
 
 extension HexMask {
-  /// Memory that decoders of whole pictures (HEIF, AVIF, lossless WebP, pictures decoded at
-  /// their own size) share: give one budget to every render of a batch, and a picture
+  /// Memory that decodes of whole pictures (HEIF, AVIF, lossless WebP, WebP decoded at its
+  /// own size, progressive JPEG, Adam7 PNG, and the upright copy of a picture an EXIF
+  /// orientation turns) share: give one budget to every render of a batch, and a picture
   /// that does not fit yet waits until others give theirs back.
   ///
-  /// Rows-at-a-time decoders (PNG, JPEG) take nothing from it: their memory follows the
-  /// width, not the area. A picture needing more than the whole `limit` fails at once with
+  /// Rows-at-a-time decodes (baseline JPEG, non-interlaced PNG, upright) take nothing from
+  /// it: their memory follows the width, not the area. A picture needing more than the
+  /// whole `limit` fails at once with
   /// `ImageError.memory`; one that fits the whole budget always runs eventually, since
   /// requests are served in the order they came and a render holds only one at a time.
   ///

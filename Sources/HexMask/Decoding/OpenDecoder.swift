@@ -33,10 +33,13 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
 /// `openDecoder(file:maxPixels:targetSide:)` for what the outputs `need`: the largest
 /// output side allows shrink-on-load (`need.largestSide` is the target side), and a WebP
 /// is cropped and scaled to `need.square` while decoding (the decoder's `chosenSquare`
-/// then says where the square is). Decoders of whole pictures (HEIF, AVIF, WebP) take
-/// their memory from `memory` first, waiting while it is in use by others.
+/// then says where the square is). Every decode that holds more than a few rows (HEIF,
+/// AVIF, WebP, Adam7 PNG, progressive JPEG, and a PNG or JPEG an EXIF turn will copy
+/// whole when `autoOrient`) takes its memory from `memory` first, waiting while it is in
+/// use by others, and is refused when it needs more than the whole limit.
 package func openDecoder(
-  file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget? = nil
+  file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget? = nil,
+  autoOrient: Bool = false
 ) throws(ImageError) -> any ImageDecoder {
   let targetSide = need?.largestSide
   var head = [UInt8](repeating: 0, count: pngSignature.count)
@@ -50,10 +53,13 @@ package func openDecoder(
   // The same decision as folder discovery's (`ImageFormat(sniffing:)`).
   switch ImageFormat(sniffing: prefix) {
   case .png:
-    return try PNGDecoder(file: file, signatureBytes: count, maxPixels: maxPixels)
+    return try PNGDecoder(
+      file: file, signatureBytes: count, maxPixels: maxPixels, memory: memory,
+      autoOrient: autoOrient)
   case .jpeg:
     return try JPEGDecoder(
-      file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide)
+      file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide, memory: memory,
+      autoOrient: autoOrient)
   default:
     break
   }

@@ -13,7 +13,7 @@ import CImageShims
 /// ```
 ///
 /// - Complexity: memory O(width), or O(width × height) for Adam7-interlaced files,
-///   which the format forces to be decoded whole.
+///   which the format forces to be decoded whole (taken from the memory budget first).
 final class PNGDecoder: ImageDecoder {
   private(set) var width = 0
   private(set) var height = 0
@@ -27,11 +27,18 @@ final class PNGDecoder: ImageDecoder {
 
   private let reader: OpaquePointer
   private var rowsRead = 0
+  /// The memory budget's share an interlaced picture (and an EXIF turn's copy) holds.
+  private var reservation: MemoryReservation?
 
   /// Reads the header from `file`, whose first `signatureBytes` bytes the caller
   /// already consumed and checked, and refuses images of more than `maxPixels`
-  /// before any pixel memory is allocated.
-  init(file: CFile, signatureBytes: Int, maxPixels: Int) throws(ImageError) {
+  /// before any pixel memory is allocated. An Adam7 picture, held whole, takes its
+  /// memory from `memory` first (with the upright copy an EXIF turn needs, `autoOrient`),
+  /// and is refused there when it can never fit.
+  init(
+    file: CFile, signatureBytes: Int, maxPixels: Int, memory: MemoryBudget? = nil,
+    autoOrient: Bool = false
+  ) throws(ImageError) {
     guard let reader = hm_png_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
@@ -65,6 +72,17 @@ final class PNGDecoder: ImageDecoder {
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
+    // libpng's Adam7 spreads each row over seven passes: the shim keeps the RGBA8 image
+    // and a pointer per row.
+    let image = wholeBytes(width, height, 4)
+    let pointers = height * MemoryLayout<UnsafeMutableRawPointer>.size
+    let whole =
+      hm_png_reader_interlaced(reader) == 0
+      ? 0
+      : image > Int.max - pointers ? Int.max : image + pointers
+    reservation = try reserveWholeDecode(
+      whole: whole, width: width, height: height, metadata: metadata, autoOrient: autoOrient,
+      memory: memory)
     try callShim(format: "PNG") { hm_png_reader_start(reader, $0, $1) }
   }
 

@@ -18,9 +18,25 @@ package struct Cascade: Sendable {
   package var isStumps: Bool { largestTree == 1 }
   /// The most nodes any tree has.
   package var largestTree: Int
+  /// For each stage, the nodes of it and of every stage before it: what a window that
+  /// reaches it has cost.
+  package var nodesThrough: [Int] = []
   /// Each node's feature as three rectangles (unused ones empty, weight 0), flattened so
   /// that each scale turns them into offsets without walking the features.
   var nodeRects: [(x: Int, y: Int, width: Int, height: Int, weight: Float)] = []
+
+  /// The most a cascade may hold, about twenty times the largest of opencv-data's
+  /// (`haarcascade_frontalface_alt_tree.xml`: 47 stages, 8468 features with 18481
+  /// rectangles, 8468 tree nodes): a file past one is refused, naming the number.
+  package static let mostStages = 1000
+  package static let mostFeatures = 100_000
+  package static let mostRectangles = 200_000
+  package static let mostNodes = 100_000
+  /// The most tree nodes one cascade evaluates for one picture (each window costs the
+  /// nodes of the stages it reaches): 10⁸, about 30 times what the largest cascade of
+  /// opencv-data spends on a 256-pixel look at a crowd, and about half a second. A model
+  /// whose stages accept every window stops there, with the windows found so far.
+  package static let workPerPicture = 100_000_000
 
   package struct Stage: Sendable {
     /// Sum of the trees' leaves a window needs, less OpenCV's 1e-5.
@@ -82,6 +98,10 @@ package struct Cascade: Sendable {
     guard let featureList = cascade.child("features")?.children, !featureList.isEmpty else {
       throw CascadeError("no features")
     }
+    try Self.check(featureList.count, "features", most: Self.mostFeatures)
+    try Self.check(
+      featureList.reduce(0) { $0 + ($1.child("rects")?.children.count ?? 0) }, "rectangles",
+      most: Self.mostRectangles)
     features = []
     for (index, element) in featureList.enumerated() {
       if let tilted = element.child("tilted"), tilted.text != "0" {
@@ -108,6 +128,7 @@ package struct Cascade: Sendable {
     guard let stageList = cascade.child("stages")?.children, !stageList.isEmpty else {
       throw CascadeError("no stages")
     }
+    try Self.check(stageList.count, "stages", most: Self.mostStages)
     (stages, trees, nodes, leaves) = ([], [], [], [])
     var largestTree = 0
     for (stageIndex, stage) in stageList.enumerated() {
@@ -122,6 +143,7 @@ package struct Cascade: Sendable {
           numbers.allSatisfy(\.isFinite), leafValues.allSatisfy(\.isFinite)
         else { throw CascadeError("stage \(stageIndex) has a malformed tree") }
         let count = numbers.count / 4
+        try Self.check(nodes.count + count, "tree nodes", most: Self.mostNodes, atLeast: true)
         trees.append(Tree(firstNode: nodes.count, nodeCount: count, firstLeaf: leaves.count))
         for index in 0..<count {
           guard let left = Int(exactly: numbers[4 * index]),
@@ -142,12 +164,25 @@ package struct Cascade: Sendable {
       // OpenCV lowers each stage threshold by 1e-5 (THRESHOLD_EPS), in Float.
       stages.append(
         Stage(threshold: Float(threshold) - Float(1e-5), trees: first..<trees.count))
+      nodesThrough.append(nodes.count)
     }
     self.largestTree = largestTree
     for node in nodes {
       let rects = features[node.feature].rects
       for index in 0..<3 { nodeRects.append(index < rects.count ? rects[index] : (0, 0, 0, 0, 0)) }
     }
+  }
+
+  /// Refuses a cascade with more than `most` of something, naming how many it has (or,
+  /// `atLeast`, only that it has more, when counting stops there).
+  private static func check(
+    _ count: Int, _ things: String, most: Int, atLeast: Bool = false
+  ) throws(CascadeError) {
+    guard count > most else { return }
+    throw CascadeError(
+      atLeast
+        ? "more than the \(most) \(things) a cascade may have"
+        : "\(count) \(things), more than the \(most) a cascade may have")
   }
 
   /// A child reference in a tree of `count` nodes: a later node, or one of its leaves.

@@ -51,8 +51,11 @@ extension Cascade {
   /// windows there, for the crop, which needs faces, not OpenCV's exact list.
   /// `vectorized: false` runs every window on its own (the reference the vectorized
   /// scan is tested against: both accept exactly the same windows).
+  /// At most `work` nodes are evaluated in all (``Cascade/workPerPicture``): the windows
+  /// found until then are the answer.
   package func windows(
-    in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false, vectorized: Bool = true
+    in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false, vectorized: Bool = true,
+    work: Int = Cascade.workPerPicture
   ) -> [PixelBox] {
     let (width, height) = (picture.width, picture.height)
     guard width >= windowWidth, height >= windowHeight, picture.pixels.count == width * height,
@@ -60,7 +63,8 @@ extension Cascade {
     else { return [] }
     var found: [PixelBox] = []
     var evaluator = WindowEvaluator(cascade: self)
-    for scale in scales(width: width, height: height, factor: scaleFactor) {
+    var budget = work
+    for scale in scales(width: width, height: height, factor: scaleFactor) where budget > 0 {
       let winWidth = roundEven(Float(windowWidth) * scale)
       let winHeight = roundEven(Float(windowHeight) * scale)
       if winWidth > width || winHeight > height { break }
@@ -73,7 +77,9 @@ extension Cascade {
       // Positions whose window lies inside the integral image (OpenCV's working size).
       let lastX = shrunkWidth + 1 - windowWidth
       let lastY = shrunkHeight + 1 - windowHeight
-      evaluator.scan(step: step, lastX: lastX, lastY: lastY, vectorized: vectorized) { x, y in
+      evaluator.scan(
+        step: step, lastX: lastX, lastY: lastY, vectorized: vectorized, budget: &budget
+      ) { x, y in
         found.append(
           PixelBox(
             x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),

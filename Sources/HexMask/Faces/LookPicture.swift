@@ -26,7 +26,8 @@ extension Look {
   ) throws(ImageError) {
     // Ask for a short side about twice that of the look's (shrink-on-load's rule).
     let need = PictureNeed(largestSide: Self.longSide * 3 / 8, smallestSide: nil, scalesWhole: true)
-    let stored = try openDecoder(file: file, maxPixels: maxPixels, need: need, memory: memory)
+    let stored = try openDecoder(
+      file: file, maxPixels: maxPixels, need: need, memory: memory, autoOrient: autoOrient)
     let metadata = stored.metadata
     let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(stored, orientation: orientation)

@@ -28,30 +28,45 @@ extension HexMask {
     var whole = need
     whole.square = nil
     whole.scalesWhole = true
+    // The render's decode, kept when small; its decoder (and the memory it reserved) is
+    // gone before a second decode reserves any.
+    if let kept = try keepWhole(source, need: whole, input: input) {
+      let look = Look(
+        picture: try SmallPicture(averaging: kept.view(), longSide: Look.longSide),
+        width: kept.width, height: kept.height)
+      let chosen = choose(look, crop: output.crop, shape: shape)
+      return (chosen.crop, chosen.faces, kept.view())
+    }
+    // Too large to keep: a small decode of its own to look at, then the render's.
+    try rewind()
+    let look = try Look(
+      file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
+      memory: input.memoryBudget)
+    try rewind()
+    let chosen = choose(look, crop: output.crop, shape: shape)
+    return (chosen.crop, chosen.faces, nil)
+  }
+
+  /// The upright picture `source` decodes to for `need`, when it is small enough to keep
+  /// (``decodeOnceLimit``) and no smaller than a look would be (otherwise a small output
+  /// would find fewer faces than a large one); nil otherwise. `view` makes a decoder of
+  /// it, and `width` × `height` is the full upright size it stands for.
+  private static func keepWhole(_ source: CFile, need: PictureNeed, input: Input)
+    throws(ImageError) -> (view: () -> WholePicture, width: Int, height: Int)?
+  {
     let opened = try openDecoder(
-      file: source, maxPixels: input.maxPixels, need: whole, memory: input.memoryBudget)
+      file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
+      autoOrient: input.autoOrient)
     let orientation =
       input.autoOrient ? opened.metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(opened, orientation: orientation)
     let (fullWidth, fullHeight) = opened.uprightStoredSize(orientation)
-
-    // The render's decode serves the look only when it is no smaller than a look would be:
-    // otherwise a small output would find fewer faces than a large one.
     let longEnough =
       max(upright.width, upright.height) >= min(Look.smallestDecode, max(fullWidth, fullHeight))
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
     guard longEnough, !overflow, pixels <= decodeOnceLimit,
       let buffer = PixelBuffer(zeroedCount: pixels * 4)
-    else {
-      // Too large to keep: a small decode of its own to look at, then the render's.
-      try rewind()
-      let look = try Look(
-        file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
-        memory: input.memoryBudget)
-      try rewind()
-      let chosen = choose(look, crop: output.crop, shape: shape)
-      return (chosen.crop, chosen.faces, nil)
-    }
+    else { return nil }
     var row = [UInt8](repeating: 0, count: upright.width * 4)
     for y in 0..<upright.height {
       try upright.readRow(into: &row)
@@ -64,16 +79,15 @@ extension HexMask {
     var metadata = opened.metadata
     metadata.exif = nil
     (metadata.storedWidth, metadata.storedHeight) = (fullWidth, fullHeight)
-    func view() -> WholePicture {
-      WholePicture(
-        width: upright.width, height: upright.height, pixels: buffer, metadata: metadata,
-        warnings: upright.warnings, isOpaque: opened.isOpaque)
-    }
-    let look = Look(
-      picture: try SmallPicture(averaging: view(), longSide: Look.longSide),
-      width: fullWidth, height: fullHeight)
-    let chosen = choose(look, crop: output.crop, shape: shape)
-    return (chosen.crop, chosen.faces, view())
+    let (width, height, warnings, isOpaque) =
+      (upright.width, upright.height, upright.warnings, opened.isOpaque)
+    return (
+      {
+        WholePicture(
+          width: width, height: height, pixels: buffer, metadata: metadata,
+          warnings: warnings, isOpaque: isOpaque)
+      }, fullWidth, fullHeight
+    )
   }
 
   /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).

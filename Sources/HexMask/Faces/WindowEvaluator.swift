@@ -61,8 +61,13 @@ struct WindowEvaluator {
   /// rejected by the very first stage makes the scan skip the next position, whose
   /// window likely fails too.
   /// The picture must have been loaded with the same `step`.
+  ///
+  /// Each window judged costs `budget` the nodes on its way (every node of the stages it
+  /// reached, ``Cascade/nodesThrough``); the scan stops when `budget` runs out, so a model
+  /// whose every stage accepts everything cannot make a picture cost more than `budget`.
   func scan(
-    step: Int, lastX: Int, lastY: Int, vectorized: Bool, accepted: (Int, Int) -> Void
+    step: Int, lastX: Int, lastY: Int, vectorized: Bool, budget: inout Int,
+    accepted: (Int, Int) -> Void
   ) {
     guard step == 1 || step == 2, step == (columns == .evenThenOdd ? 2 : 1), lastX > 0,
       lastY > 0
@@ -85,23 +90,30 @@ struct WindowEvaluator {
                       capacity: Self.largestVectorTree)
                     chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
                     defer { chosen.deallocate() }
+                    let nodesThrough = cascade.nodesThrough
+                    let last = nodesThrough.count - 1
+                    /// The nodes a window's `result` walked through.
+                    func cost(_ result: Int) -> Int {
+                      nodesThrough[result > 0 ? last : min(-result, last)]
+                    }
                     var y = 0
-                    while y < lastY {
+                    while y < lastY && budget > 0 {
                       var x = 0
-                      while x < lastX {
+                      while x < lastX && budget > 0 {
                         if vectorTrees {
                           // Eight windows from x on; each lane is used only if the
                           // scan in order reaches it.
                           let block = reader.firstStages(
                             origin: x / step + y * reader.stride, chosen: chosen)
                           var lane = 0
-                          while lane < Self.lanes && x < lastX {
+                          while lane < Self.lanes && x < lastX && budget > 0 {
                             let result =
                               block.alive[lane]
                               ? reader.stages(
                                 from: block.stage, origin: x / step + y * reader.stride,
                                 normalizer: block.normalizer[lane])
                               : Int(block.result[lane])
+                            budget -= cost(result)
                             if result > 0 { accepted(x, y) }
                             if result == 0 {
                               x += step
@@ -112,6 +124,7 @@ struct WindowEvaluator {
                           }
                         } else {
                           let result = reader.window(origin: x / step + y * reader.stride)
+                          budget -= cost(result)
                           if result > 0 { accepted(x, y) }
                           if result == 0 { x += step }
                           x += step

@@ -17,6 +17,11 @@ package func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
   orientation == .up ? decoder : OrientedDecoder(decoder, orientation: orientation)
 }
 
+extension Orientation {
+  /// True for orientations 3–8, whose first upright row needs the whole stored picture.
+  package var needsWholePicture: Bool { self != .up && self != .upMirrored }
+}
+
 /// The upright picture of another decoder's stored pixels, one row at a time, top to
 /// bottom, as straight-alpha RGBA8.
 ///

@@ -289,7 +289,8 @@ extension HexMask {
       stored = try decoding { () throws(ImageError) in
         guard output.crop.looksAtPicture && shape.layout != .seed && !output.maskOnly else {
           return try openDecoder(
-            file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget)
+            file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
+            autoOrient: input.autoOrient)
         }
         // The square depends on the picture: look first (decoding once where the render's
         // decode is small enough to keep), then render the square chosen.
@@ -298,7 +299,8 @@ extension HexMask {
         (output.crop, faces) = (chosen.crop, chosen.faces)
         if let picture = chosen.picture { return picture }
         return try openDecoder(
-          file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget)
+          file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
+          autoOrient: input.autoOrient)
       }
     } catch {
       throw forInput(error)

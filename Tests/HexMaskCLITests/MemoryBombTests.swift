@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Small files whose headers claim pictures a decoder must hold whole (Fixtures/memory,
+/// `scripts/memory_bombs.py`): an Adam7 PNG, a progressive JPEG (libjpeg keeps every
+/// coefficient) and an EXIF-turned picture take their memory from `--memory-limit` before
+/// allocating it, so a bomb is refused in one line, and a batch of them stays small.
+@Suite struct MemoryBombTests {
+  /// Each file, and what decoding it at its own size needs.
+  static let bombs: [(file: String, needs: String)] = [
+    ("memory/interlaced-16383.png", "1 GB"),  // 72 bytes
+    ("memory/progressive-16000.jpg", "732 MB"),  // 519 bytes
+    ("memory/interlaced-8000.png", "244 MB"),
+    ("memory/progressive-8000.jpg", "183 MB"),
+    ("memory/progressive-8000-legit.jpg", "183 MB"),
+  ]
+
+  @Test("a bomb is refused in one line naming its need and the limit", arguments: bombs.indices)
+  func refused(_ index: Int) throws {
+    let (file, needs) = Self.bombs[index]
+    try withTemporaryDirectory { dir in
+      let input = fixture(file)
+      let run = try runHexMask([
+        input, dir.appendingPathComponent("o.png").path, "--memory-limit", "100M",
+      ])
+      #expect(run.status == 1)
+      #expect(
+        run.standardError
+          == "hexmask: \(input): needs \(needs) to decode, more than the memory limit of 100 MB "
+          + "(--memory-limit)\n")
+      #expect(try filesIn(dir).isEmpty)
+    }
+  }
+
+  /// The four bombs, -j 4, under 100 MB: every one refused, the process's peak below
+  /// 200 MB (it was about 4 GB when the budget did not see these decodes).
+  @Test func aBatchOfBombsStaysSmall() throws {
+    try withTemporaryDirectory { dir in
+      let inputs = Self.bombs.prefix(4).map { fixture($0.file) }
+      let run = try runProcess(
+        try hexmaskExecutable(named: "hexmask-peak"),
+        [try hexmaskExecutable().path] + inputs + [
+          "--out-dir", dir.appendingPathComponent("o").path, "-j", "4", "--memory-limit", "100M",
+        ])
+      #expect(run.status == 1)
+      let peakKB = try #require(Int(run.standardOutput.split(separator: "\n").last ?? ""))
+      #expect(peakKB > 0 && peakKB < 200 << 10, "peak \(peakKB) KB")
+      let lines = run.standardError.split(separator: "\n")
+      for (input, needs) in zip(inputs, Self.bombs.map(\.needs)) {
+        #expect(
+          lines.contains(
+            "hexmask: \(input): needs \(needs) to decode, more than the memory limit of 100 MB "
+              + "(--memory-limit)"), "\(lines)")
+      }
+      #expect(lines.last?.hasPrefix("hexmask: 0 written, 0 skipped, 4 failed") == true)
+    }
+  }
+
+  /// A real 8000 × 8000 progressive JPEG still renders under the default limit (a quarter
+  /// of the memory: its coefficients take 183 MB).
+  @Test func aLegitimateLargeProgressiveJPEGRendersUnderTheDefaultLimit() throws {
+    try withTemporaryDirectory { dir in
+      let output = dir.appendingPathComponent("o.png").path
+      let run = try runHexMask(
+        [fixture("memory/progressive-8000-legit.jpg"), output, "--size", "256"], timeout: 120)
+      #expect(run.status == 0, "\(run.standardError)")
+      #expect(FileManager.default.fileExists(atPath: output))
+    }
+  }
+
+  /// Orientation 6 turns the picture through a whole copy: 320 × 480 × 4 bytes (600 KB),
+  /// taken from the limit; with --no-rotate the rows stream and nothing is taken.
+  @Test func anEXIFTurnTakesItsCopyFromTheLimit() throws {
+    try withTemporaryDirectory { dir in
+      let input = fixture("faces/detect/exif6-face090.jpg")
+      let output = dir.appendingPathComponent("o.png").path
+      let turned = try runHexMask([input, output, "--memory-limit", "500K"])
+      #expect(turned.status == 1)
+      #expect(
+        turned.standardError
+          == "hexmask: \(input): needs 600 KB to decode, more than the memory limit of 500 KB "
+          + "(--memory-limit)\n")
+      let unturned = try runHexMask([input, output, "--memory-limit", "500K", "--no-rotate"])
+      #expect(unturned.status == 0, "\(unturned.standardError)")
+      let fits = try runHexMask([input, output, "--memory-limit", "700K", "--force"])
+      #expect(fits.status == 0, "\(fits.standardError)")
+    }
+  }
+
+  /// Room for one whole decode at a time: progressive JPEGs and interlaced PNGs of a -j 4
+  /// batch take turns, and all are written.
+  @Test func aBatchOfWholeDecodesTakesTurns() throws {
+    try withTemporaryDirectory { dir in
+      var arguments: [String] = []
+      for index in 0..<8 {
+        let input = fixture(
+          index % 2 == 0 ? "jpeg/jpg-progressive.jpg" : "pngsuite/basi2c08.png")
+        let copy = dir.appendingPathComponent("\(index)" + (index % 2 == 0 ? ".jpg" : ".png"))
+        try FileManager.default.copyItem(atPath: input, toPath: copy.path)
+        arguments.append(copy.path)
+      }
+      let out = dir.appendingPathComponent("out").path
+      // One needs 3 KB (JPEG) or 4.3 KB (PNG): two never fit together.
+      let run = try runHexMask(arguments + ["--out-dir", out, "-j", "4", "--memory-limit", "6K"])
+      #expect(run.status == 0, "\(run.standardError)")
+      let written = try FileManager.default.contentsOfDirectory(atPath: out)
+      #expect(written.filter { $0.hasSuffix(".png") }.count == 8, "\(written)")
+    }
+  }
+}
