@@ -315,8 +315,9 @@ extension CommandError {
     (
       2,
       "The command line is wrong: an unknown option, a bad value, a corner too large for the "
-        + "one picture given (in a batch, that file's failure: status 1), outputs in conflict. "
-        + "Nothing was written."
+        + "one picture given (in a batch, that file's failure: status 1), outputs in conflict, "
+        + "an OUTPUT hexmask did not make (in a batch, that file's failure). Nothing was "
+        + "written."
     ),
     (
       130,

@@ -40,8 +40,8 @@ let optionTable: [OptionDescription] = [
     long: "size",
     value: .sizes(named: "N[,N...]", in: HexMask.Output.sizeRange) { $0.options.sizes = $1 },
     help: "Make the output N × N pixels: the square is resized (Lanczos-3, JPEGs shrunk while "
-      + "decoding when much larger). Geometry options stay in output pixels. N × N may not "
-      + "exceed --max-pixels. A list (64,128,256) makes every size from one decode; the "
+      + "decoding when much larger). Geometry options stay in output pixels. N is at most "
+      + "65500 (JPEG's limit) and N × N may not exceed --max-pixels. A list (64,128,256) makes every size from one decode; the "
       + "output names then need {size} (in a batch the default is {dir}/{name}-{size}.png), "
       + "and % lengths keep the sizes alike.",
     group: .canvas, defaultValue: "the square's own size"),
@@ -248,7 +248,7 @@ let optionTable: [OptionDescription] = [
     value: .flag { $0.batch.overwrite = true },
     help: "Rebuild outputs that are up to date instead of skipping them; replace an existing "
       + "output that hexmask did not make (without its mark or a rerun record), or a read-only "
-      + "one of yours. Never another user's file you may not write: replacing keeps the owner.",
+      + "one of yours. Never another user's file: replacing keeps the owner.",
     group: .batch),
   OptionDescription(
     long: "dry-run",

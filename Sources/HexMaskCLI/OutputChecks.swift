@@ -50,8 +50,8 @@ extension Job {
   /// Refuses what a single-file command must not do before it reads or writes anything:
   /// read a picture from a terminal or write one to it (as `gzip` refuses), replace an
   /// existing file hexmask did not make (exit 2) or one the user may not write (a file
-  /// failure, exit 1), both unless `--force`, or another user's file the user may not
-  /// write, even with `--force` (exit 1).
+  /// failure, exit 1), both unless `--force`, or another user's file, even with `--force`
+  /// (exit 1).
   func checkFilesBeforeRendering() throws(CommandError) {
     let pictures = action == .render || action == .renderMask ? outputFiles : []
     if action == .render && isTerminal(input, reading: true) {

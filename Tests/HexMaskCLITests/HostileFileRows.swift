@@ -188,24 +188,57 @@ extension HostileUserTests {
       title: "a root-owned 0644 output in a folder the user may write is not taken over",
       setup: "hexmask in.jpg o.png --size 32 && chmod 644 o.png",
       command: "as_user in.jpg o.png", status: 1,
-      firstError: "hexmask: o.png: cannot replace it: Permission denied; it is another "
-        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      firstError: "hexmask: o.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
       check: "[ $(side o.png) = 32 ] && [ $(stat -c %u o.png) = $(id -u) ]"),
     HostileCase(
       title: "--force does not take over a root-owned output either",
       setup: "hexmask in.jpg o.png --size 32 && chmod 644 o.png",
       command: "as_user in.jpg o.png --force", status: 1,
-      firstError: "hexmask: o.png: cannot replace it: Permission denied; it is another "
-        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      firstError: "hexmask: o.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
       check: "[ $(side o.png) = 32 ] && [ $(stat -c %u o.png) = $(id -u) ]"),
     HostileCase(
       title: "--force in a batch does not take over a root-owned output",
       setup: "mkdir p o && cp in.jpg p/a.jpg && hexmask in.jpg o/a.png --size 32 "
         + "&& chmod 644 o/a.png && chmod 777 o",
       command: "as_user p --out-dir o --force -q", status: 1,
-      firstError: "hexmask: o/a.png: cannot replace it: Permission denied; it is another "
-        + "user's, and replacing keeps the owner, so not even --force does (remove it first)",
+      firstError: "hexmask: o/a.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
       check: "[ $(side o/a.png) = 32 ] && [ $(stat -c %u o/a.png) = $(id -u) ]"),
+    HostileCase(
+      title: "a root-owned 0666 output the user may write is not taken over either",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 666 o.png",
+      command: "as_user in.jpg o.png --size 40", status: 1,
+      firstError: "hexmask: o.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side o.png) = 32 ] && [ $(stat -c %u o.png) = $(id -u) ]"),
+    HostileCase(
+      title: "a root-owned 0666 output in a sticky folder: the same refusal, not EPERM",
+      setup: "mkdir s && hexmask in.jpg s/o.png --size 32 && chmod 666 s/o.png && chmod 1777 s",
+      command: "as_user in.jpg s/o.png --size 40 --force", status: 1,
+      firstError: "hexmask: s/o.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side s/o.png) = 32 ] && [ $(stat -c %u s/o.png) = $(id -u) ]"),
+    HostileCase(
+      title: "a batch does not take over a root-owned 0666 output, nor its record",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && hexmask p --out-dir o --size 32 -q "
+        + "&& chmod 666 o/a.png && chmod -R 777 o",
+      command: "as_user p --out-dir o --size 40 -q", status: 1,
+      firstError: "hexmask: o/a.png: cannot replace it: it is another user's (uid 0), and "
+        + "replacing keeps the owner, so not even --force does (remove it first)",
+      check: "[ $(side o/a.png) = 32 ] && [ $(stat -c %u o/a.png) = $(id -u) ] "
+        + "&& [ $(stat -c %u o/.hexmask/a.png.rec) = $(id -u) ]"),
+    HostileCase(
+      title: "the user's own output in a group they are not in keeps its group: refused",
+      setup: "hexmask in.jpg o.png --size 32 && chmod 664 o.png "
+        + "&& { [ $(id -u) != 0 ] || chown 65534:0 o.png; }",
+      command: "as_user in.jpg o.png --size 40 --force; s=$?; [ $(id -u) = 0 ] || exit 1; "
+        + "exit $s",
+      status: 1,
+      firstError: "hexmask: o.png: cannot replace it: its group (gid 0) is not one of yours, "
+        + "and replacing keeps the owner and group, so not even --force does (remove it first)",
+      check: "[ $(side o.png) = 32 ] && { [ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 65534:0 ]; }"),
     HostileCase(
       title: "the user's own read-only output: refused, then --force replaces it, still theirs",
       setup: "hexmask in.jpg o.png --size 32 && chmod 444 o.png && give o.png",

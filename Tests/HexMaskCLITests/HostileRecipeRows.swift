@@ -40,6 +40,11 @@ extension HostileUserTests {
       command: "hexmask photos --out-dir out --size 48 --rotation 450", status: 0,
       firstError: "hexmask: 0 written, 2 skipped, 0 failed in …"),
     HostileCase(
+      title: "a rerun with --rotation -270, the default 90 turned the other way, skips them",
+      setup: rendered("--size 48"),
+      command: "hexmask photos --out-dir out --size 48 --rotation -270", status: 0,
+      firstError: "hexmask: 0 written, 2 skipped, 0 failed in …"),
+    HostileCase(
       title: "a rerun giving the defaults --corner 10 --line 5 skips them",
       setup: rendered("--size 48"),
       command: "hexmask photos --out-dir out --size 48 --corner 10 --line 5", status: 0,

@@ -63,8 +63,12 @@ package struct MaskShape: Equatable, Sendable {
   /// finite angle gives the same shape as its remainder, so the raster and the SVG, both
   /// made from this shape, agree. Multiplying first would lose the angle to rounding for
   /// large values (1e16° is off by whole radians) or overflow to infinity (1e308°).
+  /// Negative angles are taken into 0…360 too (−270° is 90°, −0° is 0°), so every
+  /// spelling of one angle is one shape, and one rerun recipe.
   static func radians(_ degrees: Double) -> Double {
-    fmod(degrees, 360) * .pi / 180
+    let turn = fmod(degrees, 360)
+    // `+ 0` turns −0 into +0, whose bits the recipe compares.
+    return ((turn < 0 ? turn + 360 : turn) + 0) * .pi / 180
   }
 
   /// `length` in pixels on a `side` canvas. A percentage too large for a `Double` in pixels

@@ -21,9 +21,10 @@ enum ReplacementRefusal: Equatable, Sendable {
   /// `access(2)` says the user may not write their own file (read-only): `--force`
   /// replaces it; `reason` is the system's.
   case notWritable(reason: String)
-  /// Another user's file the user may not write: replaced through the folder it would
-  /// become the user's, so it is never replaced; `reason` is the system's.
-  case anotherUsersFile(reason: String)
+  /// Another user's file (`owner` is its user ID), writable or not: replaced through the
+  /// folder it would become the user's, since only root may give a file to someone else,
+  /// so it is never replaced.
+  case anotherUsersFile(owner: uid_t)
   /// The file cannot be read, so nothing shows that hexmask made it: `--force` replaces
   /// it; `reason` is the system's.
   case unreadable(reason: String)
@@ -40,14 +41,16 @@ enum ReplacementRefusal: Equatable, Sendable {
     var info = stat()
     guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG
     else { return nil }
+    // Replacing keeps the owner, which only root can give to a new file: another user's
+    // file would become this user's, even one they may write (in a shared folder).
+    if info.st_uid != geteuid() && geteuid() != 0 {
+      self = .anotherUsersFile(owner: info.st_uid)
+      return
+    }
     // A read-only file system is no permission --force could override: the write itself
     // then fails with that reason.
     if path.withFileName({ access($0, W_OK) }) != 0 && errno != EROFS {
       let reason = systemError()
-      if info.st_uid != geteuid() {
-        self = .anotherUsersFile(reason: reason)
-        return
-      }
       if !force {
         self = .notWritable(reason: reason)
         return
@@ -76,10 +79,10 @@ extension ReplacementRefusal {
       FileFailure(
         file: path,
         reason: "cannot tell whether hexmask made it: \(reason) (--force replaces it)")
-    case .anotherUsersFile(let reason):
+    case .anotherUsersFile(let owner):
       FileFailure(
         file: path,
-        reason: "cannot replace it: \(reason); it is another user's, and replacing keeps "
+        reason: "cannot replace it: it is another user's (uid \(owner)), and replacing keeps "
           + "the owner, so not even --force does (remove it first)")
     }
   }

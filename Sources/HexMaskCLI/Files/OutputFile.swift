@@ -73,10 +73,11 @@ final class OutputFile {
       return
     }
     let temporary = try TemporaryFile(beside: target, name: path)
-    temporary.takePermissions(from: exists ? existing : nil)
+    try temporary.takePermissions(from: exists ? existing : nil, name: path)
     guard let opened = fdopen(temporary.descriptor, "wb") else {
       let reason = systemError()
       temporary.discard()
+      close(temporary.descriptor)  // no stream owns it
       throw FileFailure(file: path, reason: "cannot write: \(reason)")
     }
     stream = opened

@@ -65,9 +65,13 @@ struct TemporaryFile {
     slot = temporaryPath.withFileName { hm_temporary_remember($0) }
   }
 
-  /// Gives it the permissions of the file it replaces (mode, and owner and group where
-  /// allowed), or those of a new file: `0666 & ~umask`.
-  func takePermissions(from replaced: stat?) {
+  /// Gives it the permissions of the file it replaces (mode, owner and group), or those
+  /// of a new file: `0666 & ~umask`.
+  ///
+  /// - Throws: when the new file cannot have the replaced one's owner or group (only root
+  ///   gives a file to another user, and only a member to another group): replacing would
+  ///   hand someone's file to this user. `name` is the output's name, for the message.
+  func takePermissions(from replaced: stat?, name: String) throws(FileFailure) {
     guard let replaced else {
       fchmod(descriptor, 0o666 & ~creationMask)
       return
@@ -75,6 +79,23 @@ struct TemporaryFile {
     // Owner first: changing it may clear set-user-ID bits, which fchmod then restores.
     if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0 {
       _ = fchown(descriptor, uid_t.max, replaced.st_gid)
+    }
+    // Checked on the file itself, not predicted: root in a user namespace, a setgid
+    // folder and supplementary groups all decide what fchown could do.
+    var made = stat()
+    guard fstat(descriptor, &made) == 0, made.st_uid == replaced.st_uid,
+      made.st_gid == replaced.st_gid
+    else {
+      discard()
+      close(descriptor)  // no stream owns it yet
+      let whose =
+        made.st_uid != replaced.st_uid
+        ? "it is another user's (uid \(replaced.st_uid))"
+        : "its group (gid \(replaced.st_gid)) is not one of yours"
+      throw FileFailure(
+        file: name,
+        reason: "cannot replace it: \(whose), and replacing keeps the owner and group, so not "
+          + "even --force does (remove it first)")
     }
     fchmod(descriptor, replaced.st_mode & 0o7777)
   }

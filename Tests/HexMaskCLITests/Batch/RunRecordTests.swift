@@ -189,6 +189,8 @@ import Testing
     variant("no-upscale without size") { $0.output.upscale = false }
     variant("focus on the centre") { $0.output.crop = .focus(x: 0.5, y: 0.5) }
     variant("rotation 450") { $0.shape.rotation = 450 }
+    variant("rotation -270") { $0.shape.rotation = -270 }
+    variant("rotation -630") { $0.shape.rotation = -630 }
     variant("the defaults given") {
       $0.shape.corner = .pixels(10)
       $0.shape.line = .pixels(5)
@@ -199,6 +201,12 @@ import Testing
     for (name, (options, format)) in same {
       #expect(Self.recipe(options, format: format) == Self.recipe(base), "\(name)")
     }
+    // −0° is 0°, whose recipe differs from the default 90°'s but not from 0°'s.
+    var zero = base
+    zero.shape.rotation = 0
+    var negativeZero = base
+    negativeZero.shape.rotation = -0.0
+    #expect(Self.recipe(negativeZero) == Self.recipe(zero))
     var noLine = base
     noLine.shape.line = .pixels(0)
     var blackNoLine = noLine
