@@ -238,7 +238,8 @@ extension HostileUserTests {
       status: 1,
       firstError: "hexmask: o.png: cannot replace it: its group (gid 0) is not one of yours, "
         + "and replacing keeps the owner and group, so not even --force does (remove it first)",
-      check: "[ $(side o.png) = 32 ] && { [ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 65534:0 ]; }"),
+      check: "[ $(side o.png) = 32 ] "
+        + "&& { [ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 65534:0 ]; }"),
     HostileCase(
       title: "the user's own read-only output: refused, then --force replaces it, still theirs",
       setup: "hexmask in.jpg o.png --size 32 && chmod 444 o.png && give o.png",
