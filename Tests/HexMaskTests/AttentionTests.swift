@@ -251,12 +251,15 @@ struct AttentionTests {
   /// The same photos at full size, when the shared corpus is on this machine.
   @Test(
     "the cat and the cup, full size",
-    .enabled(if: FileManager.default.fileExists(atPath: "/work/shared/corpus/photos/coffee.png")),
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: sharedCorpus.appendingPathComponent("photos/coffee.png").path)),
     arguments: [
-      ("/work/shared/corpus/photos/chelsea.png", 245, 245...245),
-      ("/work/shared/corpus/photos/coffee.png", 292, 175...410),
+      ("photos/chelsea.png", 245, 245...245),
+      ("photos/coffee.png", 292, 175...410),
     ])
-  func fullSizePhotos(path: String, subjectCentre: Int, subject: ClosedRange<Int>) throws {
+  func fullSizePhotos(name: String, subjectCentre: Int, subject: ClosedRange<Int>) throws {
+    let path = sharedCorpus.appendingPathComponent(name).path
     let image = try withFile(path) { file in try decode(file: file) }
     let picture = SmallPicture(width: image.width, height: image.height, rgb: rgb(image))
     let square = picture.attentionSquare()

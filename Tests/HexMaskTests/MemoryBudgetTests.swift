@@ -69,7 +69,10 @@ import Testing
       withExtendedLifetime(large) {}
       largeDone.signal()
     }
-    while budget.waiting == 0 { usleep(1000) }  // the large request is queued
+    // The large request is queued (within a minute, or the test fails instead of hanging).
+    let queuedBy = Date().addingTimeInterval(60)
+    while budget.waiting == 0 && Date() < queuedBy { usleep(1000) }
+    try #require(budget.waiting == 1)
     let smallDone = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
       let next = try? budget.reserve(10)

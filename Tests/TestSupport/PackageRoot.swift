@@ -7,6 +7,11 @@ public let packageRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent()  // Tests
   .deletingLastPathComponent()  // package root
 
+/// The shared test corpus beside the package (`../shared/corpus`), which a test may sweep
+/// when it is there; the suite passes without it.
+public let sharedCorpus = packageRoot.deletingLastPathComponent()
+  .appendingPathComponent("shared/corpus")
+
 /// Test files in `Fixtures/` at the package root.
 public enum Fixtures {
   public static let root = packageRoot.appendingPathComponent("Fixtures")
