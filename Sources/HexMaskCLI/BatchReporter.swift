@@ -95,8 +95,9 @@ final class BatchReporter: Sendable {
   }
 
   /// `--dry-run`: prints each input and the output it would write (and whether it would be
-  /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
-  /// rendered.
+  /// skipped as up to date, or rebuilt and why), and returns how many outputs would fail:
+  /// inputs that cannot be rendered, and outputs the run would refuse to replace, each with
+  /// the run's error.
   func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
     var failed = 0
     // Lines are written in blocks: one write per line is most of a large plan's time.
