@@ -27,11 +27,17 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   }
   let rules = InputRules(
     recursive: settings.recursive, followSymlinks: settings.followSymlinks,
-    excludedFolder: outputFolder)
-  // A folder argument that is DIR itself is a mistake to report. (The entries of a list are
-  // not checked one by one: a `find` listing may well name DIR, which is never searched.)
+    excludedFolder: outputFolder, recordFolder: settings.recordFolder)
+  // A folder argument that is DIR (or the --records folder) itself is a mistake to report.
+  // (The entries of a list are not checked one by one: a `find` listing may well name DIR,
+  // which is never searched.)
   if let folder = excludedFolder(among: job.inputs, rules: rules) {
     throw .inputIsOutputFolder(folder)
+  }
+  if let records = settings.recordFolder,
+    let folder = excludedFolder(among: job.inputs, rules: InputRules(excludedFolder: records))
+  {
+    throw .inputIsRecordFolder(folder)
   }
   var skipped: [String] = []
   var dropped: [DroppedEntry] = []
@@ -81,6 +87,15 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   if let reason = outputFolderProblem(outputFolder, creating: !settings.dryRun) {
     throw .unusableOutputFolder(
       FileFailure(file: outputFolder, reason: "cannot be the output folder: \(reason)"))
+  }
+  // The records are written as the outputs are: a --records that cannot hold them is the
+  // same mistake, said the same way, rather than a warning per file and a full rebuild on
+  // every rerun.
+  if let records = settings.recordFolder,
+    let reason = outputFolderProblem(records, creating: !settings.dryRun)
+  {
+    throw .unusableOutputFolder(
+      FileFailure(file: records, reason: "cannot be the records folder: \(reason)"))
   }
   if settings.dryRun {
     let failed = reporter.listPlan(plan.items, options: job.options, force: settings.overwrite)

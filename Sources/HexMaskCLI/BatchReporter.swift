@@ -95,8 +95,9 @@ final class BatchReporter: Sendable {
   }
 
   /// `--dry-run`: prints each input and the output it would write (and whether it would be
-  /// skipped as up to date, or rebuilt and why), and returns how many inputs cannot be
-  /// rendered.
+  /// skipped as up to date, or rebuilt and why), and returns how many outputs would fail:
+  /// inputs that cannot be rendered, and outputs the run would refuse to replace, each with
+  /// the run's error.
   func listPlan(_ items: [BatchItem], options: RenderSettings, force: Bool) -> Int {
     var failed = 0
     // Lines are written in blocks: one write per line is most of a large plan's time.
@@ -112,20 +113,26 @@ final class BatchReporter: Sendable {
     let recipes = Recipe.bySize(of: items, options: options)
     for item in items {
       var result = BatchResult(item: item, status: .written, error: item.problem)
-      if item.problem != nil {
-        failed += 1
-        result.status = .failed
-        say(["hexmask: \(item.problem?.displayed ?? "")"])
-      } else {
+      if item.problem == nil {
         result.reason = recipes[item.size].flatMap {
           rerunReason(for: item, recipe: $0, force: force)
         }
+        // An output the run would refuse to replace fails here as it would there.
+        if let reason = result.reason {
+          result.error = replacementFailure(for: item, reason: reason, force: force)
+        }
+      }
+      if let error = result.error {
+        failed += 1
+        result.status = .failed
+        result.reason = nil
+        say(["hexmask: \(error.displayed)"])
       }
       if json {
         let status =
           result.status == .failed ? "failed" : result.reason == nil ? "skipped" : "planned"
         emit(jsonLine(result, status: status))
-      } else if item.problem == nil {
+      } else if result.status != .failed {
         let note =
           switch result.reason {
           case nil: " (up to date, skipped)"

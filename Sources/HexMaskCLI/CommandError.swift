@@ -70,6 +70,8 @@ enum CommandError: Error, Equatable, Sendable {
   case standardInputInBatch
   /// A folder to search that is the output folder itself, which a batch never reads from.
   case inputIsOutputFolder(String)
+  /// A folder argument is the `--records` folder, which is never searched.
+  case inputIsRecordFolder(String)
   /// The `--files-from` list could not be read.
   case unreadableList(FileFailure)
   /// Inputs that would write the same output, or an output that is an input; nothing was
@@ -186,6 +188,9 @@ enum CommandError: Error, Equatable, Sendable {
     case .inputIsOutputFolder(let folder):
       "\(quotedName(folder)) is the output folder, whose files are never read as inputs; "
         + "write into another folder with --out-dir"
+    case .inputIsRecordFolder(let folder):
+      "\(quotedName(folder)) is the --records folder, whose files are never read as inputs; "
+        + "keep the records in another folder"
     case .outputConflicts(let conflicts, _):
       "\(conflicts.count) output\(conflicts.count == 1 ? "" : "s") would be written twice or "
         + "replace an input; nothing was written"
@@ -241,9 +246,12 @@ enum CommandError: Error, Equatable, Sendable {
       // The example keeps the outputs' own extension: `.png` would contradict --format avif.
       conflicts.map { "hexmask: conflict: \($0.explanation)" } + [
         "hexmask: \(message)",
-        "Tell the outputs apart with --name (e.g. '{name}-{ext}."
-          + "\(conflicts.first.flatMap { fileExtension(of: $0.output) } ?? "png")')"
-          + (recursive ? "." : ", or mirror folders with -r."),
+        // A record is named after its output, so --name cannot move it: --records can.
+        conflicts.allSatisfy(\.isRecord)
+          ? "Keep the rerun records in a folder that holds no inputs with --records."
+          : "Tell the outputs apart with --name (e.g. '{name}-{ext}."
+            + "\(conflicts.first { !$0.isRecord }.flatMap { fileExtension(of: $0.output) } ?? "png")')"
+            + (recursive ? "." : ", or mirror folders with -r."),
       ]
     default: ["hexmask: \(message)", "Try 'hexmask --help' for more information."]
     }
@@ -287,7 +295,10 @@ extension OutputConflict {
       let what =
         overwritesList
         ? "the --files-from list" : overwritesModel ? "the face model" : "an input file"
-      return "\(names.joined(separator: ", ")) would write \(quotedName(output)), which is \(what)"
+      let written = isRecord ? "its rerun record " : ""
+      return
+        "\(names.joined(separator: ", ")) would write \(written)\(quotedName(output)), "
+        + "which is \(what)"
     }
     let list =
       names.count == 2

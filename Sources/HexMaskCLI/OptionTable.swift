@@ -227,7 +227,9 @@ let optionTable: [OptionDescription] = [
     help: "Keep the rerun records in DIR instead of .hexmask inside the output folder, so "
       + "that a folder you publish holds only pictures. A record is a file named after its "
       + "output holding a digest of the input's size and time and of the options, and the "
-      + "output's side, size and time. Give each output folder its own DIR.",
+      + "output's side, size and time. Give each output folder its own DIR. DIR is made if "
+      + "missing, as the output folder is, and never searched for inputs; a record replaces "
+      + "only a record, never a link or another file at its path.",
     group: .batch, defaultValue: "the output folder's .hexmask"),
   OptionDescription(
     long: "jobs", short: "j",
@@ -254,7 +256,8 @@ let optionTable: [OptionDescription] = [
     long: "dry-run",
     value: .flag { $0.batch.dryRun = true },
     help: "List each input and the output it would write (status 'planned' with --json), "
-      + "check for conflicts, and write nothing.",
+      + "check for conflicts, fail each output the run would refuse to replace (one hexmask "
+      + "did not make), and write nothing.",
     group: .batch),
   OptionDescription(
     long: "verbose",

@@ -291,12 +291,17 @@ import Testing
           "hexmask: 0 written, 4 skipped, 0 failed in "
             + (again.standardError.split(separator: " in ").last ?? "")))
 
-      // An output changed since it was written is not vouched for by its record: rebuilt.
+      // An output changed since it was written is not vouched for by its record; one
+      // replaced by a file hexmask did not make is refused, by the dry run as by the run.
       try Data("changed by hand".utf8).write(to: dir.appendingPathComponent("out/a.png"))
       let listed = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run", "--json"], in: dir)
+      #expect(listed.status == 1)
       let rows = try jsonObjects(listed.standardOutputData)
-      #expect(rows.map { $0["status"] as? String } == ["planned", "skipped", "skipped", "skipped"])
-      #expect(rows.map { $0["reason"] as? String } == ["changed", nil, nil, nil])
+      #expect(rows.map { $0["status"] as? String } == ["failed", "skipped", "skipped", "skipped"])
+      #expect(rows.map { $0["reason"] as? String } == [nil, nil, nil, nil])
+      #expect(
+        (rows.first?["error"] as? String)?.hasPrefix(
+          "out/a.png: exists and was not made by hexmask (a text file") == true)
       let forced = try runHexMask(
         ["-r", "in", "--out-dir", "out", "--force", "--dry-run"], in: dir)
       #expect(

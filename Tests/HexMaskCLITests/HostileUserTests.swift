@@ -40,7 +40,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     + permissionRows + litterRows + duplicateInputRows + rerunRows + messageRows
     + smallThingRows + formatRows + sizeListRows + recipeRows + ineffectiveOptionRows
     + misleadingMessageRows + unixConventionRows + fileNameRows + fileKindRows + photoRows
-    + mutationRows + processRows + tryoutRows
+    + mutationRows + processRows + tryoutRows + recordRows
 
   @Test(arguments: table)
   func hostileUser(_ row: HostileCase) throws {

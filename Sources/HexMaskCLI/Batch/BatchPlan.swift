@@ -108,6 +108,7 @@ struct BatchPlan: Equatable, Sendable {
         var conflict = OutputConflict(output: written, inputs: [item.input], overwritesInput: true)
         conflict.overwritesList = file.key == list
         conflict.overwritesModel = model.contains(file.key)
+        conflict.isRecord = written != item.output
         conflicts.append(conflict)
       }
     }
@@ -161,6 +162,8 @@ struct OutputConflict: Equatable, Sendable {
   var overwritesList = false
   /// True when that file is a cascade file of the face model.
   var overwritesModel = false
+  /// True when `output` is the input's rerun record rather than its picture.
+  var isRecord = false
 
   init(output: String, inputs: [String], overwritesInput: Bool = false) {
     self.output = output

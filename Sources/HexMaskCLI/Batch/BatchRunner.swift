@@ -157,16 +157,10 @@ private func renderInput(
     } else if let recipe = recipes[item.size],
       let reason = rerunReason(for: item, recipe: recipe, force: overwrite)
     {
-      // An output that exists is replaced only if hexmask made it, as its mark or an
-      // unchanged record says, or --force asks (never another user's file).
-      if reason != .new,
-        let refusal = ReplacementRefusal(
-          replacing: item.output, force: overwrite, recorded: recordNamesOutput(of: item))
-      {
+      if let refusal = replacementFailure(for: item, reason: reason, force: overwrite) {
         // Not "kept" (an earlier output of this command): the refusal itself says the
         // file stays.
-        results.append(
-          BatchResult(item: item, status: .failed, error: refusal.failure(item.output)))
+        results.append(BatchResult(item: item, status: .failed, error: refusal))
         continue
       }
       var result = BatchResult(item: item, status: .written)
@@ -248,6 +242,18 @@ private final class WorkQueue: Sendable {
   }
 
   var results: [BatchResult?] { finished.withLock { $0 } }
+}
+
+/// Why the output `item` would be (re)built for `reason` must not be replaced, as one
+/// file's failure; nil when it may be. An output that exists is replaced only if hexmask
+/// made it, as its mark or an unchanged record says, or `force` asks (never another user's
+/// file). The real run and `--dry-run` both ask this, so a dry run fails where the run would.
+func replacementFailure(for item: BatchItem, reason: WriteReason, force: Bool) -> FileFailure? {
+  guard reason != .new,
+    let refusal = ReplacementRefusal(
+      replacing: item.output, force: force, recorded: recordNamesOutput(of: item))
+  else { return nil }
+  return refusal.failure(item.output)
 }
 
 /// True when `item`'s rerun record names its output as the file is now (same identity),

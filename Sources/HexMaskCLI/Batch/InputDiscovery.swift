@@ -40,11 +40,17 @@ struct InputRules: Equatable, Sendable {
   var followSymlinks = false
   /// A folder never searched, normally the output folder, so outputs are not read back.
   var excludedFolder: String?
+  /// The `--records` folder, never searched either: hexmask writes there too.
+  var recordFolder: String?
 
-  init(recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil) {
+  init(
+    recursive: Bool = false, followSymlinks: Bool = false, excludedFolder: String? = nil,
+    recordFolder: String? = nil
+  ) {
     self.recursive = recursive
     self.followSymlinks = followSymlinks
     self.excludedFolder = excludedFolder
+    self.recordFolder = recordFolder
   }
 }
 
@@ -52,7 +58,7 @@ struct InputRules: Equatable, Sendable {
 /// is not an image); a folder contributes its pictures (JPEG, PNG, HEIC, AVIF, WebP),
 /// recognised by content, in
 /// byte order of their names. Hidden files and folders (names starting with `.`) and the
-/// excluded folder are skipped; subfolders only with `recursive`. A file reached twice (named
+/// excluded folders (output, records) are skipped; subfolders only with `recursive`. A file reached twice (named
 /// twice, or named and found in a folder, by any spelling or link) counts once, where it was
 /// first reached.
 ///
@@ -205,7 +211,8 @@ struct FileIdentity {
 /// A depth-first walk of folders, in name order.
 private struct FolderSearch {
   let rules: InputRules
-  let excluded: FileIdentity?
+  /// The folders hexmask writes into (outputs, records), which are never read.
+  let excluded: [FileIdentity]
   /// Folders on the way down, so a followed link cannot loop.
   var visited: [FileIdentity] = []
   var found: [BatchInput] = []
@@ -218,11 +225,13 @@ private struct FolderSearch {
 
   init(rules: InputRules) {
     self.rules = rules
-    excluded = rules.excludedFolder.flatMap { FileIdentity(path: $0, following: true) }
+    excluded = [rules.excludedFolder, rules.recordFolder].compactMap { folder in
+      folder.flatMap { FileIdentity(path: $0, following: true) }
+    }
   }
 
   mutating func walk(folder: String, relative: String) {
-    if let excluded, let here = visited.last, here.isSameFile(as: excluded) { return }
+    if let here = visited.last, excluded.contains(where: here.isSameFile) { return }
     let names: [String]
     do throws(FileFailure) {
       names = try entries(of: folder)

@@ -95,26 +95,62 @@ struct RunRecord: Equatable, Sendable {
       picture: picture)
   }
 
-  /// Reads the record file at `path`; nil when there is none or it cannot be read.
+  /// Reads the record file at `path`; nil when there is none, it cannot be read, or it is
+  /// no regular file there (a symbolic link, a FIFO, which is never waited on).
   init?(contentsOf path: String) {
-    let descriptor = path.withFileName { open($0, O_RDONLY | O_CLOEXEC) }
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 128)
-    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    guard count > 0 else { return nil }
-    self.init(line: String(decoding: buffer[..<count], as: UTF8.self))
+    guard let line = firstRecordBytes(at: path) else { return nil }
+    self.init(line: String(decoding: line, as: UTF8.self))
   }
 
-  /// Stores the record at `path` atomically, creating its folders.
+  /// Stores the record at `path`, creating its folders, by an atomic rename onto that path
+  /// itself: a symbolic link there is replaced as a link, its target never written. An
+  /// entry already there is replaced only when it is a hexmask record (a regular file
+  /// whose first line is a record line of any version); anything else (a link, a file of
+  /// the user's, a folder, a FIFO) is left alone, and the write fails saying what it is.
   func write(to path: String) throws(FileFailure) {
     // A folder that cannot be made shows up as the write's error.
     createFolder(parentFolder(of: path))
-    let file = try OutputFile(path: path)
-    guard fputs(line, file.stream) >= 0 else {
+    var existing = stat()
+    let exists = path.withFileName { lstat($0, &existing) } == 0
+    if !exists && errno != ENOENT {
       throw FileFailure(file: path, reason: "cannot write: \(systemError())")
     }
-    try file.commit()
+    if exists, let what = Self.notARecord(at: path, info: existing) {
+      throw FileFailure(file: path, reason: "cannot write: \(what) is in the way and is left alone")
+    }
+    let temporary = try TemporaryFile(beside: path, name: path)
+    try temporary.takePermissions(from: exists ? existing : nil, name: path)
+    guard let stream = fdopen(temporary.descriptor, "wb") else {
+      let reason = systemError()
+      temporary.discard()
+      close(temporary.descriptor)  // no stream owns it
+      throw FileFailure(file: path, reason: "cannot write: \(reason)")
+    }
+    guard fputs(line, stream) >= 0, fflush(stream) == 0 else {
+      let reason = systemError()
+      fclose(stream)
+      temporary.discard()
+      throw FileFailure(file: path, reason: "cannot write: \(reason)")
+    }
+    // A rename or link never follows a link at `path`: whatever is there now is replaced.
+    try temporary.publish(as: path, closing: stream, name: path)
+  }
+
+  /// What the entry at `path` (`info`: its `lstat`) is when it is no hexmask record, which
+  /// a record must not replace; nil for a record.
+  private static func notARecord(at path: String, info: stat) -> String? {
+    switch info.st_mode & S_IFMT {
+    case S_IFLNK: return "a symbolic link"
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO"
+    case S_IFSOCK: return "a socket"
+    case S_IFREG: break
+    default: return "a device"
+    }
+    guard let bytes = firstRecordBytes(at: path),
+      bytes.starts(with: Array(recordMagicPrefix.utf8))
+    else { return "a file that is not a hexmask record" }
+    return nil
   }
 
   /// The digest of what makes an output of `side` pixels in `format` from `input` with
@@ -132,8 +168,29 @@ struct RunRecord: Equatable, Sendable {
   // Version 2 keeps no facts of the picture: its digest is of the whole recipe, still
   // checked as such, so an upgrade rebuilds nothing; each output gets version 3 when next
   // written.
-  private static let magic = "hexmask-record 2"
-  private static let factsMagic = "hexmask-record 3"
+  private static let magic = "\(recordMagicPrefix)2"
+  private static let factsMagic = "\(recordMagicPrefix)3"
+}
+
+/// How every record line starts, whatever its version: `hexmask-record N …`. A file that
+/// starts so is a record hexmask may replace, even one of a version it no longer reads.
+private let recordMagicPrefix = "hexmask-record "
+
+/// The first bytes (at most 128, a record line) of the regular file at `path`, opened
+/// without following a link and without waiting (a FIFO); nil when there is none, it is no
+/// regular file or it cannot be read.
+private func firstRecordBytes(at path: String) -> ArraySlice<UInt8>? {
+  let descriptor = path.withFileName {
+    open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+  }
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var info = stat()
+  guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+  var buffer = [UInt8](repeating: 0, count: 128)
+  let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+  guard count > 0 else { return nil }
+  return buffer[..<count]
 }
 
 /// What makes an output, as a digest: its ``effectiveRecipe(of:side:format:)``, the version

@@ -61,6 +61,7 @@ import Testing
         var conflict = OutputConflict(
           output: dir + written, inputs: [dir + "/a.jpg"], overwritesInput: true)
         conflict.overwritesModel = true
+        conflict.isRecord = name == "a.png"
         #expect(plan.conflicts == [conflict], "\(name)")
         #expect(conflict.explanation.hasSuffix(", which is the face model"))
       }
