@@ -56,8 +56,8 @@ extension HexMask {
 package typealias ImageError = HexMask.ImageError
 
 /// An amount of memory for people, in binary units named as such (1 KiB = 1024 bytes, the
-/// units `--memory-limit` reads): `512 MiB`, `1.2 GiB`, `1.5 KiB`, `12 bytes`; one decimal
-/// below 100 of a unit, none above.
+/// units a memory limit is written in): `512 MiB`, `1.2 GiB`, `1.5 KiB`, `12 bytes`; one
+/// decimal below 100 of a unit, none above.
 package func byteAmount(_ bytes: Int) -> String {
   let units = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
   // 1023.9 MiB reads as 1 GiB: the unit is chosen after rounding.
