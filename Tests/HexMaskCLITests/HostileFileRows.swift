@@ -260,7 +260,7 @@ extension HostileUserTests {
         "mkdir d && cp $FIXTURES/memory/interlaced-*.png $FIXTURES/memory/progressive-16000.jpg "
         + "$FIXTURES/memory/progressive-8000.jpg d/",
       command: "hexmask d --out-dir o -j 4 --memory-limit 100M 2> err; s=$?; cat err >&2; "
-        + "[ $(grep -c '^hexmask: d/.*: needs .* to decode, more than the memory limit of 100 MB "
+        + "[ $(grep -c '^hexmask: d/.*: needs .* to decode, more than the memory limit of 100 MiB "
         + "(--memory-limit)$' err) = 4 ] && exit $s",
       status: 1, firstError: "hexmask: d/…",
       check: "[ -z \"$(find o -type f 2>/dev/null)\" ]"),

@@ -22,13 +22,14 @@ import Testing
       #expect(run.status == 1)
       #expect(
         run.standardError
-          == "hexmask: \(input): needs 170 KB to decode, more than the memory limit of "
-          + "100 KB (--memory-limit)\n")
+          == "hexmask: \(input): needs 191 KiB to decode, more than the memory limit of "
+          + "100 KiB (--memory-limit)\n")
       #expect(try filesIn(dir).isEmpty)
     }
   }
 
-  /// Room for one picture at a time: the four jobs take turns, and all are written.
+  /// Room for one picture at a time (one needs 191 KiB or 340 KiB): the four jobs take
+  /// turns, and all are written.
   @Test func aBatchWhosePicturesFitOneAtATimeWritesThemAll() throws {
     try withTemporaryDirectory { dir in
       let inputs = (0..<6).map {
@@ -41,7 +42,7 @@ import Testing
         arguments.append(copy.path)
       }
       let out = dir.appendingPathComponent("out").path
-      let run = try runHexMask(arguments + ["--out-dir", out, "-j", "4", "--memory-limit", "300K"])
+      let run = try runHexMask(arguments + ["--out-dir", out, "-j", "4", "--memory-limit", "360K"])
       #expect(run.status == 0, "\(run.standardError)")
       let written = try FileManager.default.contentsOfDirectory(atPath: out)
       #expect(written.filter { $0.hasSuffix(".png") }.count == 6, "\(written)")
@@ -63,7 +64,7 @@ import Testing
       let whole = try runHexMask([file.path, output, "--memory-limit", "1M"])
       #expect(whole.status == 1)
       #expect(
-        whole.standardError.contains("needs 1 GB to decode, more than the memory limit of 1 MB"))
+        whole.standardError.contains("needs 1 GiB to decode, more than the memory limit of 1 MiB"))
       #expect(try filesIn(dir) == ["huge.webp"])
     }
   }

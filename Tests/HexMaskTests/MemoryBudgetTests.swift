@@ -20,12 +20,12 @@ import Testing
 
   @Test func moreThanTheWholeLimitFailsAtOnceNamingIt() throws {
     let budget = MemoryBudget(limit: 512 << 20)
-    let needed = 1_288_490_189  // 1.2 GB
+    let needed = 1_288_490_189  // 1.2 GiB
     let error = try #require(
       thrownError { () throws(ImageError) in _ = try budget.reserve(needed) })
     #expect(error.kind == .tooLarge)
     #expect(error.memory == ImageError.MemoryLimit(needed: needed, limit: 512 << 20))
-    #expect(error.reason == "needs 1.2 GB to decode, more than the memory limit of 512 MB")
+    #expect(error.reason == "needs 1.2 GiB to decode, more than the memory limit of 512 MiB")
     #expect(budget.bytesInUse == 0)
   }
 
@@ -89,9 +89,9 @@ import Testing
   }
 
   @Test(arguments: [
-    (512 << 20, "512 MB"), (1_288_490_189, "1.2 GB"), (1 << 30, "1 GB"), (1023, "1023 bytes"),
-    (1, "1 byte"), (1536, "1.5 KB"), (1_610_612_736, "1.5 GB"), (Int.max, "8388608 TB"),
-    (16383 * 16383 * 4, "1 GB"), (1023 << 20, "1023 MB"),
+    (512 << 20, "512 MiB"), (1_288_490_189, "1.2 GiB"), (1 << 30, "1 GiB"), (1023, "1023 bytes"),
+    (1, "1 byte"), (1536, "1.5 KiB"), (1_610_612_736, "1.5 GiB"), (Int.max, "8388608 TiB"),
+    (16383 * 16383 * 4, "1 GiB"), (1023 << 20, "1023 MiB"),
   ])
   func amountsReadAsPeopleWriteThem(bytes: Int, words: String) {
     #expect(byteAmount(bytes) == words)

@@ -23,7 +23,7 @@ import Testing
     #expect(error?.memory == ImageError.MemoryLimit(needed: needed, limit: 64 << 20))
     #expect(
       error?.reason == "a 3000×3000 palette PNG needs \(byteAmount(needed)) to choose its "
-        + "colours, more than the memory limit of 64 MB")
+        + "colours, more than the memory limit of 64 MiB")
   }
 
   @Test func aPictureWithinTheLimitOrWithoutABudgetIsWritten() throws {

@@ -55,11 +55,12 @@ extension HexMask {
 /// `HexMask.ImageError` by its short name inside the package.
 package typealias ImageError = HexMask.ImageError
 
-/// An amount of memory for people, in binary units (1 KB = 1024 bytes):
-/// `512 MB`, `1.2 GB`, `1.5 KB`, `12 bytes`; one decimal below 100 of a unit, none above.
+/// An amount of memory for people, in binary units named as such (1 KiB = 1024 bytes, the
+/// units a memory limit is written in): `512 MiB`, `1.2 GiB`, `1.5 KiB`, `12 bytes`; one
+/// decimal below 100 of a unit, none above.
 package func byteAmount(_ bytes: Int) -> String {
-  let units = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")]
-  // 1023.9 MB reads as 1 GB: the unit is chosen after rounding.
+  let units = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+  // 1023.9 MiB reads as 1 GiB: the unit is chosen after rounding.
   guard let (size, name) = units.first(where: { bytes >= $0.0 - $0.0 / 2048 }) else {
     return bytes == 1 ? "1 byte" : "\(bytes) bytes"
   }

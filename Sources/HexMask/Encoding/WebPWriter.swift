@@ -187,7 +187,7 @@ private func describe(_ error: WebPEncodingError) -> String {
   case VP8_ENC_ERROR_BAD_DIMENSION: "bad picture size"
   case VP8_ENC_ERROR_PARTITION0_OVERFLOW, VP8_ENC_ERROR_PARTITION_OVERFLOW:
     "the picture is too complex for a lossy WebP at this quality"
-  case VP8_ENC_ERROR_FILE_TOO_BIG: "the file would exceed 4 GB"
+  case VP8_ENC_ERROR_FILE_TOO_BIG: "the file would exceed 4 GiB"
   default: "libwebp error \(error.rawValue)"
   }
 }
