@@ -119,13 +119,7 @@ struct RunRecord: Equatable, Sendable {
       throw FileFailure(file: path, reason: "cannot write: \(what) is in the way and is left alone")
     }
     let temporary = try TemporaryFile(beside: path, name: path)
-    try temporary.takePermissions(from: exists ? existing : nil, name: path)
-    guard let stream = fdopen(temporary.descriptor, "wb") else {
-      let reason = systemError()
-      temporary.discard()
-      close(temporary.descriptor)  // no stream owns it
-      throw FileFailure(file: path, reason: "cannot write: \(reason)")
-    }
+    let stream = try temporary.openStream(replacing: exists ? existing : nil, name: path)
     guard fputs(line, stream) >= 0, fflush(stream) == 0 else {
       let reason = systemError()
       fclose(stream)

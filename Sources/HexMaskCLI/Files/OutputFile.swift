@@ -73,14 +73,7 @@ final class OutputFile {
       return
     }
     let temporary = try TemporaryFile(beside: target, name: path)
-    try temporary.takePermissions(from: exists ? existing : nil, name: path)
-    guard let opened = fdopen(temporary.descriptor, "wb") else {
-      let reason = systemError()
-      temporary.discard()
-      close(temporary.descriptor)  // no stream owns it
-      throw FileFailure(file: path, reason: "cannot write: \(reason)")
-    }
-    stream = opened
+    stream = try temporary.openStream(replacing: exists ? existing : nil, name: path)
     destination = .file(path: target, temporary: temporary)
   }
 

@@ -65,13 +65,27 @@ struct TemporaryFile {
     slot = temporaryPath.withFileName { hm_temporary_remember($0) }
   }
 
+  /// Gives it the permissions of the file it replaces (``takePermissions(from:name:)``)
+  /// and opens it for writing; the stream then owns the descriptor. On failure nothing is
+  /// left: the file is discarded and the descriptor closed.
+  func openStream(replacing replaced: stat?, name: String) throws(FileFailure) -> CFile {
+    try takePermissions(from: replaced, name: name)
+    guard let stream = fdopen(descriptor, "wb") else {
+      let reason = systemError()
+      discard()
+      close(descriptor)  // no stream owns it
+      throw FileFailure(file: name, reason: "cannot write: \(reason)")
+    }
+    return stream
+  }
+
   /// Gives it the permissions of the file it replaces (mode, owner and group), or those
   /// of a new file: `0666 & ~umask`.
   ///
   /// - Throws: when the new file cannot have the replaced one's owner or group (only root
   ///   gives a file to another user, and only a member to another group): replacing would
   ///   hand someone's file to this user. `name` is the output's name, for the message.
-  func takePermissions(from replaced: stat?, name: String) throws(FileFailure) {
+  private func takePermissions(from replaced: stat?, name: String) throws(FileFailure) {
     guard let replaced else {
       fchmod(descriptor, 0o666 & ~creationMask)
       return
