@@ -241,6 +241,25 @@ extension HostileUserTests {
       check: "[ $(side o.png) = 32 ] "
         + "&& { [ $(id -u) != 0 ] || [ $(stat -c %u:%g o.png) = 65534:0 ]; }"),
     HostileCase(
+      title: "--dry-run fails the output in a group the user is not in, as the run does",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && hexmask in.jpg o/a.png --size 32 && chmod 777 o "
+        + "&& chmod 666 o/a.png && { [ $(id -u) != 0 ] || chown 65534:0 o/a.png; }",
+      command: "as_user p --out-dir o --dry-run --force; s=$?; [ $(id -u) = 0 ] || exit 1; "
+        + "exit $s",
+      status: 1,
+      firstError: "hexmask: o/a.png: cannot replace it: its group (gid 0) is not one of yours, "
+        + "and replacing keeps the owner and group, so not even --force does (remove it first)",
+      check: "[ $(side o/a.png) = 32 ]"),
+    HostileCase(
+      title: "a FIFO where a batch output goes fails at once, dry run or not (no wait)",
+      setup: "mkdir p o && cp in.jpg p/a.jpg && mkfifo o/a.png",
+      command: "timeout -k 5 20 \"$HEXMASK\" p --out-dir o --dry-run -q; d=$?; "
+        + "timeout -k 5 20 \"$HEXMASK\" p --out-dir o -q; s=$?; [ $d = 1 ] && exit $s",
+      status: 1,
+      firstError: "hexmask: o/a.png: exists and is a FIFO; a batch writes only files (name "
+        + "another output)",
+      check: "[ -p o/a.png ]"),
+    HostileCase(
       title: "the user's own read-only output: refused, then --force replaces it, still theirs",
       setup: "hexmask in.jpg o.png --size 32 && chmod 444 o.png && give o.png",
       command: "as_user in.jpg o.png --size 40; s=$?; [ $(side o.png) = 32 ] || exit 9; "

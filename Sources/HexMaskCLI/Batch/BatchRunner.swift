@@ -251,7 +251,8 @@ private final class WorkQueue: Sendable {
 func replacementFailure(for item: BatchItem, reason: WriteReason, force: Bool) -> FileFailure? {
   guard reason != .new,
     let refusal = ReplacementRefusal(
-      replacing: item.output, force: force, recorded: recordNamesOutput(of: item))
+      replacing: item.output, force: force, recorded: recordNamesOutput(of: item),
+      filesOnly: true)
   else { return nil }
   return refusal.failure(item.output)
 }

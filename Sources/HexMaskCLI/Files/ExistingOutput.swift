@@ -25,26 +25,43 @@ enum ReplacementRefusal: Equatable, Sendable {
   /// folder it would become the user's, since only root may give a file to someone else,
   /// so it is never replaced.
   case anotherUsersFile(owner: uid_t)
+  /// A file of the user's whose group (`group`) they are not in, where the new file could
+  /// not be given that group: replacing would change it, so it is never replaced.
+  case anotherGroupsFile(group: gid_t)
+  /// Not a regular file (`kind`: "a FIFO", "a device", "a socket") where a batch writes:
+  /// a batch writes only files, since a FIFO would wait for a reader, unstoppably.
+  case notAFile(kind: String)
   /// The file cannot be read, so nothing shows that hexmask made it: `--force` replaces
   /// it; `reason` is the system's.
   case unreadable(reason: String)
 
   /// The refusal for replacing the file `path` names, if any: nil when nothing is there,
   /// when it is no regular file (a FIFO or device is written to, not replaced), or when it
-  /// may be replaced. `force` lifts every refusal but another user's file; `recorded`
-  /// says that a rerun record names the file as it is now.
+  /// may be replaced. `force` lifts every refusal but another user's or group's file;
+  /// `recorded` says that a rerun record names the file as it is now; `filesOnly` (a
+  /// batch) refuses anything there that is not a regular file.
   ///
   /// - Complexity: one `stat`, one `access`, one read of at most 256 KiB and, for a WebP
   ///   or AVIF, one small read a chunk or box.
-  init?(replacing path: String, force: Bool, recorded: Bool = false) {
+  init?(replacing path: String, force: Bool, recorded: Bool = false, filesOnly: Bool = false) {
     guard path != "-", descriptorNamed(by: path) == nil else { return nil }
     var info = stat()
-    guard path.withFileName({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG
-    else { return nil }
+    guard path.withFileName({ stat($0, &info) }) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFIFO where filesOnly: self = .notAFile(kind: "a FIFO"); return
+    case S_IFCHR where filesOnly, S_IFBLK where filesOnly: self = .notAFile(kind: "a device"); return
+    case S_IFSOCK where filesOnly: self = .notAFile(kind: "a socket"); return
+    default: return nil
+    }
     // Replacing keeps the owner, which only root can give to a new file: another user's
     // file would become this user's, even one they may write (in a shared folder).
     if info.st_uid != geteuid() && geteuid() != 0 {
       self = .anotherUsersFile(owner: info.st_uid)
+      return
+    }
+    if !newFileCanHaveGroup(info.st_gid, in: parentFolder(of: (try? followLinks(path)) ?? path)) {
+      self = .anotherGroupsFile(group: info.st_gid)
       return
     }
     // A read-only file system is no permission --force could override: the write itself
@@ -79,6 +96,15 @@ extension ReplacementRefusal {
       FileFailure(
         file: path,
         reason: "cannot tell whether hexmask made it: \(reason) (--force replaces it)")
+    case .anotherGroupsFile(let group):
+      FileFailure(
+        file: path,
+        reason: "cannot replace it: its group (gid \(group)) is not one of yours, and replacing "
+          + "keeps the owner and group, so not even --force does (remove it first)")
+    case .notAFile(let kind):
+      FileFailure(
+        file: path,
+        reason: "exists and is \(kind); a batch writes only files (name another output)")
     case .anotherUsersFile(let owner):
       FileFailure(
         file: path,
@@ -318,4 +344,21 @@ private func jpegSegments(_ bytes: [UInt8]) -> [(marker: UInt8, body: ArraySlice
     offset += 2 + length
   }
   return segments
+}
+
+/// True when a new file in `folder` can be given the group `group`: for root, a member of
+/// it, or in a set-group-ID folder of that group (whose new files take its group).
+private func newFileCanHaveGroup(_ group: gid_t, in folder: String) -> Bool {
+  if geteuid() == 0 || getegid() == group { return true }
+  var info = stat()
+  if folder.withFileName({ stat($0, &info) }) == 0, info.st_mode & S_ISGID != 0,
+    info.st_gid == group
+  {
+    return true
+  }
+  let count = getgroups(0, nil)
+  guard count > 0 else { return false }
+  var groups = [gid_t](repeating: 0, count: Int(count))
+  let got = getgroups(count, &groups)
+  return groups.prefix(max(0, Int(got))).contains(group)
 }
