@@ -47,12 +47,13 @@ enum ReplacementRefusal: Equatable, Sendable {
     guard path != "-", descriptorNamed(by: path) == nil else { return nil }
     var info = stat()
     guard path.withFileName({ stat($0, &info) }) == 0 else { return nil }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFIFO where filesOnly: self = .notAFile(kind: "a FIFO"); return
-    case S_IFCHR where filesOnly, S_IFBLK where filesOnly: self = .notAFile(kind: "a device"); return
-    case S_IFSOCK where filesOnly: self = .notAFile(kind: "a socket"); return
-    default: return nil
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      let kinds = [
+        S_IFIFO: "a FIFO", S_IFCHR: "a device", S_IFBLK: "a device", S_IFSOCK: "a socket",
+      ]
+      guard filesOnly, let kind = kinds[info.st_mode & S_IFMT] else { return nil }
+      self = .notAFile(kind: kind)
+      return
     }
     // Replacing keeps the owner, which only root can give to a new file: another user's
     // file would become this user's, even one they may write (in a shared folder).
