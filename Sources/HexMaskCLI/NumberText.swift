@@ -5,7 +5,7 @@
 #endif
 
 // What `String(format:)` did for the command, without Foundation: Foundation's ICU data
-// alone would make the static binary four times larger (issue 21).
+// alone would make the static binary four times larger.
 
 /// `value` with one digit after the point, rounded as printf's `%.1f` rounds it.
 func oneDecimal(_ value: Double) -> String {

@@ -1,5 +1,5 @@
 // hexmask-floor — a benchmark tool, not part of hexmask: the "floor" `make bench` compares
-// hexmask against (issue 6). It does the part of hexmask's job no tool can skip — decode the
+// hexmask against. It does the part of hexmask's job no tool can skip — decode the
 // input and encode the same output pixels with the same PNG writer and settings — and nothing
 // else: no shape, coverage, compositing or resizing.
 //

@@ -1,4 +1,4 @@
-// hexmask-value-sweep — run by ValueSweepTests (issue 19), not shipped. Sets every numeric
+// hexmask-value-sweep — run by ValueSweepTests, not shipped. Sets every numeric
 // public field of HexMask.Shape, Output and Input, and the size arguments, to non-finite,
 // negative, zero, boundary, huge and Int.max values, one at a time, and calls every public
 // entry point with it. It runs as a child process so that a trap ends this process, not the

@@ -25,7 +25,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 /// Every numeric option with values at the edges of what `Double` and `Int` hold, through the
 /// built binary: each run either works, giving a picture with something visible in it, or is
 /// a usage error, status 2 with one message line naming the option — never a crash, never a
-/// file error, never an empty picture (issue 10, item 4).
+/// file error, never an empty picture.
 @Suite struct ExtremeValuesEndToEndTests {
   /// Numbers at the edges, finite and not, and a few that are no number at all.
   static let numbers = [

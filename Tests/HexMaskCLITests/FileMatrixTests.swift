@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every kind of file a user can name, in every role a file plays (issue 18): one expected
+/// Every kind of file a user can name, in every role a file plays: one expected
 /// outcome per cell, checked through the built binary by the hostile-user harness (exit
 /// status, first line of standard error, no temporary files left, no other file changed).
 ///

@@ -1,4 +1,4 @@
-/// Hostile-user rows of issue 18, section 2, items 1–6 (names as bytes, FIFOs in folders,
+/// Hostile-user rows (names as bytes, FIFOs in folders,
 /// `/dev/stdout` as a pipe, standard input as an output's file, photos and unwritable files
 /// as outputs), and section 3's missing rows (the shard key, named temporary files). The
 /// file matrix (FileMatrixTests) covers every kind of file in every role; these rows pin the
@@ -54,7 +54,7 @@ extension HostileUserTests {
         + "exit $(cat st)",
       status: 0, firstError: nil, check: "is_png got.png"),
     HostileCase(
-      // Issue 28, A8: the messages would mix with the picture, so it is refused, on the
+      // The messages would mix with the picture, so it is refused, on the
       // user's standard error (decoders' descriptor 2 is muted).
       title: "OUTPUT /dev/stderr is refused, on standard error, though descriptor 2 is muted",
       command: "hexmask in.jpg /dev/stderr 2> got.png", status: 2, firstError: nil,
@@ -77,7 +77,7 @@ extension HostileUserTests {
       firstError: "hexmask: <stdout>: output is the input file; refusing to overwrite it"),
   ]
 
-  /// Issue 28, section 1: without `--force` only what hexmask made is replaced (its mark, a
+  /// Without `--force` only what hexmask made is replaced (its mark, a
   /// rerun record, an empty file). Each refused file here was replaced silently before.
   static let photoRows: [HostileCase] =
     notMadeByHexMaskRows + replacedRows + otherUsersRows
@@ -315,7 +315,7 @@ extension HostileUserTests {
       check: "[ -z \"$(ls -A o | grep hexmask-)\" ] && [ ! -e o/bad.png ]"),
   ]
 
-  /// What the second fresh-eyes tryout of issue 18 found, one row each.
+  /// What a second fresh-eyes tryout found, one row each.
   static let tryoutRows: [HostileCase] = [
     HostileCase(
       title: "batch --force replaces a camera photo and the user's own read-only output",

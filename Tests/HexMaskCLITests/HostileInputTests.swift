@@ -126,7 +126,7 @@ import Testing
 
   /// Each byte of a HEIC's `hvcC` box (its HEVC parameter sets) zeroed in turn, through the
   /// binary: libde265 prints its own complaints ("SPS error: CB alignment") for some of them,
-  /// yet a refusal is still exactly hexmask's one line (issue 18, item 10).
+  /// yet a refusal is still exactly hexmask's one line.
   @Test func damagedHEVCParametersGetOneLineEach() throws {
     let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("heif/rocket.heic"))))
     let tag = Array("hvcC".utf8)

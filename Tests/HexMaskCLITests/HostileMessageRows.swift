@@ -1,5 +1,4 @@
-/// Hostile-user rows about misleading messages and small things users trip on (issue 10,
-/// items 9 and 10).
+/// Hostile-user rows about misleading messages and small things users trip on.
 extension HostileUserTests {
   /// A name that would forge a line: a line break, then what looks like hexmask's summary.
   private static let forgedName = #"$(printf 'bad\nhexmask: 1 written, 0 failed.jpg')"#

@@ -1,6 +1,5 @@
 /// Hostile-user rows about options that do nothing, options that contradict each other or
-/// the output's name (issue 18, item 9), messages that misled (item 12) and the conventions
-/// of Unix tools (item 13).
+/// the output's name, messages that misled and the conventions of Unix tools.
 extension HostileUserTests {
   /// One warning line, and nothing else said about it (the run still writes).
   private static func warns(_ options: String, _ warning: String, check: String = "is_png o.png")

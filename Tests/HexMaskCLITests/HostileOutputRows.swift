@@ -1,6 +1,6 @@
 /// Hostile-user rows about where outputs go: conflicts with inputs, links, FIFOs, devices,
-/// permissions, temporary files, the same input twice and reruns (issue 10, items 1, 2, 5–8),
-/// and the messages about output folders (item 9).
+/// permissions, temporary files, the same input twice and reruns,
+/// and the messages about output folders.
 extension HostileUserTests {
   static let outputConflictRows: [HostileCase] = [
     HostileCase(
@@ -309,7 +309,7 @@ extension HostileUserTests {
         + "&& cmp out/b.png fresh/b.png"),
   ]
 
-  /// Phone and web formats in, other formats named (issue 13).
+  /// Phone and web formats in, other formats named.
   static let formatRows: [HostileCase] = [
     HostileCase(
       title: "a GIF is named, not called broken",

@@ -1,6 +1,5 @@
 /// Hostile-user rows about what the process shares with its parent: descriptor 2, which the
-/// decoders also write to, and the signal dispositions it inherits (issue 18, items 7, 10 and
-/// 13).
+/// decoders also write to, and the signal dispositions it inherits.
 extension HostileUserTests {
   /// Twelve copies of the rocket in `photos/`: a batch of them takes over a second with
   /// `-j 1`, long enough to be stopped (or not) in the middle.

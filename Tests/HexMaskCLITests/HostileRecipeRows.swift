@@ -1,4 +1,4 @@
-/// Hostile-user rows about reruns and options that change no byte (issue 18, item 8): the
+/// Hostile-user rows about reruns and options that change no byte: the
 /// record is taken over each output's effective recipe, so spelling the same output another
 /// way skips it, and a real change still rebuilds.
 extension HostileUserTests {

@@ -1,4 +1,4 @@
-/// Rerun records and `--dry-run`, as a fresh-eyes tryout of issue 28 found them: records
+/// Rerun records and `--dry-run`, as a fresh-eyes tryout found them: records
 /// written through planted links, a dry run that planned what the run refuses, a `--records`
 /// that cannot be a folder, and a records folder read back as input.
 extension HostileUserTests {

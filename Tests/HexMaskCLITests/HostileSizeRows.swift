@@ -1,4 +1,4 @@
-/// Hostile-user rows of issue 14: `--size` lists (every size from one command, names that
+/// Hostile-user rows: `--size` lists (every size from one command, names that
 /// cannot tell the sizes apart, reruns that add a size) and what lists may name.
 extension HostileUserTests {
   static let sizeListRows: [HostileCase] = [

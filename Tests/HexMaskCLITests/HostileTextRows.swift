@@ -1,5 +1,4 @@
-/// Hostile-user rows about text on full disks and closed pipes, and absurd finite values
-/// (issue 10, items 3 and 4).
+/// Hostile-user rows about text on full disks and closed pipes, and absurd finite values.
 extension HostileUserTests {
   static let textOutputRows: [HostileCase] =
     ["--help", "--version", "--man", "--completions bash"].map { command in

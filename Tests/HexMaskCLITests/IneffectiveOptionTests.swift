@@ -67,7 +67,7 @@ import Testing
     // Nothing is said when the render refuses the job.
     (["in.jpg", "out.gif", "--quality", "80"], []),
     (["--mask-only", "in.jpg", "m.jpg", "--quality", "5"], []),
-    // Options that do nothing whatever the format (issue 18, item 9).
+    // Options that do nothing whatever the format.
     (["in.jpg", "out.png", "--no-upscale"], ["--no-upscale has no effect without --size"]),
     (["in.jpg", "out.png", "--no-upscale", "--size", "64"], []),
     (

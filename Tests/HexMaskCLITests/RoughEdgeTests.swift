@@ -3,7 +3,7 @@ import Testing
 
 @testable import HexMaskCLI
 
-/// Issue 28, section 4: the rough edges a fresh-eyes tryout found, one row each, run by the
+/// The rough edges a fresh-eyes tryout found, one row each, run by the
 /// hostile-user harness (``runHostileCase(_:prepare:)``: `in.jpg` is 640 × 427, `small.png`
 /// 32 × 32).
 @Suite struct RoughEdgeTests {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Traps that user input or an OS error could reach have no place in hexmask's own code:
-/// every failure there is a message and an exit status (issue 10, item 3). A full disk once
+/// every failure there is a message and an exit status. A full disk once
 /// crashed `--help` through a forced `try` inside Foundation's `FileHandle.write(_:)`.
 @Suite struct SourceAuditTests {
   /// The targets that make up the `hexmask` command (the benchmark tools are not shipped).
@@ -35,7 +35,7 @@ import Testing
   }
 
   /// Foundation brings ICU's data into a static binary: 59 MB stripped with it, under 10 MB
-  /// without (issue 21). The command's targets use the C library and the standard library
+  /// without. The command's targets use the C library and the standard library
   /// instead; FoundationEssentials, which has no ICU, would do if ever needed.
   @Test func theCommandsSourcesDoNotImportFoundation() throws {
     var found: [String] = []
@@ -54,7 +54,7 @@ import Testing
   }
 
   /// A `precondition` traps in release builds too, and a server hosting the library dies
-  /// with it (issue 19): in Sources/HexMask each one needs a `//` comment, on its line or
+  /// with it: in Sources/HexMask each one needs a `//` comment, on its line or
   /// the line above, saying why no public value or input can reach it. (`assert` is
   /// compiled out of release builds and stays allowed.)
   @Test func everyPreconditionInTheLibrarySaysWhyInputCannotReachIt() throws {
@@ -82,8 +82,32 @@ import Testing
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
 
+  /// Code and tests say what the behaviour is, not which tracker issue asked for it: a
+  /// reader of the repository cannot look a tracker number up.
+  @Test func noSourceCitesAnIssueNumber() throws {
+    let root = packageRoot
+    let citation = try Regex("[Ii]ssue [0-9]")
+    var scanned = 0
+    var found: [String] = []
+    for folder in ["Sources", "Tests"] {
+      let base = root.appendingPathComponent(folder)
+      let files = try #require(FileManager.default.subpaths(atPath: base.path))
+      for file in files where [".swift", ".c", ".h", ".md"].contains(where: file.hasSuffix) {
+        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+        scanned += 1
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+          .enumerated()
+        where line.contains(citation) && !line.contains("Regex(") {
+          found.append("\(folder)/\(file):\(number + 1): \(line)")
+        }
+      }
+    }
+    #expect(scanned > 200)
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
+
   /// The library speaks in values, not in the command line's words: no `--option` anywhere
-  /// in its code, messages or documentation (issue 12). Only the CLI names flags.
+  /// in its code, messages or documentation. Only the CLI names flags.
   @Test func theLibraryNamesNoCommandLineOptions() throws {
     let root = packageRoot
     let option = try Regex("--[a-z][a-z-]+")
@@ -106,7 +130,7 @@ import Testing
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
 
-  /// A file name is bytes (issue 18): every system call of the command that takes a path
+  /// A file name is bytes: every system call of the command that takes a path
   /// gets it through `withFileName`, which turns the characters standing for bytes that are
   /// not UTF-8 back into those bytes. Swift's implicit `String` to C string conversion
   /// would pass their UTF-8 instead and name another file, so no such call may take a

@@ -2,7 +2,7 @@ import Foundation
 import HexMask
 import Testing
 
-/// No public value may crash the process (issue 19 §1). `hexmask-value-sweep` sets every
+/// No public value may crash the process. `hexmask-value-sweep` sets every
 /// numeric public field of `Shape`, `Output` and `Input`, and the size arguments, to
 /// non-finite, negative, zero, boundary, huge and `Int.max` values and calls every entry
 /// point with each; it runs as a child process, so a trap fails this test instead of

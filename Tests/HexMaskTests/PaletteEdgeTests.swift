@@ -3,7 +3,7 @@ import Testing
 
 @testable import HexMask
 
-/// The edge's alpha (issue 22): a pixel with 0 < alpha < 255 maps to an entry within one
+/// The edge's alpha: a pixel with 0 < alpha < 255 maps to an entry within one
 /// level of its alpha wherever the palette holds one, the nearest of those.
 @Suite struct PaletteEdgeTests {
   /// A photo-like edge: colours of every hue at every alpha, around an opaque middle.

@@ -1,7 +1,7 @@
 /// The check every public entry point makes first: each public field of ``HexMask/Shape``,
 /// ``HexMask/Output`` and ``HexMask/Input``, and the sizes passed as arguments, must be in
 /// its range. A server builds these values from requests, so a value out of range is a
-/// typed error naming the field, never a trap deep in the pipeline (issue 19).
+/// typed error naming the field, never a trap deep in the pipeline.
 extension HexMask {
   /// A public field, or an argument, whose value is outside what it accepts.
   ///

@@ -170,7 +170,7 @@ import Testing
       Self.recipe(RenderSettings(), format: .avif) != Self.recipe(RenderSettings(), format: .webp))
   }
 
-  /// Options that change no byte of this output leave its recipe alone (issue 18, item 8).
+  /// Options that change no byte of this output leave its recipe alone.
   @Test func optionsThatChangeNoByteKeepTheRecipe() {
     let base = RenderSettings()
     var same: [String: (RenderSettings, OutputFormat)] = [:]

@@ -6,7 +6,7 @@
 ///   meaning).
 /// - A colour of the edge (0 < alpha < 255) takes only entries whose alpha is within one
 ///   level of its own, when the palette holds any: the edge keeps its coverage wherever
-///   the palette can keep it (issue 22). Elsewhere it takes the nearest of all.
+///   the palette can keep it. Elsewhere it takes the nearest of all.
 ///
 /// The quantizer's k-means passes map with this too, so the entries are chosen for the
 /// mapping they get. A level held by a single entry sends all its pixels to that one
