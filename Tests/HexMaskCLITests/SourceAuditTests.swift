@@ -85,22 +85,9 @@ import Testing
   /// Code and tests say what the behaviour is, not which tracker issue asked for it: a
   /// reader of the repository cannot look a tracker number up.
   @Test func noSourceCitesAnIssueNumber() throws {
-    let root = packageRoot
     let citation = try Regex("[Ii]ssue [0-9]")
-    var scanned = 0
-    var found: [String] = []
-    for folder in ["Sources", "Tests"] {
-      let base = root.appendingPathComponent(folder)
-      let files = try #require(FileManager.default.subpaths(atPath: base.path))
-      for file in files where [".swift", ".c", ".h", ".md"].contains(where: file.hasSuffix) {
-        let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
-        scanned += 1
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
-          .enumerated()
-        where line.contains(citation) && !line.contains("Regex(") {
-          found.append("\(folder)/\(file):\(number + 1): \(line)")
-        }
-      }
+    let (scanned, found) = try linesMatching(in: ["Sources", "Tests"]) {
+      $0.contains(citation) && !$0.contains("Regex(")
     }
     #expect(scanned > 200)
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
@@ -109,25 +96,35 @@ import Testing
   /// The library speaks in values, not in the command line's words: no `--option` anywhere
   /// in its code, messages or documentation. Only the CLI names flags.
   @Test func theLibraryNamesNoCommandLineOptions() throws {
-    let root = packageRoot
     let option = try Regex("--[a-z][a-z-]+")
+    let (scanned, found) = try linesMatching(in: ["Sources/HexMask", "Sources/CImageShims"]) {
+      $0.contains(option)
+    }
+    #expect(scanned > 40)
+    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+  }
+
+  /// The lines of the Swift, C and Markdown files below `folders` (of the package) that
+  /// `matches` accepts, as `folder/file:line: text`, and how many files were read.
+  private func linesMatching(in folders: [String], _ matches: (Substring) -> Bool) throws -> (
+    scanned: Int, found: [String]
+  ) {
     var scanned = 0
     var found: [String] = []
-    for folder in ["Sources/HexMask", "Sources/CImageShims"] {
-      let base = root.appendingPathComponent(folder)
+    for folder in folders {
+      let base = packageRoot.appendingPathComponent(folder)
       let files = try #require(FileManager.default.subpaths(atPath: base.path))
       for file in files where [".swift", ".c", ".h", ".md"].contains(where: file.hasSuffix) {
         let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
         scanned += 1
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
           .enumerated()
-        where line.contains(option) {
+        where matches(line) {
           found.append("\(folder)/\(file):\(number + 1): \(line)")
         }
       }
     }
-    #expect(scanned > 40)
-    #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
+    return (scanned, found)
   }
 
   /// A file name is bytes: every system call of the command that takes a path
