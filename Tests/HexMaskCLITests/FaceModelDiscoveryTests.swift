@@ -124,17 +124,17 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
     try withTemporaryFolder { root in
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
-      func key(_ path: String) -> FileIdentity.Key? {
-        FileIdentity(path: path, following: true)?.key
+      func key(_ path: String) -> FileIdentity? {
+        FileStatus(path: path, following: true)?.identity
       }
       let (face, pet) = (root + "/b/" + faceCascadeName, root + "/b/" + petCascadeName)
       let installed = try loadFaceModel(variable: nil, folders: [root + "/b"]).files
       #expect(installed.map(\.path) == [face, pet])
-      #expect(installed.map(\.key) == [key(face), key(pet)].compactMap { $0 })
+      #expect(installed.map(\.identity) == [key(face), key(pet)].compactMap { $0 })
       #expect(symlink(face, root + "/link.xml") == 0)
       let named = try loadFaceModel(variable: root + "/link.xml", folders: [root + "/b"]).files
       #expect(named.map(\.path) == [root + "/link.xml"])
-      #expect(named.map(\.key) == [key(face)].compactMap { $0 })
+      #expect(named.map(\.identity) == [key(face)].compactMap { $0 })
     }
   }
 

@@ -47,7 +47,7 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
       ?? .standard(
         extension: (job.options.format ?? .png).fileExtension, sized: job.options.sizes.count > 1),
     outputFolder: outputFolder, sizes: job.options.outputSizes,
-    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.key)),
+    list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.identity)),
     recordFolder: settings.recordFolder)
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
@@ -146,15 +146,12 @@ private func outputFolderProblem(_ folder: String, creating: Bool) -> String? {
 
 /// The device and inode of the `--files-from` list, `-` being standard input, when it is a
 /// regular file an output could replace.
-private func listIdentity(_ path: String) -> FileIdentity.Key? {
-  guard path != "-" else {
-    guard case .existing(let device, let inode)? = FileKey(descriptor: 0) else { return nil }
-    return FileIdentity.Key(device: device, inode: inode)
-  }
-  guard let file = FileIdentity(path: path, following: true), file.kind == S_IFREG else {
+private func listIdentity(_ path: String) -> FileIdentity? {
+  guard path != "-" else { return FileIdentity(regularFileOpenAs: 0) }
+  guard let file = FileStatus(path: path, following: true), file.kind == S_IFREG else {
     return nil
   }
-  return file.key
+  return file.identity
 }
 
 /// The longest `--files-from` list read: a million paths of 256 bytes.

@@ -23,7 +23,7 @@ struct BatchPlan: Equatable, Sendable {
   ///   record.
   init(
     inputs: [BatchInput], template: NameTemplate, outputFolder: String, sizes: [Int?] = [nil],
-    list: FileIdentity.Key? = nil, model: Set<FileIdentity.Key> = [], recordFolder: String? = nil
+    list: FileIdentity? = nil, model: Set<FileIdentity> = [], recordFolder: String? = nil
   ) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     let records = recordFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
@@ -75,8 +75,8 @@ struct BatchPlan: Equatable, Sendable {
   /// Outputs two items would write, and outputs or records that are inputs (`inputs`: their
   /// files' identities), the list or the model.
   private static func conflicts(
-    among items: [BatchItem], inputs inputKeys: Set<FileIdentity.Key>, list: FileIdentity.Key?,
-    model: Set<FileIdentity.Key>
+    among items: [BatchItem], inputs inputKeys: Set<FileIdentity>, list: FileIdentity?,
+    model: Set<FileIdentity>
   ) -> [OutputConflict] {
     var conflicts: [OutputConflict] = []
     var firstWriter: [String: Int] = [:]
@@ -102,12 +102,12 @@ struct BatchPlan: Equatable, Sendable {
         let folder = written[..<name.startIndex]
         if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
         guard existing[folder]?.contains(name) == true,
-          let file = FileIdentity(path: written, following: true),
-          inputKeys.contains(file.key) || file.key == list || model.contains(file.key)
+          let file = FileStatus(path: written, following: true),
+          inputKeys.contains(file.identity) || file.identity == list || model.contains(file.identity)
         else { continue }
         var conflict = OutputConflict(output: written, inputs: [item.input], overwritesInput: true)
-        conflict.overwritesList = file.key == list
-        conflict.overwritesModel = model.contains(file.key)
+        conflict.overwritesList = file.identity == list
+        conflict.overwritesModel = model.contains(file.identity)
         conflict.isRecord = written != item.output
         conflicts.append(conflict)
       }

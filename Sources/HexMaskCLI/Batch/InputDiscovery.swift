@@ -22,7 +22,7 @@ struct BatchInput: Equatable, Sendable {
   var problem: FileFailure?
   /// The file's device and inode, as the search found it; nil when it does not exist (or
   /// was not looked at).
-  var identity: FileIdentity.Key?
+  var identity: FileIdentity?
 
   init(path: String, folder: String?, problem: FileFailure? = nil) {
     self.path = path
@@ -88,7 +88,7 @@ func findInputs(
 ) -> [BatchInput] {
   var search = FolderSearch(rules: rules)
   for path in paths {
-    let identity = FileIdentity(path: path, following: true)
+    let identity = FileStatus(path: path, following: true)
     if let identity, identity.isFolder {
       search.visited = [identity]
       search.walk(folder: path, relative: "")
@@ -118,10 +118,10 @@ struct DroppedEntry: Equatable, Sendable {
 /// ```
 func excludedFolder(among paths: [String], rules: InputRules) -> String? {
   guard let folder = rules.excludedFolder,
-    let excluded = FileIdentity(path: folder, following: true), excluded.isFolder
+    let excluded = FileStatus(path: folder, following: true), excluded.isFolder
   else { return nil }
   return paths.first { path in
-    FileIdentity(path: path, following: true)?.isSameFile(as: excluded) ?? false
+    FileStatus(path: path, following: true)?.isSameFile(as: excluded) ?? false
   }
 }
 
@@ -159,74 +159,25 @@ func isPlainRelativePath(_ path: some StringProtocol) -> Bool {
   return componentLength > 0 && !(componentLength == dots && dots <= 2)
 }
 
-/// The device and inode of a file: the same file however it is spelled or linked.
-struct FileIdentity {
-  var key: Key
-  var isFolder: Bool
-  var isLink: Bool
-  /// The `S_IFMT` bits of its mode: what kind of file it is.
-  var kind: mode_t
-
-  /// Reads it with `stat` (`following` links) or `lstat`; nil when the path does not exist.
-  init?(path: String, following: Bool) {
-    var info = stat()
-    guard path.withFileName({ following ? stat($0, &info) : lstat($0, &info) }) == 0 else {
-      return nil
-    }
-    key = Key(
-      device: UInt64(truncatingIfNeeded: info.st_dev),
-      inode: UInt64(truncatingIfNeeded: info.st_ino))
-    isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-    isLink = (info.st_mode & S_IFMT) == S_IFLNK
-    kind = info.st_mode & S_IFMT
-  }
-
-  /// What a file that is not a regular file or a folder is, in a message's words; nil for
-  /// those two.
-  var specialKind: String? { Self.specialKind(kind) }
-
-  /// The words for a file of `kind` (its `S_IFMT` bits) that is not a regular file or a
-  /// folder; nil for those two.
-  static func specialKind(_ kind: mode_t) -> String? {
-    switch kind {
-    case S_IFREG, S_IFDIR: nil
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    default: "not a regular file"
-    }
-  }
-
-  /// What makes a file itself: its device and inode.
-  struct Key: Hashable {
-    var device: UInt64
-    var inode: UInt64
-  }
-
-  /// Equal device and inode, whatever the kind.
-  func isSameFile(as other: FileIdentity) -> Bool { key == other.key }
-}
-
 /// A depth-first walk of folders, in name order.
 private struct FolderSearch {
   let rules: InputRules
   /// The folders hexmask writes into (outputs, records), which are never read.
-  let excluded: [FileIdentity]
+  let excluded: [FileStatus]
   /// Folders on the way down, so a followed link cannot loop.
-  var visited: [FileIdentity] = []
+  var visited: [FileStatus] = []
   var found: [BatchInput] = []
   /// Files in the folders that are no picture hexmask reads.
   var skipped: [String] = []
   /// Entries left out that are not files: see ``DroppedEntry``.
   var dropped: [DroppedEntry] = []
   /// The files found so far and the path each was taken by, so the same file is taken once.
-  private var taken: [FileIdentity.Key: String] = [:]
+  private var taken: [FileIdentity: String] = [:]
 
   init(rules: InputRules) {
     self.rules = rules
     excluded = [rules.excludedFolder, rules.recordFolder].compactMap { folder in
-      folder.flatMap { FileIdentity(path: $0, following: true) }
+      folder.flatMap { FileStatus(path: $0, following: true) }
     }
   }
 
@@ -241,8 +192,8 @@ private struct FolderSearch {
     }
     for name in names where !name.hasPrefix(".") {
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-      guard let entry = FileIdentity(path: path, following: false) else { continue }
-      let target = entry.isLink ? FileIdentity(path: path, following: true) : entry
+      guard let entry = FileStatus(path: path, following: false) else { continue }
+      let target = entry.isLink ? FileStatus(path: path, following: true) : entry
       guard let target else {
         if entry.isLink {
           let reason = errno == ELOOP ? "symbolic link loop" : "dangling symbolic link"
@@ -279,16 +230,16 @@ private struct FolderSearch {
 
   /// Takes `input` unless its file was taken already; a path that does not exist is always
   /// taken, so that its error is reported.
-  mutating func add(_ input: BatchInput, identity: FileIdentity?) {
+  mutating func add(_ input: BatchInput, identity: FileStatus?) {
     var input = input
     if let identity {
-      if let first = taken[identity.key] {
+      if let first = taken[identity.identity] {
         dropped.append(
           DroppedEntry(path: input.path, reason: "the same file as \(displayName(first))"))
         return
       }
-      taken[identity.key] = input.path
-      input.identity = identity.key
+      taken[identity.identity] = input.path
+      input.identity = identity.identity
     }
     found.append(input)
   }

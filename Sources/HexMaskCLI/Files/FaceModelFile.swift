@@ -37,7 +37,7 @@ let maximumCascadeBytes = 64 << 20
 /// (device and inode), which no output of the run may replace, being an input too.
 struct CascadeFile: Equatable, Sendable {
   var path: String
-  var key: FileIdentity.Key
+  var identity: FileIdentity
 }
 
 /// The face model of `--gravity face` and the cascade files it was read from.
@@ -119,7 +119,7 @@ private func readCascade(_ path: String, fromVariable: Bool) throws(CommandError
   guard fstat(descriptor, &info) == 0 else { throw refuse("cannot read: \(systemError())") }
   let kind = info.st_mode & S_IFMT
   if kind == S_IFDIR { throw refuse("is a folder, not a cascade file") }
-  if let special = FileIdentity.specialKind(kind) {
+  if let special = FileStatus.specialKind(kind) {
     throw refuse("is \(special), not a cascade file")
   }
   let tooLarge = "is larger than \(maximumCascadeBytes >> 20) MiB, which no cascade file is"
@@ -136,9 +136,9 @@ private func readCascade(_ path: String, fromVariable: Bool) throws(CommandError
     guard bytes.count <= maximumCascadeBytes else { throw refuse(tooLarge) }
   }
   guard !bytes.isEmpty else { throw refuse("is empty, not a cascade file") }
-  let key = FileIdentity.Key(
-    device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-  return Cascade(file: CascadeFile(path: path, key: key), bytes: bytes, fromVariable: fromVariable)
+  return Cascade(
+    file: CascadeFile(path: path, identity: FileIdentity(info)), bytes: bytes,
+    fromVariable: fromVariable)
 }
 
 /// True when `path` names something (a dangling link does not): a folder holds a model

@@ -38,10 +38,8 @@ extension Job {
       outputFiles.map { ($0.path, "output") } + svgFiles.map { ($0.path, "the --svg output") }
     for (path, role) in outputs {
       // Only a file that exists can be the model, so only `.existing` keys can match.
-      guard case .existing(let device, let inode)? = FileKey(standardOr: path, reading: false),
-        let model = faceModelFiles.first(where: {
-          $0.key == FileIdentity.Key(device: device, inode: inode)
-        })
+      guard case .existing(let identity)? = FileKey(standardOr: path, reading: false),
+        let model = faceModelFiles.first(where: { $0.identity == identity })
       else { continue }
       throw .outputIsFaceModel(path: path, role: role, model: model.path)
     }

@@ -51,7 +51,7 @@ import Testing
       #expect(link(dir + "/o/m.png", dir + "/o/twin.png") == 0)
       let inputs = findInputs([dir + "/a.jpg"], rules: InputRules())
       let keys = ["/o/m.png", "/o/.hexmask/a.png.rec"].compactMap {
-        FileIdentity(path: dir + $0, following: true)?.key
+        FileStatus(path: dir + $0, following: true)?.identity
       }
       for name in ["m.png", "twin.png", "a.png"] {
         let plan = BatchPlan(
