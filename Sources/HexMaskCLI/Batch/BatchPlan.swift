@@ -102,12 +102,12 @@ struct BatchPlan: Equatable, Sendable {
         let folder = written[..<name.startIndex]
         if existing[folder] == nil { existing[folder] = Set(namesInFolder(String(folder))) }
         guard existing[folder]?.contains(name) == true,
-          let file = FileStatus(path: written, following: true),
-          inputKeys.contains(file.identity) || file.identity == list || model.contains(file.identity)
+          let file = FileStatus(path: written, following: true)?.identity,
+          inputKeys.contains(file) || file == list || model.contains(file)
         else { continue }
         var conflict = OutputConflict(output: written, inputs: [item.input], overwritesInput: true)
-        conflict.overwritesList = file.identity == list
-        conflict.overwritesModel = model.contains(file.identity)
+        conflict.overwritesList = file == list
+        conflict.overwritesModel = model.contains(file)
         conflict.isRecord = written != item.output
         conflicts.append(conflict)
       }
