@@ -111,7 +111,7 @@ package final class AVIFWriter: ImageWriter {
     self.lossless = lossless
     self.quality = quality
     self.mark = mark
-    if let profile = iccProfile, let refusal = iccProfileRefusal(profile) {
+    if let profile = iccProfile, let refusal = rgbProfileRefusal(profile) {
       warnings.append(Warning(.profileNotWritten, refusal))
       self.iccProfile = nil
     } else {

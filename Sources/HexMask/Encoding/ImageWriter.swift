@@ -19,12 +19,13 @@ package protocol ImageWriter: AnyObject {
   var warnings: [Warning] { get }
 }
 
-/// Why `profile` cannot be attached to RGB pixels, or nil when it can.
+/// Why `profile` cannot be attached to RGB pixels by its header, or nil when it can: the
+/// check of JPEG, WebP and AVIF output (PNG asks libpng, in ``pngProfileRefusal(_:gray:)``).
 ///
 /// ICC profiles state the colour space of the data they describe at bytes 16…19; a
 /// CMYK or gray profile on RGB pixels would make viewers show wrong colours, so JPEG and
 /// WebP output leave it out, as libpng does for PNG.
-func iccProfileRefusal(_ profile: [UInt8]) -> String? {
+func rgbProfileRefusal(_ profile: [UInt8]) -> String? {
   guard profile.count >= 128 else {
     return "ICC profile not written: \(profile.count) bytes is too short for a profile header"
   }

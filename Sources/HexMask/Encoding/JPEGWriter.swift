@@ -64,7 +64,7 @@ package final class JPEGWriter: ImageWriter {
     }
     var profile = iccProfile
     if let given = profile {
-      if let refusal = iccProfileRefusal(given) {
+      if let refusal = rgbProfileRefusal(given) {
         notes.append(Warning(.profileNotWritten, refusal))
         profile = nil
       } else if given.count > Self.maximumProfileSize {

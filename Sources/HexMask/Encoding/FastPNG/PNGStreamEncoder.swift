@@ -90,7 +90,7 @@ package final class PNGStreamEncoder {
     try chunks.writeChunk("IHDR", headerChunkData(width: width, height: height, channels: channels))
     if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
     if let iccProfile {
-      if let refusal = iccProfileRefusal(iccProfile, gray: channels == 1) {
+      if let refusal = pngProfileRefusal(iccProfile, gray: channels == 1) {
         warnings.append(
           Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
       } else {
@@ -180,7 +180,7 @@ package final class PNGStreamEncoder {
 
 /// Why libpng would not write `profile` as the iCCP of an RGBA (or gray) PNG; nil when
 /// it would.
-func iccProfileRefusal(_ profile: [UInt8], gray: Bool) -> String? {
+func pngProfileRefusal(_ profile: [UInt8], gray: Bool) -> String? {
   var reason = [CChar](repeating: 0, count: Int(HM_MESSAGE_SIZE))
   let accepted = profile.withUnsafeBufferPointer { bytes in
     hm_png_icc_profile_check(bytes.baseAddress, bytes.count, gray ? 1 : 0, &reason, reason.count)

@@ -82,7 +82,7 @@ final class PalettePNGWriter: ImageWriter {
     self.mark = mark
     // Refused here, not in finish(): a render reports its writers' warnings before it
     // finishes them (and strict mode fails on them).
-    if let iccProfile, let refusal = iccProfileRefusal(iccProfile, gray: false) {
+    if let iccProfile, let refusal = pngProfileRefusal(iccProfile, gray: false) {
       warnings.append(
         Warning(.profileNotWritten, "ICC profile not written: \(userMessage(refusal))"))
       self.iccProfile = nil
