@@ -132,7 +132,7 @@ func run(
       let name = job.input == "-" ? "<stdin>" : displayName(job.input)
       // The sizes share one decode, so they share its warnings: each is said once, and
       // none with --quiet.
-      var said: Set<String> = []
+      var said: Set<FileWarning> = []
       let warnings = job.batch.verbosity == .quiet ? [] : rendered.flatMap(\.warnings)
       for warning in warnings where said.insert(warning).inserted {
         standardError("hexmask: \(name): warning: \(warning)\n")

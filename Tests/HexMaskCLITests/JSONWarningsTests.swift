@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI
@@ -26,5 +27,25 @@ import Testing
       item: BatchItem(input: "bad.jpg", output: "o/bad.png"), status: .failed,
       error: FileFailure(file: "bad.jpg", reason: "not a PNG or JPEG file"))
     #expect(jsonLine(failed, status: "failed").hasSuffix(#","warnings":[],"crop":null}"# + "\n"))
+  }
+
+  /// The library's warnings stay typed until printed: every size of a truncated JPEG gets the
+  /// decoder's `damagedInput`, and the sizes' warnings are one value, said once.
+  @Test func aDamagedInputsWarningKeepsItsKindForEverySize() throws {
+    try withTemporaryFolder { folder in
+      var settings = RenderSettings()
+      settings.sizes = [16, 32]
+      let outputs = [16, 32].map { SizedFile(path: folder + "/out\($0).png", size: $0) }
+      let rendered = try renderFile(
+        input: fixture("jpeg/truncated_jpeg.jpg"), outputs: outputs, settings: settings)
+      #expect(rendered.count == 2)
+      for file in rendered {
+        #expect(
+          file.warnings.contains {
+            if case .render(let warning) = $0 { warning.kind == .damagedInput } else { false }
+          })
+      }
+      #expect(Set(rendered.flatMap(\.warnings)).count == rendered[0].warnings.count)
+    }
   }
 }

@@ -39,6 +39,7 @@ final class BatchReporter: Sendable {
     /// one input share its decode, so one failure or warning is said once, not per size.
     var lastInput = ""
     var saidForLastInput: Set<String> = []
+    var warnedForLastInput: Set<FileWarning> = []
 
     var done: Int { written + skipped + failed }
   }
@@ -184,6 +185,7 @@ final class BatchReporter: Sendable {
     if result.item.input != state.lastInput {
       state.lastInput = result.item.input
       state.saidForLastInput = []
+      state.warnedForLastInput = []
     }
     switch result.status {
     case .failed:
@@ -203,9 +205,9 @@ final class BatchReporter: Sendable {
     default: break
     }
     if verbosity != .quiet {
-      for warning in result.report?.warnings ?? [] {
-        let line = "hexmask: \(displayName(result.item.input)): warning: \(warning)"
-        if state.saidForLastInput.insert(line).inserted { lines.append(line) }
+      for warning in result.report?.warnings ?? []
+      where state.warnedForLastInput.insert(warning).inserted {
+        lines.append("hexmask: \(displayName(result.item.input)): warning: \(warning)")
       }
     }
     guard !lines.isEmpty else { return }
@@ -286,7 +288,7 @@ func faceWords(_ faces: [HexMask.Face]) -> String {
 /// versions printed keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
-  let warnings = (result.report?.warnings ?? []).map(jsonString)
+  let warnings = (result.report?.warnings ?? []).map { jsonString($0.description) }
   let crop = result.report?.crop.map { #"{"x":\#($0.x),"y":\#($0.y),"side":\#($0.side)}"# }
   var fields: [(String, String)] = [
     ("input", jsonString(result.item.input)),

@@ -194,8 +194,7 @@ private func renderInput(
         do throws(FileFailure) {
           try record.write(to: recordPath)
         } catch {
-          made.warnings.append(
-            "the next run will rebuild this output: \(error.description)")
+          made.warnings.append(.recordNotWritten(error.description))
         }
       }
       results[index].report = made

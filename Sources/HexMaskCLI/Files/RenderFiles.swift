@@ -53,9 +53,8 @@ struct RenderSettings: Equatable, Sendable {
 /// in place (nil for standard output, a FIFO or a device), which a batch records for reruns.
 struct RenderedFile: Equatable, Sendable {
   var side: Int
-  /// The library's warnings as their `description`s (the command prints only words), then
-  /// the command's own about this file.
-  var warnings: [String]
+  /// The library's warnings, then the command's own about this file.
+  var warnings: [FileWarning]
   var stamp: FileStamp?
   /// The square of the upright input the output shows; nil for a mask.
   var crop: HexMask.Crop?
@@ -65,7 +64,7 @@ struct RenderedFile: Equatable, Sendable {
   var picture: HexMask.PictureFacts?
 
   init(
-    side: Int, warnings: [String], stamp: FileStamp?, crop: HexMask.Crop? = nil,
+    side: Int, warnings: [FileWarning], stamp: FileStamp?, crop: HexMask.Crop? = nil,
     faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil
   ) {
     self.side = side
@@ -78,7 +77,7 @@ struct RenderedFile: Equatable, Sendable {
 
   init(report: HexMask.Report, stamp: FileStamp?) {
     self.init(
-      side: report.side, warnings: report.warnings.map(\.description), stamp: stamp,
+      side: report.side, warnings: report.warnings.map(FileWarning.render), stamp: stamp,
       crop: report.crop, faces: report.faces, picture: report.picture)
   }
 }

@@ -26,5 +26,6 @@ let pngFixture = fixture("pngsuite/basn2c08.png")
 
 /// A render result for fake renderers: a `side` square, no warnings, no file.
 func fakeRendered(side: Int, warnings: [String] = []) -> RenderedFile {
-  RenderedFile(side: side, warnings: warnings, stamp: nil)
+  RenderedFile(
+    side: side, warnings: warnings.map { .render(HexMask.Warning(.damagedInput, $0)) }, stamp: nil)
 }
