@@ -27,7 +27,7 @@
 # Two controls: hexmask's PNG of the rocket must show exactly, its anti-aliased edge too
 # (so the screenshot itself is exact: Chromium shows the AVIFs' edges as if their alpha
 # were limited range, which is measured and printed but not checked, see
-# docs/avif-progress.md); and the lossless rocket with its profile stripped must fail the
+# docs/web.md, "How the AVIF defaults were chosen"); and the lossless rocket with its profile stripped must fail the
 # comparison, so the check can tell a picture shown in the wrong colours.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
