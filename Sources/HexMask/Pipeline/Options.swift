@@ -2,7 +2,8 @@
 /// input is read. Each stage of the pipeline takes only its own. Every default lives here,
 /// once; the command line's help, manual page and README table show these.
 extension HexMask {
-  /// The look of the mask: the rounded polygon, its border and where it sits (SPEC §1).
+  /// The look of the mask: the rounded polygon, its border and where it sits (docs/design.md,
+  /// The shape).
   ///
   /// ```swift
   /// var shape = HexMask.Shape()
