@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: hexmask against libvips and ImageMagick doing the same jobs (issue 6, item 5).
+"""`make bench`: hexmask against libvips and ImageMagick doing the same jobs.
 
     python3 bench/run.py --bin .build/release [--runs 3] [--jobs a,b,c] [--work DIR]
 
@@ -26,7 +26,7 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
          hexmask (e.g. an older build) for comparison. Needs heif-enc and vips or
          ImageMagick's convert, but none of the other inputs: `--jobs g` runs it alone.
      (h) phone/ → 256² avatars with --gravity face and attention, against the centre
-     (i) (b) with and without --colors 256 (palette PNG, issue 22), and pngquant 256
+     (i) (b) with and without --colors 256 (palette PNG), and pngquant 256
          --nofs on the RGBA avatars, 2 at a time (needs pngquant)
      (j) phone/ → 256² avatars as WebP and AVIF at their defaults, and libvips' AVIF,
          with SSIM (and SSIMULACRA2 when the package imports) against each tool's PNG

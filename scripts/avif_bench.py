@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""AVIF against WebP on 256² avatars: bytes and SSIM (issue 22, part 2).
+"""AVIF against WebP on 256² avatars: bytes and SSIM.
 
     scripts/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep] [--qualities 50,70,90]
                           [--efforts 1,3,5,9]

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# make chromium-check: a browser shows hexmask's AVIFs as hexmask meant them (issue 22,
-# part 2).
+# make chromium-check: a browser shows hexmask's AVIFs as hexmask meant them.
 #
 #   scripts/chromium-check.sh HEXMASK
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""The pixel comparisons of scripts/chromium-check.sh (issue 22, part 2).
+"""The pixel comparisons of scripts/chromium-check.sh.
 
     chromium_compare.py shown SCREENSHOT.png DECODED.png '#rrggbb' 444|420 [edge]
     chromium_compare.py flattens DECODED.png '#rrggbb' FLAT.png

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""README's table of outputs: bytes and quality of one avatar in every output hexmask writes,
-next to pngquant on the same pixels (issue 22, part 3).
+"""docs/web.md's table of outputs: bytes and quality of one avatar in every output hexmask
+writes, next to pngquant on the same pixels.
 
     /usr/bin/python3 scripts/outputs_table.py HEXMASK [PHOTO] [--size 256]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds what `make deb` and `make dist` ship (issue 21), from the same release binary:
+# Builds what `make deb` and `make dist` ship, from the same release binary:
 #
 #   scripts/package.sh deb    hexmask_VERSION-1_ARCH.deb in the current folder
 #   scripts/package.sh dist   hexmask-VERSION-linux-ARCH.tar.gz in the current folder

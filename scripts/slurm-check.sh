@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make slurm-check: README's "### Slurm array" recipe, run for real on a throwaway
-# single-node Slurm cluster (issue 21).
+# single-node Slurm cluster.
 #
 #   scripts/slurm-check.sh HEXMASK
 #
