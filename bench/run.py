@@ -14,7 +14,7 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
      phone/*.jpg    18 phone-size 4032×3024 photos (every corpus photo, 3 crops each)
      c.jpg          one 20000×20000 photo (memory)
 2. Runs each job with hexmask, the floor (bin/hexmask-floor: decode + encode only, see
-   Sources/hexmask-floor/main.swift) and, when installed, vips/pyvips and ImageMagick:
+   bench/hexmask-floor/main.swift) and, when installed, vips/pyvips and ImageMagick:
      (a) a.jpg → the centred 4000² square, hexagon-masked, 5 px white border, PNG
      (b) phone/ → 256² avatars, 2 files at a time
      (c) c.jpg → the whole 20000² square, masked, PNG
@@ -492,10 +492,10 @@ def targets_j(jobs):
     """Mean SSIM and SSIMULACRA2 of each lossy output against its tool's own PNG, and the
     issue's target: AVIF bytes ≤ 0.85× WebP's at no lower SSIM (−0.005)."""
     try:
-        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        sys.path.insert(0, os.path.join(REPO, "bench"))
         import avif_bench
     except ImportError as error:
-        return [f"quality not measured: {error} (scripts/avif_bench.py needs numpy)"]
+        return [f"quality not measured: {error} (bench/avif_bench.py needs numpy)"]
     out, scores = [], {}
     with tempfile.TemporaryDirectory() as work:
         for result, folder in jobs:
@@ -821,7 +821,7 @@ def encoder_check(jobs):
             return (f"**WARNING: the floor's output is not hexmask's bytes** "
                     f"({os.path.basename(mine)}: hexmask zlib level class {level}, filters "
                     f"{filters}; floor {level2}, {filters2}): it does not encode like hexmask, "
-                    f"so update `floorWriter` in Sources/hexmask-floor/main.swift")
+                    f"so update `floorWriter` in bench/hexmask-floor/main.swift")
     level, filters = png_encoding(pairs[0][0])
     return (f"the floor's output is byte-identical to hexmask's (PNG: zlib level class "
             f"{level}, row filters {filters} in mid-image rows)")

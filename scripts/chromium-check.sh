@@ -46,7 +46,9 @@ python=/usr/bin/python3
 page='#2a7fd4'
 started=$SECONDS
 
-packages=(chromium libheif-examples python3-pil)
+# The Debian packages: the chromium-check line of packaging/debian-packages.
+read -ra packages <<<"$(sed -n 's/^chromium-check:[[:space:]]*//p' "$root/packaging/debian-packages")"
+((${#packages[@]} > 0)) || die "packaging/debian-packages has no chromium-check line"
 have_all() {
   command -v chromium && command -v heif-convert && "$python" -c 'import PIL.ImageCms'
 } >/dev/null 2>&1
