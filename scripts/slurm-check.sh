@@ -14,13 +14,14 @@
 #     the folder; no cgroups and no systemd are needed (proctrack/linuxproc, task/none,
 #     jobacct_gather/none), as Slurm documents for hosts without them;
 #   - slurmctld and slurmd, started in the foreground (-D) as background jobs of this script.
-# The job script is the one docs/scale-out.md shows, cut out of it, with only these changes: /data/photos,
-# /data/avatars and /data/logs become folders in the temporary folder; 64 shards become 4
-# (--array=0-3, --shard .../4); --cpus-per-task=8 becomes 1, which fits any machine and lets
-# the tasks run side by side; hexmask gets `--size 64,256` (two sizes). It is submitted with
-# `sbatch --wait`, then the check wants: every task COMPLETED with exit code 0 (Slurm's job
-# completion log), no task's standard error, each output written by exactly one task, and
-# the whole output tree byte for byte what one plain `hexmask -r` run writes.
+# The job script is the one docs/scale-out.md shows, cut out of it, with only these changes:
+# /data/photos, /data/avatars and /data/logs become folders in the temporary folder; 64
+# shards become 4 (--array=0-3, --shard .../4); --cpus-per-task=8 becomes 1, which fits any
+# machine and lets the tasks run side by side; hexmask gets `--size 64,256` (two sizes). It
+# is submitted with `sbatch --wait`, then the check wants: every task COMPLETED with exit
+# code 0 (Slurm's job completion log), no task's standard error, each output written by
+# exactly one task, and the whole output tree byte for byte what one plain `hexmask -r` run
+# writes.
 # The daemons are stopped and the folder removed on every way out. Exit status 0 means the
 # recipe works; anything else prints one line starting "slurm-check: FAILED" and the logs.
 set -euo pipefail
@@ -43,7 +44,8 @@ started=$SECONDS
 
 # The Debian packages, the slurm-check line of packaging/debian-packages, installed as root
 # when missing (like `make deps` and .ci/run).
-read -ra packages <<<"$(sed -n 's/^slurm-check:[[:space:]]*//p' "$root/packaging/debian-packages")"
+package_list=$root/packaging/debian-packages
+read -ra packages <<<"$(sed -n 's/^slurm-check:[[:space:]]*//p' "$package_list")"
 ((${#packages[@]} > 0)) || die "packaging/debian-packages has no slurm-check line"
 have_all() {
   command -v slurmctld && command -v slurmd && command -v sbatch && command -v sinfo &&
