@@ -19,7 +19,8 @@ needs=(strip)
 [[ $kind == deb ]] && needs+=(dpkg-deb dpkg-shlibdeps)
 for tool in "${needs[@]}"; do
   command -v "$tool" >/dev/null ||
-    { echo "package: needs $tool (Debian: apt-get install binutils dpkg-dev)" >&2; exit 1; }
+    { echo "package: needs $tool (Debian: apt-get install" \
+      "$(sed -n 's/^deb-check:[[:space:]]*//p' packaging/debian-packages))" >&2; exit 1; }
 done
 swift=${SWIFT:-swift}
 scratch=${SCRATCH:-.build}
