@@ -1,7 +1,8 @@
-# hexmask — build, test, install. `make test` is exactly what CI (.ci/run) runs.
+# hexmask — build, test, install. CI (.ci/run) runs lint, docs, the tests, slurm-check,
+# deb-check and chromium-check.
 #
-#   make build                       release build
-#   make test                        all tests (debug)
+#   make build                       release build (needs only the C libraries)
+#   make test                        the tests (debug)
 #   make install PREFIX=~/.local     installs the binary, man page and completions
 #   make uninstall PREFIX=~/.local   removes exactly those files
 #   make demo                        writes out/demo.png from the bundled photo
@@ -10,10 +11,11 @@
 #   make docs                        API documentation of HexMask with docc, into .build/docs
 #                                    (CI runs it too; a docc warning fails it)
 #   make man                         rewrites docs/hexmask.1 after a change to the option table
-#   make gallery                     regenerates README's pictures under docs/gallery/
-#   make bench                       hexmask against vips and ImageMagick (bench/results.md)
+#   make gallery                     regenerates the pictures of README and docs/gallery.md
+#   make bench                       hexmask against vips and ImageMagick (bench/results.md);
+#                                    the benchmark and its tools live in bench/
 #   make bench-deps                  installs the tools make bench compares against
-#   make slurm-check                 runs README's Slurm array recipe on a throwaway one-node
+#   make slurm-check                 runs docs/scale-out.md's Slurm recipe on a throwaway one-node
 #                                    Slurm cluster (as root; CI runs it after make test)
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
@@ -24,6 +26,11 @@
 #   make deb-check                   as root: lintian (where installed), dpkg -i, runs it with
 #                                    the toolchain hidden, dpkg --purge (CI runs it after
 #                                    make test)
+#
+# The Debian packages each target needs are listed once, in packaging/debian-packages (one
+# line per purpose: build, test, slurm-check, deb-check, chromium-check, bench); as root on
+# Debian/Ubuntu a target installs its missing ones with apt-get. build, demo, install, docs
+# and deb need only the build line; test adds the test line.
 #
 # The version is written once, in Sources/HexMaskCLI/Version.swift; scripts/version.sh
 # reads it for the packages. To release: change it, then `make man`.
@@ -42,14 +49,14 @@ DEMO_INPUT = Fixtures/photos/rocket.jpg
 DEMO_OUTPUT = out/demo.png
 
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
-# The C libraries (pkg-config names) and the Debian packages that bring them; librsvg2-bin
-# gives the tests a standard SVG renderer to check --svg against, parallel the GNU
-# parallel that runs README's Scale-out recipe, groff-base the groff that checks the
-# man page for warnings, and opencv-data the face cascades of --gravity face (data only,
-# no library: hexmask evaluates them itself; its tests are skipped without them).
+# The C libraries (pkg-config names), and the Debian packages of each purpose, read from
+# packaging/debian-packages (what each line is for is said there).
 PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib
-APT_PACKAGES = libpng-dev libjpeg-dev libwebp-dev libheif-dev zlib1g-dev librsvg2-bin parallel \
-  groff-base pkg-config opencv-data
+PACKAGE_LIST = packaging/debian-packages
+debian_packages = $(shell sed -n 's/^$(1):[[:space:]]*//p' $(PACKAGE_LIST))
+BUILD_PACKAGES := $(call debian_packages,build)
+TEST_PACKAGES := $(call debian_packages,test)
+BENCH_PACKAGES := $(call debian_packages,bench)
 # Where hexmask looks for the face cascade (faceModelFolders in FaceModelFile.swift).
 FACE_CASCADES = $(addsuffix /haarcascade_frontalface_alt2.xml,/usr/share/opencv4/haarcascades \
   /usr/local/share/opencv4/haarcascades /opt/homebrew/share/opencv4/haarcascades \
@@ -66,43 +73,59 @@ DEB = hexmask_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null).deb
 DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
 PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh
 
-.PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps \
+.PHONY: all build test install uninstall demo clean deps test-deps lint docs man gallery bench bench-deps \
   deb dist deb-check slurm-check chromium-check
 
 all: build
 
-# libpng16 and libjpeg(-turbo), found through pkg-config. As root on Debian/Ubuntu they are
-# installed; anywhere else the message names the packages.
-# OpenCV's face cascades are optional: without them (and no root to install them) a note
-# says that the --gravity face tests will be skipped, and the build goes on.
+# The C libraries, found through pkg-config: all that build, demo and install need. As root
+# on Debian/Ubuntu the build line of the package list is installed; anywhere else the
+# message names the packages.
 deps:
+	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null; then \
+	  exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: installing $(BUILD_PACKAGES) with apt-get"; \
+	  apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BUILD_PACKAGES) && \
+	  pkg-config --exists $(PKG_MODULES); \
+	else \
+	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config)." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(BUILD_PACKAGES)" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib pkg-config" >&2; \
+	  exit 1; \
+	fi
+
+# What the tests run besides hexmask: rsvg-convert, groff and GNU parallel, and OpenCV's
+# face cascades. As root on Debian/Ubuntu the test line of the package list is installed.
+# The cascades are optional: without them (and no root to install them) a note says that
+# the --gravity face tests will be skipped, and the tests go on.
+test-deps: deps
 	@required=no; \
-	if pkg-config --exists $(PKG_MODULES) 2>/dev/null && command -v rsvg-convert >/dev/null && \
-	  command -v groff >/dev/null && \
+	if command -v rsvg-convert >/dev/null && command -v groff >/dev/null && \
 	  parallel --version </dev/null 2>/dev/null | grep -q '^GNU parallel'; then \
 	  required=yes; \
 	fi; \
 	if [ $$required = yes ] && $(HAS_FACE_CASCADES); then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "make: installing $(APT_PACKAGES) with apt-get"; \
+	  echo "make: installing $(TEST_PACKAGES) with apt-get"; \
 	  apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES) && \
-	  pkg-config --exists $(PKG_MODULES); \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_PACKAGES); \
 	elif [ $$required = yes ]; then \
 	  echo "make: no OpenCV face cascades, so the tests of --gravity face are skipped." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install opencv-data; macOS (Homebrew): brew install opencv" >&2; \
 	else \
-	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config), and its tests rsvg-convert, GNU parallel and groff (and opencv-data for --gravity face)." >&2; \
-	  echo "  Debian/Ubuntu: sudo apt-get install $(APT_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib librsvg parallel groff pkg-config (and opencv)" >&2; \
+	  echo "make: the tests need rsvg-convert, GNU parallel and groff (and opencv-data for --gravity face)." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(TEST_PACKAGES)" >&2; \
+	  echo "  macOS (Homebrew): brew install librsvg parallel groff (and opencv)" >&2; \
 	  exit 1; \
 	fi
 
 build: deps
 	$(SWIFT_BUILD) -c release
 
-test: deps
+test: test-deps
 	$(SWIFT) test --scratch-path $(SCRATCH)
 
 install: build
@@ -125,7 +148,7 @@ uninstall:
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
-# API documentation (issue 12), from the `///` comments and Sources/HexMask/HexMask.docc,
+# API documentation, from the `///` comments and Sources/HexMask/HexMask.docc,
 # with the toolchain's own docc (no package plugin). The HexMask target is built on its own
 # scratch path, $(DOCS_BUILD), with the compiler writing its symbol graphs to
 # $(SYMBOL_GRAPHS); its flags differ from the normal build's, so sharing $(SCRATCH) would
@@ -170,12 +193,11 @@ demo: build
 	"$(RELEASE_BIN)/hexmask" $(DEMO_INPUT) $(DEMO_OUTPUT)
 	@echo "wrote $(DEMO_OUTPUT)"
 
-# The benchmark of issue 6: builds release (hexmask and the hexmask-floor benchmark tool)
-# and runs bench/run.py, which makes its inputs under $(SCRATCH)/bench, times hexmask and
+# The benchmark (docs/performance.md): builds release (hexmask and the hexmask-floor tool of
+# bench/hexmask-floor) and runs bench/run.py, which makes its inputs under $(SCRATCH)/bench, times hexmask and
 # whichever of vips/pyvips and ImageMagick are installed, and writes bench/results.md.
 # Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5'.
 BENCH_ARGS ?=
-BENCH_APT = libvips-tools imagemagick hyperfine libjpeg-turbo-progs time python3-pip libheif-examples
 
 bench: build
 	python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" $(BENCH_ARGS)
@@ -186,17 +208,17 @@ bench-deps:
 	  python3 -c 'import pyvips' 2>/dev/null; then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "make: installing $(BENCH_APT) with apt-get, and pyvips with pip"; \
+	  echo "make: installing $(BENCH_PACKAGES) with apt-get, and pyvips with pip"; \
 	  apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BENCH_APT) && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BENCH_PACKAGES) && \
 	  { pip install pyvips || pip install --break-system-packages pyvips; }; \
 	else \
 	  echo "make: make bench compares against libvips and ImageMagick when installed:" >&2; \
-	  echo "  Debian/Ubuntu: sudo apt-get install $(BENCH_APT) && pip install pyvips" >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(BENCH_PACKAGES) && pip install pyvips" >&2; \
 	  echo "  macOS (Homebrew): brew install vips imagemagick hyperfine jpeg-turbo && pip install pyvips" >&2; \
 	fi
 
-# README's "### Slurm array" recipe, submitted with `sbatch --wait` to a single-node cluster
+# The "Slurm array" recipe of docs/scale-out.md, submitted with `sbatch --wait` to a single-node cluster
 # that scripts/slurm-check.sh starts in a temporary folder (munged, slurmctld and slurmd,
 # no systemd, no cgroups) and removes afterwards; the result must equal one plain run. As
 # root it installs Debian's slurmctld, slurmd, slurm-client and munge when missing. It uses
@@ -205,14 +227,14 @@ slurm-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
 
-# Issue 22: Chromium renders hexmask's AVIFs as <img> on a coloured page, compared with
+# Chromium renders hexmask's AVIFs as <img> on a coloured page, compared with
 # libheif's decode of the same files and hexmask's --background output
 # (scripts/chromium-check.sh). It uses the debug hexmask, which `make test` has built.
 chromium-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/chromium-check.sh "$(DEBUG_BIN)/hexmask"
 
-# Issue 21: packages for people without Swift. Both build release with the Swift runtime
+# Packages for people without Swift. Both build release with the Swift runtime
 # linked in (--static-swift-stdlib), strip it, and take the man page and completions from
 # it; see scripts/package.sh. The .deb's Depends come from dpkg-shlibdeps.
 deb: deps

@@ -46,12 +46,15 @@ let package = Package(
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
-    // Times PNG encoder settings on decoded photos; not part of `make test`.
+    // The benchmark tools, at home in bench/ with the rest of the benchmark. Not products;
+    // not installed; no test runs them.
+    // Times PNG encoder settings on decoded photos (docs/performance.md, PNG encoding presets).
     .executableTarget(
-      name: "png-encode-bench", dependencies: ["HexMask"], path: "Benchmarks/PNGEncodeBench"),
-    // Benchmark tool for `make bench`: decode + encode only, the "floor" hexmask is
-    // measured against (see its main.swift). Not a product; not installed.
-    .executableTarget(name: "hexmask-floor", dependencies: ["HexMask"]),
+      name: "png-encode-bench", dependencies: ["HexMask"], path: "bench/png-encode-bench"),
+    // For `make bench`: decode + encode only, the "floor" hexmask is measured against (see
+    // its main.swift).
+    .executableTarget(
+      name: "hexmask-floor", dependencies: ["HexMask"], path: "bench/hexmask-floor"),
     // Run by ValueSweepTests: every public field at its extreme values through every entry
     // point, in a process of its own so that a trap fails the test instead of ending it.
     // Not a product; not installed.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The instruction share of coverage + compositing in one hexmask run (issue 11, point 4:
-# "coverage plus compositing stays ≤ 5 % of the instructions of the 24 MP → 4000² job").
+# The instruction share of coverage + compositing in one hexmask run: coverage
+# plus compositing should stay within 5 % of the instructions of the 24 MP → 4000² job.
 #
 #   bench/callgrind.sh [--out DIR] [--match REGEX] [--exclude REGEX] HEXMASK INPUT [-- OPTION...]
 #   bench/callgrind.sh --make-input PATH

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""hexmask --colors N against pngquant N on the same pixels (issue 22, part 1).
+"""hexmask --colors N against pngquant N on the same pixels.
 
 For each photo: hexmask's RGBA PNG at --size (the reference pixels), hexmask's palette PNG
 from the photo with --colors N, and pngquant N on the RGBA PNG, without dithering
@@ -9,8 +9,8 @@ photo and on average: bytes, the mean squared error of premultiplied RGBA (per c
 0-255 scale) against the RGBA PNG, the same after a σ ≈ 1 px blur of both (judges
 dithering by the colour it shows), and on the edge (0 < alpha < 255 in the reference) the
 mean and largest alpha error, the share of edge pixels within 1 alpha level, and that
-share among the edge pixels whose alpha (±1) the file's palette holds (issue 22: must be
-all of them).
+share among the edge pixels whose alpha (±1) the file's palette holds (it
+must be all of them).
 
   /usr/bin/python3 bench/palette.py HEXMASK [--size 256] [--colors 256,64] [--line 0]
       [--no-dither] [PHOTO ...]

@@ -15,7 +15,7 @@
         each made as `avatars` makes one: a thumbnail of the file for each size.
     vips_jobs.py sizes-once SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
         The same from one decode: a thumbnail of the file at the largest size, the others
-        thumbnail_image'd from it (the libvips issue #656 way).
+        thumbnail_image'd from it (as libvips suggests: https://github.com/libvips/libvips/issues/656).
     vips_jobs.py attention SIZE OUT_DIR JOBS INPUT...
         thumbnail with crop="attention" to SIZE², saved as PNG: libvips' own smart crop,
         for comparing --gravity attention's time (no mask, no border).

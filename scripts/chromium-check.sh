@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# make chromium-check: a browser shows hexmask's AVIFs as hexmask meant them (issue 22,
-# part 2).
+# make chromium-check: a browser shows hexmask's AVIFs as hexmask meant them.
 #
 #   scripts/chromium-check.sh HEXMASK
 #
@@ -26,9 +25,9 @@
 # read: colour matrix, range, profile, alpha.
 # Two controls: hexmask's PNG of the rocket must show exactly, its anti-aliased edge too
 # (so the screenshot itself is exact: Chromium shows the AVIFs' edges as if their alpha
-# were limited range, which is measured and printed but not checked, see
-# docs/avif-progress.md); and the lossless rocket with its profile stripped must fail the
-# comparison, so the check can tell a picture shown in the wrong colours.
+# were limited range, which is measured and printed but not checked, see docs/web.md,
+# "How the AVIF defaults were chosen"); and the lossless rocket with its profile stripped
+# must fail the comparison, so the check can tell a picture shown in the wrong colours.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
 set -euo pipefail
@@ -47,7 +46,10 @@ python=/usr/bin/python3
 page='#2a7fd4'
 started=$SECONDS
 
-packages=(chromium libheif-examples python3-pil)
+# The Debian packages: the chromium-check line of packaging/debian-packages.
+package_list=$root/packaging/debian-packages
+read -ra packages <<<"$(sed -n 's/^chromium-check:[[:space:]]*//p' "$package_list")"
+((${#packages[@]} > 0)) || die "packaging/debian-packages has no chromium-check line"
 have_all() {
   command -v chromium && command -v heif-convert && "$python" -c 'import PIL.ImageCms'
 } >/dev/null 2>&1

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""The pixel comparisons of scripts/chromium-check.sh (issue 22, part 2).
+"""The pixel comparisons of scripts/chromium-check.sh.
 
     chromium_compare.py shown SCREENSHOT.png DECODED.png '#rrggbb' 444|420 [edge]
     chromium_compare.py flattens DECODED.png '#rrggbb' FLAT.png
@@ -23,7 +23,7 @@ Each region must hold enough pixels that the check means something. Pixels of th
 anti-aliased edge (alpha 1…254) are measured and printed, and checked (within 3 of
 hexmask's formula) only with `edge`: scripts/chromium-check.sh asks it for a PNG of the
 same pixels, where Chromium blends exactly, not for the AVIFs, whose edge Chromium shows
-as if their alpha were limited range (docs/avif-progress.md).
+as if their alpha were limited range (docs/web.md, "How the AVIF defaults were chosen").
 
 `flattens`: DECODED put over the colour with hexmask's own formula (Flattening.swift)
 equals FLAT (hexmask's `--background` output) exactly, pixel for pixel.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make deb-check` (issue 21): proves the .deb on this machine, as root. Where lintian is
+# `make deb-check`: proves the .deb on this machine, as root. Where lintian is
 # installed, runs it (no error, no warning that packaging/lintian-overrides does not
 # justify). Installs the .deb with dpkg -i, then runs the installed /usr/bin/hexmask with
 # the Swift toolchain made invisible (a tmpfs over its folder in a mount namespace of its
@@ -27,7 +27,7 @@ fi
 
 # Informational tags are shown (-I) but only errors and warnings fail, as the issue asks.
 # Only where lintian is installed: CI leaves it out, as installing it (124 packages) takes
-# about 50 s of the two minutes issue 21 allows CI to grow by.
+# about 50 s, and CI should stay quick.
 if command -v lintian >/dev/null; then
   step "lintian $deb"
   status=0

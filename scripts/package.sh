@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds what `make deb` and `make dist` ship (issue 21), from the same release binary:
+# Builds what `make deb` and `make dist` ship, from the same release binary:
 #
 #   scripts/package.sh deb    hexmask_VERSION-1_ARCH.deb in the current folder
 #   scripts/package.sh dist   hexmask-VERSION-linux-ARCH.tar.gz in the current folder
@@ -19,7 +19,8 @@ needs=(strip)
 [[ $kind == deb ]] && needs+=(dpkg-deb dpkg-shlibdeps)
 for tool in "${needs[@]}"; do
   command -v "$tool" >/dev/null ||
-    { echo "package: needs $tool (Debian: apt-get install binutils dpkg-dev)" >&2; exit 1; }
+    { echo "package: needs $tool (Debian: apt-get install" \
+      "$(sed -n 's/^deb-check:[[:space:]]*//p' packaging/debian-packages))" >&2; exit 1; }
 done
 swift=${SWIFT:-swift}
 scratch=${SCRATCH:-.build}

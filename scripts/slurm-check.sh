@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make slurm-check: README's "### Slurm array" recipe, run for real on a throwaway
-# single-node Slurm cluster (issue 21).
+# make slurm-check: the "Slurm array" recipe of docs/scale-out.md, run for real on a throwaway
+# single-node Slurm cluster.
 #
 #   scripts/slurm-check.sh HEXMASK
 #
@@ -14,13 +14,14 @@
 #     the folder; no cgroups and no systemd are needed (proctrack/linuxproc, task/none,
 #     jobacct_gather/none), as Slurm documents for hosts without them;
 #   - slurmctld and slurmd, started in the foreground (-D) as background jobs of this script.
-# The job script is README's, cut out of README.md, with only these changes: /data/photos,
-# /data/avatars and /data/logs become folders in the temporary folder; 64 shards become 4
-# (--array=0-3, --shard .../4); --cpus-per-task=8 becomes 1, which fits any machine and lets
-# the tasks run side by side; hexmask gets `--size 64,256` (two sizes). It is submitted with
-# `sbatch --wait`, then the check wants: every task COMPLETED with exit code 0 (Slurm's job
-# completion log), no task's standard error, each output written by exactly one task, and
-# the whole output tree byte for byte what one plain `hexmask -r` run writes.
+# The job script is the one docs/scale-out.md shows, cut out of it, with only these changes:
+# /data/photos, /data/avatars and /data/logs become folders in the temporary folder; 64
+# shards become 4 (--array=0-3, --shard .../4); --cpus-per-task=8 becomes 1, which fits any
+# machine and lets the tasks run side by side; hexmask gets `--size 64,256` (two sizes). It
+# is submitted with `sbatch --wait`, then the check wants: every task COMPLETED with exit
+# code 0 (Slurm's job completion log), no task's standard error, each output written by
+# exactly one task, and the whole output tree byte for byte what one plain `hexmask -r` run
+# writes.
 # The daemons are stopped and the folder removed on every way out. Exit status 0 means the
 # recipe works; anything else prints one line starting "slurm-check: FAILED" and the logs.
 set -euo pipefail
@@ -38,11 +39,14 @@ die() {
 [[ -x $1 ]] || die "$1 is not an executable hexmask"
 hexmask=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
-readme=$root/README.md
+page=$root/docs/scale-out.md
 started=$SECONDS
 
-# The Debian packages, installed as root when missing (like `make deps` and .ci/run).
-packages=(slurmctld slurmd slurm-client munge)
+# The Debian packages, the slurm-check line of packaging/debian-packages, installed as root
+# when missing (like `make deps` and .ci/run).
+package_list=$root/packaging/debian-packages
+read -ra packages <<<"$(sed -n 's/^slurm-check:[[:space:]]*//p' "$package_list")"
+((${#packages[@]} > 0)) || die "packaging/debian-packages has no slurm-check line"
 have_all() {
   command -v slurmctld && command -v slurmd && command -v sbatch && command -v sinfo &&
     command -v munged && command -v mungekey
@@ -136,19 +140,19 @@ mkdir -p "$work"/{munge,log,state,spool,data/logs,data/avatars}
 # munged wants every folder above its socket searchable by all, and none writable by others.
 chmod 755 "$work" "$work/munge"
 
-# README's job script, the sh block under "### Slurm array", cut out of README.md before
+# The job script, the sh block under "## Slurm array", cut out of docs/scale-out.md before
 # anything starts.
 recipe=$(awk '
-  /^### Slurm array$/ { section = 1; next }
+  /^## Slurm array$/ { section = 1; next }
   section && !inside && /^#/ { exit }
   section && !inside && /^```sh$/ { inside = 1; next }
   inside && /^```$/ { exit }
   inside { print }
-' "$readme")
-[[ $recipe == '#!/bin/sh'* ]] || die "README.md has no sh block under \"### Slurm array\""
-# The changes, each of which must apply exactly: a README change that drops one fails here.
+' "$page")
+[[ $recipe == '#!/bin/sh'* ]] || die "docs/scale-out.md has no sh block under \"## Slurm array\""
+# The changes, each of which must apply exactly: a change of the page that drops one fails here.
 adapt() { # adapt FROM TO: replaces FROM (literally) everywhere, and wants it present.
-  [[ $recipe == *"$1"* ]] || die "README's Slurm recipe no longer has '$1'"
+  [[ $recipe == *"$1"* ]] || die "the Slurm recipe of docs/scale-out.md no longer has '$1'"
   recipe=${recipe//"$1"/"$2"}
 }
 adapt /data/photos "$work/data/photos"
@@ -234,7 +238,7 @@ wait_for 30 node_idle ||
   die "node $host is not idle after 30 s (sinfo: $(sinfo -h -N -o '%N %t %E' 2>&1 | head -n 1))"
 echo "slurm-check: $(sinfo --version), node $host idle after $((SECONDS - started)) s"
 
-# The inputs: the photos the tests' GNU parallel run uses (README's sample photo, the EXIF
+# The inputs: the photos the tests' GNU parallel run uses (the sample photo, the EXIF
 # ones and two PNGs), in two subfolders, so that all four shards get work.
 photos=$work/data/photos
 mkdir -p "$photos/landscape" "$photos/portrait"
@@ -243,7 +247,7 @@ cp "$root"/Fixtures/exif/Portrait_*.jpg "$root/Fixtures/photos/rocket.jpg" \
   "$root/Fixtures/pngsuite/basn2c08.png" "$root/Fixtures/pngsuite/basn6a08.png" "$photos/portrait/"
 inputs=$(find "$photos" -type f | wc -l)
 
-# Submit as README says (after its mkdir), with hexmask on the jobs' PATH (sbatch passes on
+# Submit as docs/scale-out.md says (after its mkdir), with hexmask on the jobs' PATH (sbatch passes on
 # the environment), and wait for every task.
 cd "$work/data"
 PATH=$(dirname "$hexmask"):$PATH

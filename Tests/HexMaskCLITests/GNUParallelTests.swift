@@ -2,14 +2,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's one-machine GNU parallel recipe under "## Scale-out", run for real: four
+/// The one-machine GNU parallel recipe of docs/scale-out.md, run for real: four
 /// `--shard` runs at once into one folder must write exactly what one plain run writes, byte
 /// for byte, each shard only its part, and a second round must write nothing.
 ///
 /// GNU parallel must be installed (`.ci/run` and `make test` install it as root on Debian); a
 /// missing one fails the test rather than skipping it, so CI cannot pass without running it.
 @Suite struct GNUParallelTests {
-  /// The recipe as README shows it; the test runs it with `--size 32,64` appended.
+  /// The recipe as docs/scale-out.md shows it; the test runs it with `--size 32,64` appended.
   static let recipe = "seq 0 3 | parallel hexmask -r photos --out-dir avatars -q --shard {}/4"
 
   /// Sizes for every run, so that the shards must keep an input's outputs together.
@@ -25,9 +25,9 @@ import Testing
     """
 
   @Test func readmeRecipeMakesWhatOnePlainRunMakes() throws {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    #expect(readme.contains(Self.recipe), "README's Scale-out no longer shows \(Self.recipe)")
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/scale-out.md"), encoding: .utf8)
+    #expect(page.contains(Self.recipe), "docs/scale-out.md no longer shows \(Self.recipe)")
 
     try withTemporaryDirectory { folder in
       // A moreutils `parallel` (another syntax) would not do either.

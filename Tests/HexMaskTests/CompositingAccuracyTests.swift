@@ -4,7 +4,8 @@ import Testing
 
 @testable import HexMask
 
-/// The composited pixels against SPEC §2's area-weighted value computed from exact areas:
+/// The composited pixels against the area-weighted value of docs/design.md, Compositing,
+/// computed from exact areas:
 /// `picture·a_I + over(border, picture)·a_FS + border·a_SO` in premultiplied form, with the
 /// three areas from `ExactReference` (independent polygons clipped to each pixel). Alpha
 /// and every premultiplied channel of hexmask's 8-bit output must be within 1 level.
@@ -97,7 +98,8 @@ struct CompositingAccuracyTests {
   enum Method {
     /// hexmask's compositor, through spans.
     case hexmask
-    /// The earlier SPEC: `over(border·stroke, picture·fill)` with stroke = outer − inner
+    /// The earlier rule (docs/design.md, "Why area-weighted"):
+    /// `over(border·stroke, picture·fill)` with stroke = outer − inner
     /// (seed: `over(border·stroke, picture)·fill`), rounded like the compositor.
     case layeredOver
   }
@@ -185,7 +187,7 @@ struct CompositingAccuracyTests {
     return errors
   }
 
-  /// The earlier SPEC's compositing of two anti-aliased layers, for comparison.
+  /// The earlier rule's compositing of two anti-aliased layers, for comparison.
   static func layeredOver(
     _ image: UnsafeBufferPointer<UInt8>, _ row: CoverageRow, border: RGBAColor, layout: Layout,
     into output: UnsafeMutableBufferPointer<UInt8>
@@ -306,7 +308,7 @@ final class CompositingLedger: @unchecked Sendable {
       colourCase = "\(c.testDescription) at \(errors.colourWhere)"
     }
     let report = """
-      hexmask compositing accuracy (8-bit output vs exact area-weighted SPEC §2 value)
+      hexmask compositing accuracy (8-bit output vs exact area-weighted value)
       cases: \(cases), of which borders between 0 and 3 px: \(thinBorders); pixels: \(pixels)
       worst alpha error: \(String(format: "%.4f", alpha)) levels of 255
         \(alphaCase)

@@ -3,10 +3,10 @@ import HexMask
 import TestSupport
 import Testing
 
-/// Pins the default look itself: `--sides 6 --corner 10 --line 5 --rotation 90` (SPEC §3,
-/// the original's values). A change of a default (the corner from 10 to 9 once) was caught
-/// only because the committed man page and README table no longer matched the option table;
-/// this test fails on the picture, whatever the documents say.
+/// Pins the default look itself: `--sides 6 --corner 10 --line 5 --rotation 90`
+/// (docs/design.md, Defaults: the original's values). A change of a default (the corner from
+/// 10 to 9 once) was caught only because the committed man page and README table no longer
+/// matched the option table; this test fails on the picture, whatever the documents say.
 ///
 /// Only the alpha channel is pinned: it is the shape's coverage alone (the photo is opaque),
 /// so the numbers depend on the geometry and the rasterizer, not on the JPEG decoder's

@@ -6,7 +6,7 @@ import Testing
 
 /// Facts computed from the path alone, shared by the geometry and coverage tests.
 enum GeometryFacts {
-  /// `R = (S − w + r − r·cos θ)/2` (SPEC §1).
+  /// `R = (S − w + r − r·cos θ)/2` (docs/design.md, The shape).
   static func circumradius(side: Double, line: Double, sides: Int, corner: Double) -> Double {
     let theta = 2 * Double.pi / Double(sides)
     return (side - line + corner - corner * cos(theta)) / 2
@@ -85,8 +85,8 @@ enum GeometryFacts {
   }
 }
 
-/// SPEC §1: the rounded polygon's path and its placement.
-@Suite("Geometry facts of SPEC §1")
+/// docs/design.md, The shape and Placement: the rounded polygon's path and its placement.
+@Suite("Geometry facts of docs/design.md, The shape")
 struct GeometryTests {
   /// One unplaced polygon: canvas side, line width, sides, corner radius, rotation (radians).
   struct Shape: Sendable, CustomTestStringConvertible {

@@ -5,7 +5,7 @@
 #endif
 
 /// Puts the border over the picture inside the shape, one row at a time, weighting each
-/// part of a pixel by its exact area (SPEC §2).
+/// part of a pixel by its exact area (docs/design.md, Compositing).
 ///
 /// Inside one pixel the outline cuts up to three regions: the picture alone (area
 /// `inner`), the border over the picture (`fill − inner`) and the border alone
@@ -79,7 +79,7 @@ package struct Compositor: Sendable {
     }
   }
 
-  /// One pixel of SPEC §2's formula.
+  /// One pixel of the formula in docs/design.md, Compositing.
   @inline(__always)
   private func blend(
     _ i: Int, image: UnsafeBufferPointer<UInt8>, _ coverage: CoverageRow,
@@ -142,7 +142,8 @@ struct AreaWeights {
   }
 
   /// How much of the pixel shows the picture (under a border of `borderAlpha` where they
-  /// overlap) and how much shows the border: the factors of SPEC §2's formula
+  /// overlap) and how much shows the border: the factors of the formula in docs/design.md,
+  /// Compositing
   /// `picture·(a_I + a_FS·(1 − border alpha)) + border·(a_FS + a_SO)`.
   @inline(__always)
   func shares(borderAlpha: Float) -> (picture: Float, border: Float) {

@@ -1,4 +1,5 @@
-/// How much of each pixel the shape covers, three ways, produced row by row (SPEC §2).
+/// How much of each pixel the shape covers, three ways, produced row by row
+/// (docs/design.md, Coverage).
 ///
 /// - `inner`: the fill eroded by `w/2`, where the picture shows alone;
 /// - `fill`: the shape itself;

@@ -22,7 +22,7 @@ import CHeif
 ///
 /// Lossy pictures are 8-bit YCbCr 4:2:0 (libheif's default colour description). At the
 /// same RGB SSIM 4:4:4 is smaller, but at the same luma SSIM, which is closer to what the
-/// eye sees, 4:2:0 is (docs/avif-progress.md); and 4:2:0 is AV1's Main profile, which
+/// eye sees, 4:2:0 is (docs/web.md, AVIF); and 4:2:0 is AV1's Main profile, which
 /// every AVIF decoder reads. Lossless pictures are 4:4:4 in RGB (identity matrix), so
 /// every byte comes back.
 ///
@@ -44,13 +44,14 @@ package final class AVIFWriter: ImageWriter {
   /// default for avatars, effort 4, is speed 5 (libheif's own default is 6): avatars are
   /// small, so a thorough speed costs little time, and at the same SSIM speed 4 saves
   /// nothing more for half as much time again; larger pictures get speed 6
-  /// (``HexMask/Output/defaultEffort(side:)``, docs/avif-progress.md).
+  /// (``HexMask/Output/defaultEffort(side:)``; docs/web.md, "How the AVIF defaults were
+  /// chosen").
   static func encoderSpeed(_ effort: Int) -> Int { 9 - min(max(effort, 0), 9) }
 
   /// libheif's quality for the alpha image of lossy AVIFs. A hexagon's alpha is 0 or 255
   /// but for its anti-aliased edge; at 95 it comes back within 4 levels (within 3 of 255
   /// and 2 of 0, on pixels next to the edge only), and a 256² avatar is 11 % smaller than
-  /// with lossless alpha (docs/avif-progress.md). A lossless AVIF keeps alpha exactly.
+  /// with lossless alpha (docs/web.md, AVIF). A lossless AVIF keeps alpha exactly.
   package static let alphaQuality = 95
 
   /// Encoder threads: fixed, so that the bytes never depend on the machine.
@@ -122,10 +123,10 @@ package final class AVIFWriter: ImageWriter {
   /// libaom's quality (libheif's 0…100 scale, which it turns into AV1 quantizers) for
   /// hexmask's `quality` (libjpeg's scale, shared with WebP): each measured point is where
   /// the AVIF's SSIM equals that of hexmask's WebP at the same `quality`, on 256² avatars of
-  /// five photos flattened on grey, at 0.83–0.90× WebP's bytes (scripts/avif_bench.py,
-  /// docs/avif-progress.md). Between the points the scale is linear; 100 is
-  /// libheif's 100 (AV1's finest quantizer, still 4:2:0 and not lossless: `lossless` is),
-  /// and below 50, which was not measured, it runs straight down to 1:
+  /// five photos flattened on grey, at 0.83–0.90× WebP's bytes (bench/avif_bench.py;
+  /// docs/web.md, "How the AVIF defaults were chosen"). Between the points the scale is
+  /// linear; 100 is libheif's 100 (AV1's finest quantizer, still 4:2:0 and not lossless:
+  /// `lossless` is), and below 50, which was not measured, it runs straight down to 1:
   ///
   /// | `quality` | libheif quality | SSIM (WebP → AVIF) |
   /// |---:|---:|---:|
@@ -353,7 +354,7 @@ private func check(_ error: heif_error) throws(ImageError) {
 /// the nearest row that has one; alpha is left alone. What lies under alpha 0 is never
 /// seen, but a lossy encoder pays for every edge: hexmask's black outside the shape against
 /// its white border is the sharpest edge of the picture, and smearing the edge colour
-/// outwards takes a fifth off an avatar's AVIF at the same SSIM (docs/avif-progress.md),
+/// outwards takes a fifth off an avatar's AVIF at the same SSIM (docs/web.md, AVIF),
 /// as libwebp does for lossy WebP (`exact` 0). A picture without a visible pixel is left
 /// as it is.
 func fillTransparent(_ pixels: inout [UInt8], width: Int, height: Int) {

@@ -15,7 +15,7 @@
 ///   3 or more sides, is within SVG's default limit of 4.
 ///
 /// Rendered, its alpha is hexmask's mask: `s + f·(1 − s)` by default, `f` for the seed
-/// layout (SPEC §2), up to the renderer's anti-aliasing.
+/// layout (docs/design.md, Compositing), up to the renderer's anti-aliasing.
 ///
 /// The path is the polygon's own: `M`, then `L` for each straight side and `Q` (control
 /// point at the tip) for each corner, then `Z`, which draws the last side; zero-length

@@ -24,7 +24,7 @@ package enum PathSegment: Equatable, Sendable {
 }
 
 /// A regular polygon whose corners are rounded by quadratic Béziers, exactly as the
-/// original iOS article builds its `UIBezierPath` (SPEC §1).
+/// original iOS article builds its `UIBezierPath` (docs/design.md, The shape).
 ///
 /// The corner "radius" `r` moves each corner's curve ends `r` along the sides from the
 /// tip; the tip is the control point. The outline is convex and tangent-continuous, so its
@@ -42,7 +42,8 @@ package struct RoundedPolygon: Equatable, Sendable {
   package var rotation: Double
   /// Where the polygon is centred; the canvas centre before placement.
   package var center: Point
-  /// Distance from `center` to the tips (the control points), `R` in SPEC §1.
+  /// Distance from `center` to the tips (the control points): `R` in docs/design.md, The
+  /// shape.
   package var circumradius: Double
 
   /// The polygon the seed draws for a `canvasSide` square and a border `lineWidth`:

@@ -2,7 +2,8 @@
 /// input is read. Each stage of the pipeline takes only its own. Every default lives here,
 /// once; the command line's help, manual page and README table show these.
 extension HexMask {
-  /// The look of the mask: the rounded polygon, its border and where it sits (SPEC §1).
+  /// The look of the mask: the rounded polygon, its border and where it sits (docs/design.md,
+  /// The shape).
   ///
   /// ```swift
   /// var shape = HexMask.Shape()
@@ -114,7 +115,7 @@ extension HexMask {
     /// speed 5) up to ``largeEffortSide``, 3 (speed 6) above. Measured on photos, 4 gives
     /// avatars the SSIM of 5 at 0.4 % more bytes in 0.6–0.9 of its time; on larger pictures
     /// it takes 3–5 times as long as 3 for 2–4 % fewer bytes: seconds rather than a fraction
-    /// of one (docs/avif-progress.md).
+    /// of one (docs/web.md, "How the AVIF defaults were chosen").
     public static func defaultEffort(side: Int) -> Int { side <= largeEffortSide ? 4 : 3 }
     /// The largest side that gets the more thorough default effort.
     public static let largeEffortSide = 1024

@@ -4,8 +4,8 @@ extension HexMask {
   /// How hard `PNGStreamEncoder` works to make the file small: the row filter and the zlib
   /// level and strategy.
   ///
-  /// The presets come from measurements on masked 4000² photos (`docs/png-encoding.md`,
-  /// `png-encode-bench`); `level(_:)` maps the familiar 0–9 scale onto the same choices.
+  /// The presets come from measurements on masked 4000² photos (docs/performance.md,
+  /// "PNG encoding presets"; `png-encode-bench`); `level(_:)` maps the familiar 0–9 scale onto the same choices.
   ///
   /// ```swift
   /// let compression = PNGCompression(argument: "fast") ?? .default

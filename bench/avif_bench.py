@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""AVIF against WebP on 256² avatars: bytes and SSIM (issue 22, part 2).
+"""AVIF against WebP on 256² avatars: bytes and SSIM.
 
-    scripts/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep] [--qualities 50,70,90]
+    bench/avif_bench.py HEXMASK [PHOTO...] [--size 256] [--sweep] [--qualities 50,70,90]
                           [--efforts 1,3,5,9]
 
 For each photo (default: the corpus photos, ../shared/corpus/photos/, else the bundled
@@ -15,7 +15,7 @@ marks its Python as externally managed, so install it in a virtual environment a
 script with that environment's Python:
 
     python3 -m venv /tmp/s2 && /tmp/s2/bin/pip install ssimulacra2
-    /tmp/s2/bin/python scripts/avif_bench.py .build/release/hexmask
+    /tmp/s2/bin/python bench/avif_bench.py .build/release/hexmask
 
 Prints a Markdown table and the means.
 

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""README's table of outputs: bytes and quality of one avatar in every output hexmask writes,
-next to pngquant on the same pixels (issue 22, part 3).
+"""docs/web.md's table of outputs: bytes and quality of one avatar in every output hexmask
+writes, next to pngquant on the same pixels.
 
-    /usr/bin/python3 scripts/outputs_table.py HEXMASK [PHOTO] [--size 256]
+    /usr/bin/python3 bench/outputs_table.py HEXMASK [PHOTO] [--size 256]
 
 PHOTO defaults to the gallery's photo, Fixtures/photos/rocket.jpg. hexmask writes the
 avatar as an RGBA PNG (the reference) and in each other form; pngquant (without dithering,
 and with its default Floyd–Steinberg) quantizes the reference PNG. Each row gives the bytes,
 the mean squared error of premultiplied RGBA against the reference (per channel, 0–255),
-SSIM on the picture flattened on grey (#808080), as scripts/avif_bench.py measures it, and
+SSIM on the picture flattened on grey (#808080), as bench/avif_bench.py measures it, and
 the share of the anti-aliased edge (0 < alpha < 255 in the reference) whose alpha is within
 1 level of the reference's. Prints a Markdown table.
 
@@ -25,7 +25,7 @@ import numpy as np
 from PIL import Image
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from avif_bench import ssim  # noqa: E402  (the same SSIM as the AVIF measurements)
 
 # (label, hexmask options, output extension); None as options: pngquant on the reference.
