@@ -191,7 +191,7 @@ extension HexMask {
     let writing = try stream(destination, mode: "wb", failure: Error.encoding)
     defer { fclose(writing) }
     var output = output
-    output.maskOnly = true
+    output.kind = try maskKind(output.kind)
     let report = try renderMask(side: side, to: writing, shape: shape, output: output, input: input)
     guard fflush(writing) == 0 else {
       throw .encoding(writeFailure())
@@ -223,6 +223,6 @@ extension HexMask {
   /// Refuses `output.size` in the calls that take the sides from their own arguments (the
   /// multi-size ones and the mask's).
   private static func checkNoSize(_ output: Output) throws(Error) {
-    if output.size != nil { throw .output(.unusedField(.size, format: output.writtenFormat)) }
+    if output.size != nil { throw .output(.unusedField(.size, format: output.format)) }
   }
 }
