@@ -10,7 +10,7 @@
 extension HexMask {
   /// Cuts the picture in `bytes` (JPEG, PNG, HEIC or AVIF, or WebP, told by its content)
   /// into the shape and returns the output file's bytes (PNG, JPEG, WebP or AVIF, as
-  /// `output.format` says) with the render's warnings: a damaged input that still decoded
+  /// `output.kind` says) with the render's warnings: a damaged input that still decoded
   /// (a truncated JPEG, whose missing rows are gray) gives a picture *and* a warning.
   ///
   /// Everything the file API protects stays: the pixel limit is checked from the header
@@ -175,8 +175,11 @@ extension HexMask {
     }
   }
 
-  /// Writes the mask of a `side` × `side` canvas (the gray PNG `Output.maskOnly` makes)
+  /// Writes the mask of a `side` × `side` canvas (the gray PNG of ``Output/Kind/mask(_:)``)
   /// to `destination`, without any picture. `output.size` must be nil: `side` is the size.
+  /// `output.kind` is a mask, or a PNG whose compression and palette the mask takes; a
+  /// PNG's background is ``OutputError/unusedField(_:format:)`` and another format
+  /// ``OutputError/maskMustBePNG(_:)``, as a mask has neither.
   ///
   /// - Throws: ``Error/invalidValue(_:)`` naming the first field of `shape`, `output` or
   ///   `input`, or `side`, out of its range, before anything is read; otherwise
