@@ -156,8 +156,10 @@ for item in shapeCases + otherCases {
   call("renderMask", item.field, item.value) { () throws(HexMask.Error) in
     resetFiles()
     // Any kind: its values are checked before the kind is.
-    return try HexMask.renderMask(side: side, to: target, shape: shape, output: output, input: input)
-      .side
+    return try HexMask.renderMask(
+      side: side, to: target, shape: shape, output: output, input: input
+    )
+    .side
   }
   // The SVG takes only a shape.
   if item.field.hasPrefix("Shape.") {

@@ -1,7 +1,7 @@
 import Foundation
 import HexMask
-import Testing
 import TestSupport
+import Testing
 
 /// The library and the command agree on every kind × setting: the library throws
 /// (`Output.Choices.kind(for:)`, then the render) exactly where the command exits with 2,
@@ -20,18 +20,36 @@ import TestSupport
       ([], choices { _ in }),
       (["--quality", "80"], choices { $0.quality = 80 }),
       (["--lossless"], choices { $0.lossless = true }),
-      (["--lossless", "--quality", "80"], choices { $0.lossless = true; $0.quality = 80 }),
+      (
+        ["--lossless", "--quality", "80"],
+        choices {
+          $0.lossless = true
+          $0.quality = 80
+        }
+      ),
       (["--effort", "2"], choices { $0.effort = 2 }),
       (["--compression", "small"], choices { $0.compression = .small }),
       (["--colors", "16"], choices { $0.colors = 16 }),
-      (["--colors", "16", "--dither"], choices { $0.colors = 16; $0.dither = true }),
+      (
+        ["--colors", "16", "--dither"],
+        choices {
+          $0.colors = 16
+          $0.dither = true
+        }
+      ),
       (["--dither"], choices { $0.dither = true }),
-      (["--background", "#336699"], choices { $0.background = RGBAColor(red: 0x33, green: 0x66, blue: 0x99) }),
+      (
+        ["--background", "#336699"],
+        choices { $0.background = RGBAColor(red: 0x33, green: 0x66, blue: 0x99) }
+      ),
       (
         ["--background", "#33669980"],
         choices { $0.background = RGBAColor(red: 0x33, green: 0x66, blue: 0x99, alpha: 0x80) }
       ),
-      (["--background", "transparent"], choices { $0.background = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }),
+      (
+        ["--background", "transparent"],
+        choices { $0.background = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }
+      ),
     ]
   }()
 
@@ -85,7 +103,10 @@ import TestSupport
         for (mode, run) in [("one file", one), ("batch", batch)] {
           #expect(
             run.status == (refuses ? 2 : 0),
-            "\(mode), \(format) mask \(mask) \(flags): library refuses \(refuses), command \(run.status): \(run.standardError)")
+            """
+            \(mode), \(format) mask \(mask) \(flags): library refuses \(refuses), \
+            command \(run.status): \(run.standardError)
+            """)
         }
       }
     }

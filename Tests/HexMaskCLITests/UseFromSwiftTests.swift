@@ -25,7 +25,8 @@ import Testing
     #expect(program.contains("output.size = 256"))
     // The switch names every stage of the typed error.
     for stage in [".decoding", ".shape", ".output", ".encoding", ".warningInStrictMode"] {
-      #expect(program.contains("case \(stage)"), "the docs/library.md program does not show \(stage)")
+      #expect(
+        program.contains("case \(stage)"), "the docs/library.md program does not show \(stage)")
     }
   }
 

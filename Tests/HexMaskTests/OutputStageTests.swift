@@ -85,15 +85,27 @@ import Testing
         $0.dither = true
       }, .png, .unused([.quality, .lossless, .effort, .dither])
     ),
-    ("colors for JPEG", choices { $0.colors = 64 }, .jpeg, .refused(.unusedField(.colors, format: .jpeg))),
-    ("colors for WebP", choices { $0.colors = 64 }, .webp, .refused(.unusedField(.colors, format: .webp))),
-    ("colors for AVIF", choices { $0.colors = 64 }, .avif, .refused(.unusedField(.colors, format: .avif))),
+    (
+      "colors for JPEG", choices { $0.colors = 64 }, .jpeg,
+      .refused(.unusedField(.colors, format: .jpeg))
+    ),
+    (
+      "colors for WebP", choices { $0.colors = 64 }, .webp,
+      .refused(.unusedField(.colors, format: .webp))
+    ),
+    (
+      "colors for AVIF", choices { $0.colors = 64 }, .avif,
+      .refused(.unusedField(.colors, format: .avif))
+    ),
     ("a mask in JPEG", choices { $0.maskOnly = true }, .jpeg, .refused(.maskMustBePNG(.jpeg))),
     (
       "a translucent background for JPEG", choices { $0.background = translucent }, .jpeg,
       .refused(.backgroundNotOpaque(translucent, format: .jpeg))
     ),
-    ("a translucent background for WebP", choices { $0.background = translucent }, .webp, .unused([])),
+    (
+      "a translucent background for WebP", choices { $0.background = translucent }, .webp,
+      .unused([])
+    ),
     ("an opaque background for JPEG", choices { $0.background = .black }, .jpeg, .unused([])),
   ]
 

@@ -56,7 +56,8 @@ extension HexMask.Output {
         kind = .mask(Mask(compression: compression ?? .default, palette: palette))
         used = [.compression, .colors, .dither]
       case .png:
-        kind = .png(PNG(compression: compression ?? .default, palette: palette, background: background))
+        kind = .png(
+          PNG(compression: compression ?? .default, palette: palette, background: background))
         used = [.compression, .colors, .dither, .background]
       case .jpeg:
         kind = .jpeg(JPEG(quality: lossy, background: background ?? .white))
@@ -67,7 +68,9 @@ extension HexMask.Output {
       case .avif:
         let quality: Quality = lossless ? .lossless : .lossy(lossy)
         kind = .avif(AVIF(quality: quality, effort: effort, background: background))
-        used = lossless ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
+        used =
+          lossless
+          ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
       }
       try kind.check()
       if colors != nil && !used.contains(.colors) { throw .unusedField(.colors, format: format) }

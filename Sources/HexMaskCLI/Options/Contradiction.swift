@@ -88,8 +88,7 @@ enum Contradiction: Equatable, Sendable {
   }
 
   /// The words of ``outputNameRefused(_:output:template:)``.
-  private static func refusal(_ error: OutputError, output: String, template: String) -> String
-  {
+  private static func refusal(_ error: OutputError, output: String, template: String) -> String {
     let option: String
     let format: OutputFormat
     switch error {
