@@ -3,7 +3,7 @@
 /// file, and ``HexMask/Output/Choices/kind(for:)`` makes the kind of one file from them.
 extension HexMask.Output {
   /// Settings gathered before the format is known, each for whichever kinds use it, as the
-  /// `hexmask` command gathers its options: `--quality 80` serves a batch's JPEGs and its
+  /// `hexmask` command gathers its options: one quality serves a batch's JPEGs and its
   /// WebPs alike.
   ///
   /// ```swift
@@ -29,6 +29,7 @@ extension HexMask.Output {
     /// Write the mask instead of the picture.
     public var maskOnly = false
 
+    /// No choice made: every kind's defaults.
     public init() {}
 
     /// The kind of a `format` file made from these choices, and the settings it does not

@@ -80,6 +80,7 @@ extension HexMask.Output {
     /// stay the same for any number of threads.
     public var dither: Bool
 
+    /// These settings; each left out is its default.
     public init(colors: Int, dither: Bool = false) {
       self.colors = colors
       self.dither = dither
@@ -95,6 +96,7 @@ extension HexMask.Output {
     /// Make the picture opaque on this colour; nil keeps the transparency.
     public var background: HexMask.RGBAColor?
 
+    /// These settings; each left out is its default.
     public init(
       compression: HexMask.PNGCompression = .default, palette: Palette? = nil,
       background: HexMask.RGBAColor? = nil
@@ -113,6 +115,7 @@ extension HexMask.Output {
     /// opaque itself, or the render throws ``HexMask/OutputError/backgroundNotOpaque(_:format:)``.
     public var background: HexMask.RGBAColor
 
+    /// These settings; each left out is its default.
     public init(
       quality: Int = HexMask.Output.defaultQuality, background: HexMask.RGBAColor = .white
     ) {
@@ -128,6 +131,7 @@ extension HexMask.Output {
     /// Make the picture opaque on this colour; nil keeps the transparency.
     public var background: HexMask.RGBAColor?
 
+    /// These settings; each left out is its default.
     public init(
       quality: Quality = .lossy(HexMask.Output.defaultQuality), background: HexMask.RGBAColor? = nil
     ) {
@@ -147,6 +151,7 @@ extension HexMask.Output {
     /// Make the picture opaque on this colour; nil keeps the transparency.
     public var background: HexMask.RGBAColor?
 
+    /// These settings; each left out is its default.
     public init(
       quality: Quality = .lossy(HexMask.Output.defaultQuality), effort: Int? = nil,
       background: HexMask.RGBAColor? = nil
@@ -168,6 +173,7 @@ extension HexMask.Output {
     /// A gray palette of at most so many coverage levels; nil writes every level.
     public var palette: Palette?
 
+    /// These settings; each left out is its default.
     public init(compression: HexMask.PNGCompression = .default, palette: Palette? = nil) {
       self.compression = compression
       self.palette = palette
