@@ -131,4 +131,24 @@ import Testing
           + "use WebP or PNG to keep it\n")
     }
   }
+
+  /// A mask has no background, so a translucent one is no contradiction for it: a batch
+  /// whose names turn out JPEG says the mask is what cannot be JPEG, as one file does
+  /// (it once blamed the background, which `--mask-only` ignores).
+  @Test func aMaskNamedJPEGBlamesTheMaskNotItsIgnoredBackground() throws {
+    try withTemporaryFolder { folder in
+      let input = "\(folder)/photo.jpg"
+      try FileManager.default.copyItem(atPath: Self.photo, toPath: input)
+      let run = try runHexMask([
+        input, "--out-dir", "\(folder)/out", "--name", "{name}.{ext}", "--mask-only",
+        "--background", "#00000080",
+      ])
+      #expect(run.status == 2)
+      #expect(
+        run.standardError.hasSuffix(
+          "hexmask: --mask-only writes a PNG, and the output name '\(folder)/out/photo.jpg' "
+            + "(from --name '{name}.{ext}') is a JPEG name; give --name the .png extension\n"),
+        "\(run.standardError)")
+    }
+  }
 }
