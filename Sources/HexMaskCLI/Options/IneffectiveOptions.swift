@@ -84,7 +84,11 @@ extension Job {
       for option in Self.pictureOnlyOptions where given(option) {
         warnings.append(.onlySVG(option: option))
       }
-    } else if given("dither") && options.choices.colors == nil {
+    } else if given("dither"),
+      // Whatever the format: a PNG's when it is not known yet.
+      let (_, unused) = try? options.choices.kind(for: pictureFormat ?? .png),
+      unused.contains(.dither)
+    {
       warnings.append(.ditherWithoutColors)
     }
     if given("no-upscale") && options.sizes.isEmpty {
