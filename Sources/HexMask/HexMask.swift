@@ -31,7 +31,7 @@ extension HexMask {
     /// leaving no room).
     case shape(ShapeError)
     /// The output cannot be made as ``Output`` asks (too large for the pixel limit or its
-    /// format, a field it does not use); found before anything is written.
+    /// format, a JPEG background that is not opaque); found before anything is written.
     case output(OutputError)
     /// The output could not be encoded or written.
     case encoding(ImageError)
@@ -99,7 +99,7 @@ extension HexMask {
   /// if avatar.warnings.contains(where: { $0.kind == .damagedInput }) { … }
   /// ```
   public struct Rendered: Equatable, Sendable {
-    /// The output file, in `Output.format`.
+    /// The output file, in the format of `Output.kind`.
     public var bytes: [UInt8]
     /// Side of the square output, in pixels.
     public var side: Int

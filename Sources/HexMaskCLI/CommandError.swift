@@ -55,8 +55,8 @@ enum CommandError: Error, Equatable, Sendable {
   case invalidTemplate(String, option: String, reason: String)
   /// A batch option without `--out-dir`.
   case needsOutputFolder(option: String)
-  /// Options, or an option and a name, that contradict each other; the message says how.
-  case contradiction(String)
+  /// Options, or an option and a name, that contradict each other.
+  case contradiction(Contradiction)
   /// `--out-dir` with neither an INPUT nor `--files-from`.
   case missingInputs
   /// Several `--size`s, and an output name (`role`: OUTPUT, --svg, --name) without `{size}`
@@ -167,8 +167,8 @@ enum CommandError: Error, Equatable, Sendable {
       "invalid name template \(quotedName(text)) for '\(option)': \(reason)"
     case .needsOutputFolder(let option):
       "option '\(option)' works only in batch mode, with --out-dir DIR"
-    case .contradiction(let message):
-      message
+    case .contradiction(let contradiction):
+      contradiction.words
     case .missingInputs:
       "expected INPUT... or --files-from FILE with --out-dir"
     case .sizeNotInName("-", _):
@@ -420,8 +420,9 @@ extension OutputError {
       "a \(format.displayName) can be at most \(maximum) pixels a side, "
         + "not \(side)"
     case .maskMustBePNG(let format): "--mask-only writes a gray PNG, not \(format.displayName)"
-    // The command drops the options an output does not use (with a warning) before it
-    // renders, so this says only what went wrong if it ever did not.
+    case .backgroundNotOpaque: Contradiction.backgroundNotOpaque.words
+    // The command passes only settings an output uses (with a warning for the others),
+    // so this says only what went wrong if it ever did not.
     case .unusedField(let field, let format):
       "--\(field.rawValue) has no effect on \(format.displayName) output"
     }

@@ -66,12 +66,22 @@ let otherCases =
   integerCases("Output.size") { $0.output.size = $1 }
   + doubleCases("Output.crop.focus.x") { $0.output.crop = .focus(x: $1, y: 0.5) }
   + doubleCases("Output.crop.focus.y") { $0.output.crop = .focus(x: 0.5, y: $1) }
-  + integerCases("Output.quality") { $0.output.quality = $1 }
-  + integerCases("Output.effort") { $0.output.effort = $1 }
-  + integerCases("Output.compression.level") {
-    $0.output.compression = HexMask.PNGCompression(filter: .up, level: $1)
+  + integerCases("Output.JPEG.quality") { $0.output.kind = .jpeg(.init(quality: $1)) }
+  + integerCases("Output.WebP.quality") { $0.output.kind = .webp(.init(quality: .lossy($1))) }
+  + integerCases("Output.AVIF.quality") { $0.output.kind = .avif(.init(quality: .lossy($1))) }
+  + integerCases("Output.AVIF.effort") { $0.output.kind = .avif(.init(effort: $1)) }
+  + integerCases("Output.PNG.compression.level") {
+    $0.output.kind = .png(.init(compression: HexMask.PNGCompression(filter: .up, level: $1)))
   }
-  + integerCases("Output.colors") { $0.output.colors = $1 }
+  + integerCases("Output.PNG.palette.colors") {
+    $0.output.kind = .png(.init(palette: .init(colors: $1)))
+  }
+  + integerCases("Output.Mask.compression.level") {
+    $0.output.kind = .mask(.init(compression: HexMask.PNGCompression(filter: .up, level: $1)))
+  }
+  + integerCases("Output.Mask.palette.colors") {
+    $0.output.kind = .mask(.init(palette: .init(colors: $1)))
+  }
   + integerCases("Output.threads") { $0.output.threads = $1 }
   + integerCases("Input.maxPixels") { $0.input.maxPixels = $1 }
   + integerCases("Input.memoryBudget.limit") {
@@ -145,10 +155,11 @@ for item in shapeCases + otherCases {
   }
   call("renderMask", item.field, item.value) { () throws(HexMask.Error) in
     resetFiles()
-    var mask = output
-    mask.format = .png
-    return try HexMask.renderMask(side: side, to: target, shape: shape, output: mask, input: input)
-      .side
+    // Any kind: its values are checked before the kind is.
+    return try HexMask.renderMask(
+      side: side, to: target, shape: shape, output: output, input: input
+    )
+    .side
   }
   // The SVG takes only a shape.
   if item.field.hasPrefix("Shape.") {

@@ -24,17 +24,16 @@ import Testing
     var list: [(String, HexMask.Output)] = []
     for format in [OutputFormat.png, .jpeg, .webp, .avif] {
       var output = HexMask.Output()
-      output.format = format
+      output.kind = .init(format)
       output.size = 24
       list.append(("\(format)", output))
     }
     var palette = HexMask.Output()
-    palette.colors = 16
+    palette.kind = .png(.init(palette: .init(colors: 16)))
     palette.size = 24
     list.append(("palette", palette))
     var lossless = HexMask.Output()
-    lossless.format = .webp
-    lossless.lossless = true
+    lossless.kind = .webp(.init(quality: .lossless))
     lossless.size = 24
     list.append(("lossless webp", lossless))
     return list
@@ -53,7 +52,7 @@ import Testing
     // The mark is small, and the only difference: the pictures decode the same.
     #expect(marked.count - plain.count <= 40 && marked.count > plain.count)
     var back = HexMask.Output()
-    back.format = .png
+    back.kind = .init(.png)
     back.mark = false
     #expect(try HexMask.render(marked, output: back) == HexMask.render(plain, output: back))
   }
@@ -61,7 +60,7 @@ import Testing
   @Test func theMaskAndTheSVGAreMarked() throws {
     try withTemporaryFolder { folder in
       var mask = HexMask.Output()
-      mask.maskOnly = true
+      mask.kind = .mask(.init())
       for mark in [true, false] {
         mask.mark = mark
         let path = folder + "/m\(mark).png"
@@ -97,7 +96,7 @@ import Testing
     let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
     for format in [OutputFormat.png, .jpeg, .webp, .avif] {
       var output = HexMask.Output()
-      output.format = format
+      output.kind = .init(format)
       output.size = 8
       let whole = try HexMask.render(photo, output: output).bytes
       for end in 0..<whole.count { _ = ExistingFile(bytes: Array(whole[..<end])).carriesMark }

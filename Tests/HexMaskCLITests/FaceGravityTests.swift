@@ -28,8 +28,7 @@ import Testing
   @Test(arguments: ["face", "attention"])
   func gravityWithFocusIsStillAUsageError(word: String) {
     #expect(
-      throws: CommandError.contradiction(
-        "--gravity and --focus both choose the square; give only one")
+      throws: CommandError.contradiction(.gravityAndFocus)
     ) {
       try Job(parsing: ["in.jpg", "out.png", "--gravity", word, "--focus", "0.5,0.5"])
     }

@@ -9,6 +9,13 @@ import Testing
     (["in.jpg", "out.png", "--quality", "80"], ["--quality has no effect on PNG output"]),
     (["in.jpg", "out.png", "--quality", "90"], ["--quality has no effect on PNG output"]),
     (["in.jpg", "out.png", "--compression", "small"], []),
+    (["in.jpg", "out.png", "--dither"], ["--dither has no effect without --colors"]),
+    (["in.jpg", "out.jpg", "--dither"], ["--dither has no effect without --colors"]),
+    (["in.jpg", "out.png", "--dither", "--colors", "8"], []),
+    (
+      ["in.jpg", "out.png", "--mask-only", "--dither", "--background", "red"],
+      ["--dither has no effect without --colors", "--background has no effect with --mask-only"]
+    ),
     (["in.jpg", "out.jpg", "--quality", "80"], []),
     (
       ["in.jpg", "out.jpg", "--compression", "fast", "--lossless"],

@@ -10,7 +10,7 @@ import Testing
   @Test func acceptsTheBoundsOfTheLibrarysRange() throws {
     for quality in [range.lowerBound, range.upperBound] {
       let job = try Job(parsing: ["in.jpg", "out.webp", "--quality", String(quality)])
-      #expect(job.options.output.quality == quality)
+      #expect(job.options.choices.quality == quality)
     }
   }
 

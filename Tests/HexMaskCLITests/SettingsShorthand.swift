@@ -51,24 +51,24 @@ extension RenderSettings {
     set { output.crop = newValue }
   }
   var quality: Int? {
-    get { output.quality }
-    set { output.quality = newValue }
+    get { choices.quality }
+    set { choices.quality = newValue }
   }
-  var lossless: Bool? {
-    get { output.lossless }
-    set { output.lossless = newValue }
+  var lossless: Bool {
+    get { choices.lossless }
+    set { choices.lossless = newValue }
   }
   var compression: PNGCompression? {
-    get { output.compression }
-    set { output.compression = newValue }
+    get { choices.compression }
+    set { choices.compression = newValue }
   }
   var background: RGBAColor? {
-    get { output.background }
-    set { output.background = newValue }
+    get { choices.background }
+    set { choices.background = newValue }
   }
   var maskOnly: Bool {
-    get { output.maskOnly }
-    set { output.maskOnly = newValue }
+    get { choices.maskOnly }
+    set { choices.maskOnly = newValue }
   }
   var keepColorProfile: Bool {
     get { output.keepColorProfile }

@@ -2,41 +2,37 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's "Use from Swift" program, built as an outside package that depends on this one by
+/// docs/library.md's program, built as an outside package that depends on this one by
 /// path, and run: its output must be the bytes `hexmask in.jpg out.png --size 256` writes.
 /// It compiles HexMask once more, in a scratch folder of its own.
 @Suite struct UseFromSwiftTests {
-  /// The first ```swift block under `## Use from Swift` in README.md, as written there.
-  static func readmeProgram() throws -> String {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    guard let heading = readme.range(of: "\n## Use from Swift\n") else {
-      throw ProcessRunError(description: "README.md has no \"## Use from Swift\" section")
-    }
-    let rest = readme[heading.upperBound...]
-    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
-    guard let opening = section.range(of: "\n```swift\n"),
-      let closing = section[opening.upperBound...].range(of: "\n```\n")
+  /// The first ```swift block of docs/library.md, as written there.
+  static func libraryProgram() throws -> String {
+    let page = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/library.md"), encoding: .utf8)
+    guard let opening = page.range(of: "\n```swift\n"),
+      let closing = page[opening.upperBound...].range(of: "\n```\n")
     else {
-      throw ProcessRunError(description: "\"## Use from Swift\" has no ```swift block")
+      throw ProcessRunError(description: "docs/library.md has no ```swift block")
     }
-    return String(section[opening.upperBound..<closing.lowerBound]) + "\n"
+    return String(page[opening.upperBound..<closing.lowerBound]) + "\n"
   }
 
-  @Test func readmeProgramIsAWholeProgram() throws {
-    let program = try Self.readmeProgram()
+  @Test func libraryProgramIsAWholeProgram() throws {
+    let program = try Self.libraryProgram()
     #expect(program.contains("import HexMask"))
     #expect(program.contains("FileHandle.standardInput"))
     #expect(program.contains("output.size = 256"))
     // The switch names every stage of the typed error.
     for stage in [".decoding", ".shape", ".output", ".encoding", ".warningInStrictMode"] {
-      #expect(program.contains("case \(stage)"), "the README program does not show \(stage)")
+      #expect(
+        program.contains("case \(stage)"), "the docs/library.md program does not show \(stage)")
     }
   }
 
   @Test(.timeLimit(.minutes(30)))
-  func readmeProgramWritesTheBytesOfTheCommand() throws {
-    let program = try Self.readmeProgram()
+  func libraryProgramWritesTheBytesOfTheCommand() throws {
+    let program = try Self.libraryProgram()
     let photo = packageRoot.appendingPathComponent("Fixtures/photos/rocket.jpg")
     let hexmask = try hexmaskExecutable()
     // Build the way the tests' own hexmask was built, so both run the same code.
@@ -62,11 +58,11 @@ import Testing
         ],
         timeout: 25 * 60)
       let seconds = Int(Date().timeIntervalSince(started).rounded())
-      print("use from Swift: the README program built in \(seconds) s")
+      print("use from Swift: the docs/library.md program built in \(seconds) s")
       try #require(
         !build.timedOut && build.status == 0,
         """
-        `swift build` of README's "Use from Swift" program \
+        `swift build` of docs/library.md's program \
         \(build.timedOut ? "ran out of time" : "failed with status \(build.status)") \
         after \(seconds) s:
         \(build.combinedOutput.suffix(6_000))
@@ -77,7 +73,7 @@ import Testing
         avatar, [], standardInput: try Data(contentsOf: photo), timeout: 120)
       try #require(
         !run.timedOut && run.status == 0 && run.standardError.isEmpty,
-        "the README program exited with \(run.status): \(run.standardError)")
+        "the docs/library.md program exited with \(run.status): \(run.standardError)")
 
       let expectedFile = folder.appendingPathComponent("out.png")
       let command = try runHexMask(
@@ -90,7 +86,7 @@ import Testing
       #expect(
         same,
         """
-        the README program wrote \(run.standardOutputData.count) bytes, \
+        the docs/library.md program wrote \(run.standardOutputData.count) bytes, \
         hexmask --size 256 wrote \(expected.count); the first difference is at byte \
         \(zip(run.standardOutputData, expected).prefix { $0 == $1 }.count)
         """)

@@ -18,10 +18,14 @@ import Testing
     "Output.size": { (1...65_500).contains($0) },
     "Output.crop.focus.x": { (0...1).contains($0) },
     "Output.crop.focus.y": { (0...1).contains($0) },
-    "Output.quality": { (1...100).contains($0) },
-    "Output.effort": { (0...9).contains($0) },
-    "Output.compression.level": { (0...9).contains($0) },
-    "Output.colors": { (2...256).contains($0) },
+    "Output.JPEG.quality": { (1...100).contains($0) },
+    "Output.WebP.quality": { (1...100).contains($0) },
+    "Output.AVIF.quality": { (1...100).contains($0) },
+    "Output.AVIF.effort": { (0...9).contains($0) },
+    "Output.PNG.compression.level": { (0...9).contains($0) },
+    "Output.PNG.palette.colors": { (2...256).contains($0) },
+    "Output.Mask.compression.level": { (0...9).contains($0) },
+    "Output.Mask.palette.colors": { (2...256).contains($0) },
     "Output.threads": { (1...1024).contains($0) },
     "Input.maxPixels": { $0 >= 1 },
     "Input.memoryBudget.limit": { $0 >= 0 },
@@ -32,17 +36,19 @@ import Testing
 
   /// Fields no value of which is wrong: flags, closed enums, colours of 8-bit channels.
   static let alwaysValid: Set<String> = [
-    "Shape.borderColor", "Shape.layout", "Output.upscale", "Output.format", "Output.lossless",
-    "Output.dither",
-    "Output.background", "Output.maskOnly", "Output.keepColorProfile", "Input.autoOrient",
-    "Input.strict", "Output.mark",
+    "Shape.borderColor", "Shape.layout", "Output.upscale", "Output.kind",
+    "Output.PNG.background", "Output.WebP.background", "Output.AVIF.background",
+    // Not an invalid value: one that is not opaque is refused as an output error.
+    "Output.JPEG.background",
+    "Output.keepColorProfile", "Input.autoOrient", "Input.strict", "Output.mark",
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
-  /// through 4 entry points, Output and Input cases (size, quality, effort, level, threads,
-  /// colors, maxPixels, memory limit: 17 values; focus x and y: 12) through the 3 that take them,
-  /// and 7 size arguments through 4 calls.
-  static let expectedCalls = (17 + 5 * 12) * 4 + (8 * 17 + 2 * 12) * 3 + 7 * 4
+  /// through 4 entry points, Output and Input cases (size, the three kinds' qualities,
+  /// effort, the PNG's and the mask's level and colours, threads, maxPixels, memory limit:
+  /// 17 values; focus x and y: 12) through the 3 that take them, and 7 size arguments
+  /// through 4 calls.
+  static let expectedCalls = (17 + 5 * 12) * 4 + (12 * 17 + 2 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
     let run = try runHexMask([], timeout: 600, executable: "hexmask-value-sweep")
@@ -88,6 +94,9 @@ import Testing
     var fields: Set<String> = []
     let values: [(String, Any)] = [
       ("Shape", HexMask.Shape()), ("Output", HexMask.Output()), ("Input", HexMask.Input()),
+      ("Output.PNG", HexMask.Output.PNG()), ("Output.JPEG", HexMask.Output.JPEG()),
+      ("Output.WebP", HexMask.Output.WebP()), ("Output.AVIF", HexMask.Output.AVIF()),
+      ("Output.Mask", HexMask.Output.Mask()),
     ]
     for (name, value) in values {
       for child in Mirror(reflecting: value).children {
@@ -96,7 +105,12 @@ import Testing
     }
     let swept = Set(
       Self.accepts.keys.filter { $0.first?.isUppercase == true }
-        .map { $0.split(separator: ".").prefix(2).joined(separator: ".") })
+        .map { name in
+          // A kind's field has three parts: Output.JPEG.quality.
+          let parts = name.split(separator: ".")
+          let kind = parts.count > 2 && parts[1].first?.isUppercase == true
+          return parts.prefix(kind ? 3 : 2).joined(separator: ".")
+        })
     #expect(fields.count > 15)
     #expect(fields == swept.union(Self.alwaysValid))
   }

@@ -37,15 +37,13 @@ import Testing
     octagon.shape.corner = .percent(8)
     octagon.shape.borderColor = RGBAColor(red: 30, green: 144, blue: 255)
     octagon.output.size = 96
-    octagon.output.format = .webp
-    octagon.output.lossless = true
+    octagon.output.kind = .webp(.init(quality: .lossless))
     jobs.append(octagon)
 
     var progressive = Job(fixture: "jpeg/jpg-progressive.jpg")
     progressive.output.size = 128
-    progressive.output.format = .jpeg
-    progressive.output.quality = 80
-    progressive.output.background = RGBAColor(red: 240, green: 240, blue: 200)
+    progressive.output.kind = .jpeg(
+      .init(quality: 80, background: RGBAColor(red: 240, green: 240, blue: 200)))
     jobs.append(progressive)
 
     var turned = Job(fixture: "exif/Landscape_6.jpg")
@@ -62,15 +60,14 @@ import Testing
     var cmyk = Job(fixture: "jpeg/jpg-cmyk-1.jpg")
     cmyk.shape.line = .pixels(0)
     cmyk.output.size = 100
-    cmyk.output.format = .webp
-    cmyk.output.quality = 70
+    cmyk.output.kind = .webp(.init(quality: .lossy(70)))
     jobs.append(cmyk)
 
     var profile = Job(fixture: "icc/p3.png")
     profile.shape.sides = 3
     profile.shape.line = .percent(10)
     profile.output.size = 300
-    profile.output.compression = .small
+    profile.output.kind = .png(.init(compression: .small))
     profile.output.threads = 2
     jobs.append(profile)
 

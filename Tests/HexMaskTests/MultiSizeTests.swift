@@ -16,8 +16,7 @@ import Testing
   static func largePhoto() throws -> [UInt8] {
     var output = HexMask.Output()
     output.size = 1600
-    output.format = .jpeg
-    output.quality = 95
+    output.kind = .jpeg(.init(quality: 95))
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
     return try HexMask.render(try bytes("photos/rocket.jpg"), shape: shape, output: output).bytes

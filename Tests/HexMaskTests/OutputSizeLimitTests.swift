@@ -37,7 +37,7 @@ import Testing
   @Test func aWebPLargerThanWebPAllowsIsAShapeError() {
     var output = HexMask.Output()
     output.size = WebPWriter.maximumSide + 1
-    output.format = .webp
+    output.kind = .init(.webp)
     var input = HexMask.Input()
     input.maxPixels = .max
     #expect(

@@ -8,153 +8,184 @@ import Testing
   import Darwin
 #endif
 
-/// An `Output` that asks for what cannot be made, or sets a field its output never uses,
-/// fails in the output stage, naming the field, before the input is read.
+/// The rule of which setting applies to which kind (`Output.Choices.kind(for:)`), and an
+/// `Output` that asks for what cannot be made, which fails in the output stage, naming the
+/// field, before the input is read.
 @Suite struct OutputStageTests {
   /// Not a picture: any error other than the output's would be a decoding one.
   static let notAPicture: [UInt8] = Array("not a picture".utf8)
 
-  static func output(_ format: OutputFormat, _ change: (inout HexMask.Output) -> Void)
-    -> HexMask.Output
+  static func choices(_ change: (inout HexMask.Output.Choices) -> Void)
+    -> HexMask.Output.Choices
   {
-    var output = HexMask.Output()
-    output.format = format
-    change(&output)
-    return output
+    var choices = HexMask.Output.Choices()
+    change(&choices)
+    return choices
   }
 
-  static let unused: [(String, HexMask.Output, HexMask.OutputError)] = [
-    ("quality for PNG", output(.png) { $0.quality = 80 }, .unusedField(.quality, format: .png)),
+  /// What the rule makes of a setting: unused (and left out), or a contradiction of the kind.
+  enum Outcome: Equatable, Sendable {
+    case unused([HexMask.Output.Field])
+    case refused(HexMask.OutputError)
+  }
+
+  static let translucent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 128)
+
+  static let rows: [(String, HexMask.Output.Choices, OutputFormat, Outcome)] = [
+    ("quality for PNG", choices { $0.quality = 80 }, .png, .unused([.quality])),
     (
       "quality for lossless WebP",
-      output(.webp) {
+      choices {
         $0.quality = 80
         $0.lossless = true
-      },
-      .unusedField(.quality, format: .webp)
+      }, .webp, .unused([.quality])
     ),
     (
       "quality for lossless AVIF",
-      output(.avif) {
+      choices {
         $0.quality = 80
         $0.lossless = true
-      },
-      .unusedField(.quality, format: .avif)
+      }, .avif, .unused([.quality])
     ),
-    ("effort for WebP", output(.webp) { $0.effort = 5 }, .unusedField(.effort, format: .webp)),
-    ("effort for PNG", output(.png) { $0.effort = 0 }, .unusedField(.effort, format: .png)),
+    ("effort for WebP", choices { $0.effort = 5 }, .webp, .unused([.effort])),
+    ("effort for PNG", choices { $0.effort = 0 }, .png, .unused([.effort])),
     (
       "effort for a mask",
-      output(.png) {
+      choices {
         $0.effort = 5
         $0.maskOnly = true
-      },
-      .unusedField(.effort, format: .png)
+      }, .png, .unused([.effort])
     ),
-    (
-      "compression for AVIF", output(.avif) { $0.compression = .small },
-      .unusedField(.compression, format: .avif)
-    ),
+    ("compression for AVIF", choices { $0.compression = .small }, .avif, .unused([.compression])),
     (
       "quality for a mask",
-      output(.png) {
+      choices {
         $0.quality = 80
         $0.maskOnly = true
-      },
-      .unusedField(.quality, format: .png)
+      }, .png, .unused([.quality])
     ),
-    (
-      "lossless for JPEG", output(.jpeg) { $0.lossless = false },
-      .unusedField(.lossless, format: .jpeg)
-    ),
-    (
-      "lossless for PNG", output(.png) { $0.lossless = true }, .unusedField(.lossless, format: .png)
-    ),
-    (
-      "compression for WebP", output(.webp) { $0.compression = .small },
-      .unusedField(.compression, format: .webp)
-    ),
-    (
-      "compression for JPEG", output(.jpeg) { $0.compression = .fast },
-      .unusedField(.compression, format: .jpeg)
-    ),
+    ("lossless for JPEG", choices { $0.lossless = true }, .jpeg, .unused([.lossless])),
+    ("lossless for PNG", choices { $0.lossless = true }, .png, .unused([.lossless])),
+    ("compression for WebP", choices { $0.compression = .small }, .webp, .unused([.compression])),
+    ("compression for JPEG", choices { $0.compression = .fast }, .jpeg, .unused([.compression])),
     (
       "background for a mask",
-      output(.png) {
+      choices {
         $0.background = .white
         $0.maskOnly = true
-      },
-      .unusedField(.background, format: .png)
+      }, .png, .unused([.background])
     ),
-    ("colors for JPEG", output(.jpeg) { $0.colors = 64 }, .unusedField(.colors, format: .jpeg)),
-    ("colors for WebP", output(.webp) { $0.colors = 64 }, .unusedField(.colors, format: .webp)),
+    ("dither without colors", choices { $0.dither = true }, .png, .unused([.dither])),
     (
-      "dither without colors", output(.png) { $0.dither = true },
-      .unusedField(.dither, format: .png)
+      "all of them for PNG, in Field's order",
+      choices {
+        $0.effort = 1
+        $0.quality = 2
+        $0.lossless = true
+        $0.dither = true
+      }, .png, .unused([.quality, .lossless, .effort, .dither])
     ),
-    ("a mask in JPEG", output(.jpeg) { $0.maskOnly = true }, .maskMustBePNG(.jpeg)),
+    (
+      "colors for JPEG", choices { $0.colors = 64 }, .jpeg,
+      .refused(.unusedField(.colors, format: .jpeg))
+    ),
+    (
+      "colors for WebP", choices { $0.colors = 64 }, .webp,
+      .refused(.unusedField(.colors, format: .webp))
+    ),
+    (
+      "colors for AVIF", choices { $0.colors = 64 }, .avif,
+      .refused(.unusedField(.colors, format: .avif))
+    ),
+    ("a mask in JPEG", choices { $0.maskOnly = true }, .jpeg, .refused(.maskMustBePNG(.jpeg))),
+    (
+      "a translucent background for JPEG", choices { $0.background = translucent }, .jpeg,
+      .refused(.backgroundNotOpaque(translucent, format: .jpeg))
+    ),
+    (
+      "a translucent background for WebP", choices { $0.background = translucent }, .webp,
+      .unused([])
+    ),
+    ("an opaque background for JPEG", choices { $0.background = .black }, .jpeg, .unused([])),
   ]
 
-  @Test(arguments: unused)
-  func aFieldTheOutputDoesNotUseIsAnOutputError(
-    name: String, output: HexMask.Output, expected: HexMask.OutputError
+  @Test(arguments: rows)
+  func theRuleLeavesOutWhatAKindDoesNotUseAndRefusesWhatContradictsIt(
+    name: String, choices: HexMask.Output.Choices, format: OutputFormat, expected: Outcome
   ) {
-    #expect(throws: HexMask.Error.output(expected), "\(name)") {
-      try HexMask.render(Self.notAPicture, output: output)
+    let outcome: Outcome
+    do throws(HexMask.OutputError) {
+      outcome = .unused(try choices.kind(for: format).unused)
+    } catch {
+      outcome = .refused(error)
     }
-    #expect(
-      HexMask.Error.output(expected).description.contains(
-        expected == .maskMustBePNG(.jpeg) ? "mask" : "Output."))
+    #expect(outcome == expected, "\(name)")
   }
 
-  /// The same settings that fail above work where the format uses them.
-  @Test func setFieldsWorkWhereTheyMeanSomething() throws {
-    let photo = try BytesInputTests.bytes("pngsuite/basn2c08.png")
-    let settings: [HexMask.Output] = [
-      Self.output(.jpeg) { $0.quality = 40 },
-      Self.output(.webp) {
-        $0.quality = 40
-        $0.lossless = false
-      },
-      Self.output(.webp) { $0.lossless = true },
-      Self.output(.avif) {
-        $0.quality = 40
-        $0.lossless = false
-      },
-      Self.output(.avif) { $0.lossless = true },
-      Self.output(.png) {
-        $0.compression = .small
-        $0.background = .white
-      },
-      Self.output(.png) {
-        $0.compression = .fast
-        $0.maskOnly = true
-      },
-      Self.output(.png) {
-        $0.colors = 16
-        $0.dither = true
-      },
-      Self.output(.png) {
-        $0.colors = 2
-        $0.maskOnly = true
-      },
-    ]
-    for output in settings {
-      #expect(!(try HexMask.render(photo, output: output).bytes.isEmpty), "\(output)")
+  /// A JPEG on a background that is not opaque is refused, as the command refuses it: it
+  /// was once written black.
+  @Test func aJPEGOnATranslucentBackgroundIsRefused() throws {
+    var output = HexMask.Output()
+    for alpha in [0, 1, 254] as [UInt8] {
+      let color = RGBAColor(red: 255, green: 255, blue: 255, alpha: alpha)
+      output.kind = .jpeg(.init(background: color))
+      #expect(throws: HexMask.Error.output(.backgroundNotOpaque(color, format: .jpeg))) {
+        try HexMask.render(Self.notAPicture, output: output)
+      }
     }
-    // nil is the format's default, not a value of its own.
-    let chosen = Self.output(.jpeg) { $0.quality = HexMask.Output.defaultQuality }
-    #expect(
-      try HexMask.render(photo, output: chosen)
-        == HexMask.render(photo, output: Self.output(.jpeg) { _ in }))
-    #expect(
-      try HexMask.render(photo, output: chosen)
-        != HexMask.render(photo, output: Self.output(.jpeg) { $0.quality = 40 }))
+  }
+
+  /// `renderMask` takes a mask, or a PNG's compression and palette; not a background, which
+  /// a mask has none of, nor another format.
+  @Test func renderMaskRefusesWhatAMaskCannotBe() throws {
+    let devNull = open("/dev/null", O_WRONLY)
+    try #require(devNull >= 0)
+    defer { close(devNull) }
+    var output = HexMask.Output()
+    output.kind = .png(.init(background: .white))
+    #expect(throws: HexMask.Error.output(.unusedField(.background, format: .png))) {
+      try HexMask.renderMask(side: 8, to: devNull, output: output)
+    }
+    output.kind = .init(.jpeg)
+    #expect(throws: HexMask.Error.output(.maskMustBePNG(.jpeg))) {
+      try HexMask.renderMask(side: 8, to: devNull, output: output)
+    }
+    output.kind = .png(.init(compression: .fast, palette: .init(colors: 2)))
+    #expect(try HexMask.renderMask(side: 8, to: devNull, output: output).side == 8)
+  }
+
+  /// Each kind's settings make a picture.
+  @Test func everyKindsSettingsWork() throws {
+    let photo = try BytesInputTests.bytes("pngsuite/basn2c08.png")
+    let kinds: [HexMask.Output.Kind] = [
+      .jpeg(.init(quality: 40)),
+      .webp(.init(quality: .lossy(40))),
+      .webp(.init(quality: .lossless)),
+      .avif(.init(quality: .lossy(40), effort: 9)),
+      .avif(.init(quality: .lossless)),
+      .png(.init(compression: .small, background: .white)),
+      .mask(.init(compression: .fast)),
+      .png(.init(palette: .init(colors: 16, dither: true))),
+      .mask(.init(palette: .init(colors: 2))),
+    ]
+    var output = HexMask.Output()
+    for kind in kinds {
+      output.kind = kind
+      #expect(!(try HexMask.render(photo, output: output).bytes.isEmpty), "\(kind)")
+    }
+    // The default is a value like any other.
+    output.kind = .jpeg(.init(quality: HexMask.Output.defaultQuality))
+    let chosen = try HexMask.render(photo, output: output)
+    output.kind = .init(.jpeg)
+    #expect(try HexMask.render(photo, output: output) == chosen)
+    output.kind = .jpeg(.init(quality: 40))
+    #expect(try HexMask.render(photo, output: output) != chosen)
   }
 
   /// The calls that take the sides from their own arguments refuse `Output.size`.
   @Test func sizeIsRefusedWhereTheCallTakesItsOwnSides() {
-    let sized = Self.output(.png) { $0.size = 64 }
+    var sized = HexMask.Output()
+    sized.size = 64
     let refused = HexMask.Error.output(.unusedField(.size, format: .png))
     #expect(throws: refused) { try HexMask.render(Self.notAPicture, sizes: [32], output: sized) }
     #expect(throws: refused) { try HexMask.render(from: -1, toEach: [], output: sized) }

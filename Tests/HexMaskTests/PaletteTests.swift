@@ -119,10 +119,10 @@ import Testing
 
   @Test func outputColorsIsValidated() {
     var output = HexMask.Output()
-    output.colors = 1
+    output.kind = .png(.init(palette: .init(colors: 1)))
     #expect(
       throws: HexMask.Error.invalidValue(
-        .init(field: "Output.colors", value: "1", allowed: "from 2 to 256"))
+        .init(field: "Output.PNG.palette.colors", value: "1", allowed: "from 2 to 256"))
     ) { try HexMask.render([], output: output) }
   }
 }

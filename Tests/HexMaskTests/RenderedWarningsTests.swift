@@ -68,8 +68,8 @@ import Testing
   func aGrayProfileIsLeftOutWithAWarning(format: OutputFormat, colors: Int?) throws {
     let photo = try BytesInputTests.bytes("icc/grayscale-icc.jpg")
     var output = Self.output
-    output.format = format
-    output.colors = colors
+    output.kind = .init(format)
+    if let colors { output.kind = .png(.init(palette: .init(colors: colors))) }
     let warnings = try HexMask.render(photo, output: output).warnings
     #expect(warnings.map(\.kind) == [.profileNotWritten])
     var input = HexMask.Input()

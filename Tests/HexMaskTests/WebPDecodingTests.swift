@@ -230,8 +230,8 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
   @Test(arguments: [true, false])
   func ownWebPOutputReadsBack(lossless: Bool) throws {
     var output = HexMask.Output()
-    output.format = .webp
-    output.lossless = lossless
+    output.kind = .webp(
+      .init(quality: lossless ? .lossless : .lossy(HexMask.Output.defaultQuality)))
     let webp = try HexMask.render(try Self.bytes("pngsuite/basn2c08.png"), output: output).bytes
     #expect(ImageFormat(sniffing: webp.prefix(ImageFormat.sniffLength)) == .webp)
     let decoded = try Self.decodeBytes(webp)

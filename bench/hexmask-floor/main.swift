@@ -57,7 +57,7 @@ func floorWriter(file: CFile, side: Int, options: FloorOptions, profile: [UInt8]
   throws(ImageError) -> any ImageWriter
 {
   try PNGStreamEncoder(
-    file: file, width: side, height: side, compression: options.output.compression ?? .default,
+    file: file, width: side, height: side, compression: .default,
     iccProfile: profile, threads: options.output.threads)
 }
 

@@ -1,5 +1,5 @@
 /// Puts a row of straight RGBA over `background`: JPEG always (opaque), PNG and WebP with
-/// ``HexMask/Output/background``.
+/// ``HexMask/Output/Kind/background``.
 ///
 /// Each channel is `c·a + bg·(1 − a)`, rounded to the nearest level, computed exactly in
 /// integers. `output` holds 3 bytes (RGB; the background's alpha is ignored, taken as

@@ -41,12 +41,13 @@ extension HexMask {
     public static let sidesRange = 3...64
   }
 
-  /// The picture to write: its size, which square of the input, format and settings.
+  /// The picture to write: its size, which square of the input, and its kind with that
+  /// kind's settings.
   ///
   /// ```swift
   /// var output = HexMask.Output()
   /// output.size = 256
-  /// output.format = .webp
+  /// output.kind = .webp(.init(quality: .lossy(80)))
   /// ```
   public struct Output: Sendable, Equatable, Hashable {
     /// Side of the square output in pixels; nil keeps the square's own size. The multi-size
@@ -57,40 +58,10 @@ extension HexMask {
     /// Which square of a non-square picture is used (the seed layout always takes the
     /// top-left one, as the original does).
     public var crop = CropChoice.gravity(.center)
-    /// What to write.
-    public var format = OutputFormat.png
-    /// JPEG, lossy WebP and lossy AVIF quality, 1…100; nil means ``defaultQuality``. Set for another
-    /// output, it is an error (``OutputError/unusedField(_:format:)``): nil is how "the
-    /// format's default" is told from a choice.
-    public var quality: Int? = nil
-    /// WebP and AVIF only: lossless instead of lossy; nil means lossy. Set (even to false) for
-    /// another format, it is an error.
-    public var lossless: Bool? = nil
-    /// AVIF only: how hard the AV1 encoder works, 0 (fastest) … 9 (smallest file), as
-    /// libvips' and sharp's `effort`; nil means ``defaultEffort(side:)``. Set for another output, it
-    /// is an error.
-    public var effort: Int? = nil
-    /// PNG (and mask) filter and zlib settings; nil means ``PNGCompression/default``, which
-    /// beats vips' `pngsave` on time and size. Set for JPEG, WebP or AVIF, it is
-    /// an error.
-    public var compression: PNGCompression? = nil
-    /// PNG only: a palette PNG of at most this many colours (2…256), chosen for the picture
-    /// in premultiplied colour; with ``maskOnly``, a gray palette of the coverage levels.
-    /// Its rows are unfiltered and deflated at ``compression``'s
-    /// ``PNGCompression/paletteLevel`` (9 but for `fast` and levels other than 2 and 6).
-    /// nil writes every pixel as it is (RGBA, or gray for a mask). Set for JPEG, WebP or AVIF,
-    /// it is an error.
-    public var colors: Int? = nil
-    /// With ``colors``: ordered (Bayer) dithering, so gradients mix entries instead of
-    /// banding; the bytes stay the same for any number of threads. Without, it is an error.
-    public var dither = false
-    /// Make the output opaque on this colour. JPEG, which has no alpha, always is: on white
-    /// unless this says otherwise. A mask has no background: set with ``maskOnly``, it is an
-    /// error.
-    public var background: RGBAColor? = nil
-    /// Write the shape's 8-bit coverage (fill and border) as a gray PNG instead of the
-    /// picture; with another ``format`` it is an error.
-    public var maskOnly = false
+    /// What to write, with the settings of that kind (``Kind``): a PNG unless told
+    /// otherwise. Settings gathered before the kind is known become one with
+    /// ``Choices/kind(for:)``.
+    public var kind = Kind.png(PNG())
     /// Copy the input's ICC colour profile into the output, so colours stay right.
     public var keepColorProfile = true
     /// Threads that deflate bands of one PNG at once; the bytes are the same for any number.
@@ -104,6 +75,15 @@ extension HexMask {
     public var mark = true
 
     public init() {}
+
+    /// The format of the file written (``Kind/format``): a mask is a PNG.
+    public var format: OutputFormat { kind.format }
+    /// True when the shape's coverage is written instead of the picture (``Kind/mask(_:)``).
+    public var maskOnly: Bool {
+      if case .mask = kind { true } else { false }
+    }
+    /// The colour the picture is made opaque on (``Kind/background``).
+    package var background: RGBAColor? { kind.background }
 
     /// JPEG, WebP and AVIF quality unless told otherwise.
     public static let defaultQuality = 90

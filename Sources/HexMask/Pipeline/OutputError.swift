@@ -8,42 +8,29 @@ extension HexMask {
     case tooManyPixels(side: Int, limit: Int)
     /// A `side × side` output is larger than `format` can hold (`maximumSide`).
     case tooLargeForFormat(side: Int, format: OutputFormat, maximumSide: Int)
-    /// ``Output/maskOnly`` is set, but a mask is always a gray PNG: it cannot be written
-    /// as `format`.
+    /// A mask is asked for in `format`, but a mask is always a gray PNG
+    /// (``Output/Choices/kind(for:)``, or ``renderMask(side:to:shape:output:input:)`` given
+    /// another kind than PNG).
     case maskMustBePNG(OutputFormat)
+    /// A `format` file (JPEG) has no transparency, so its background must be opaque; a
+    /// translucent one would come out black.
+    case backgroundNotOpaque(RGBAColor, format: OutputFormat)
     /// The field is set, but nothing in this output uses it, so a caller who set it is
-    /// mistaken about what it gets: `quality` for PNG, a mask or lossless WebP or
-    /// AVIF; `lossless` for anything but WebP and AVIF; `effort` for anything but AVIF; `compression` and `colors` for
-    /// JPEG, WebP and AVIF; `dither` without `colors`; `background`
-    /// for a mask; `size` in the multi-size calls and `renderMask(side:to:…)`,
-    /// which take the sides from their own arguments. `format` is the output's (`.png` for a mask).
+    /// mistaken about what it gets: `size` in the multi-size calls and
+    /// `renderMask(side:to:…)`, which take the sides from their own arguments; a
+    /// background in the PNG given to `renderMask`, as a mask has none; `colors` in the
+    /// ``Output/Choices`` of a JPEG, WebP or AVIF, which have no palette. `format` is the
+    /// output's (`.png` for a mask).
     case unusedField(Output.Field, format: OutputFormat)
   }
 }
 
 extension HexMask.Output {
-  /// The fields of ``HexMask/Output`` an error can name, spelled as the properties are.
+  /// The settings an error or ``Choices/kind(for:)`` can name, spelled as ``Choices``'
+  /// properties are (and `size`, as ``HexMask/Output/size``).
   public enum Field: String, Equatable, Hashable, Sendable, CaseIterable {
     case size, quality, lossless, effort, compression, colors, dither, background
   }
-
-  /// The first field that is set but unused by this output, or nil. A mask (whatever
-  /// ``format`` says, which ``HexMask/OutputError/maskMustBePNG(_:)`` checks) is a PNG.
-  package func unusedField() -> Field? {
-    let png = maskOnly || format == .png
-    let lossy = !png && (format == .jpeg || lossless != true)
-    if quality != nil && !lossy { return .quality }
-    if lossless != nil && (maskOnly || (format != .webp && format != .avif)) { return .lossless }
-    if effort != nil && (maskOnly || format != .avif) { return .effort }
-    if compression != nil && !png { return .compression }
-    if colors != nil && !png { return .colors }
-    if dither && (colors == nil || !png) { return .dither }
-    if background != nil && maskOnly { return .background }
-    return nil
-  }
-
-  /// The format the output is written in: a mask is a PNG.
-  var writtenFormat: HexMask.OutputFormat { maskOnly ? .png : format }
 }
 
 extension HexMask.OutputError: CustomStringConvertible {
@@ -55,16 +42,15 @@ extension HexMask.OutputError: CustomStringConvertible {
     case .tooLargeForFormat(let side, let format, let maximum):
       "a \(format.rawValue) output can be at most \(maximum) pixels a side, not \(side)"
     case .maskMustBePNG(let format): "a mask is a gray PNG; it cannot be \(format.rawValue)"
+    case .backgroundNotOpaque(let color, let format):
+      "a \(format.rawValue) output has no transparency, so its background must be opaque "
+        + "(alpha 255), not of alpha \(color.alpha)"
     case .unusedField(.size, _):
       "Output.size is set, but this call takes the output sides from its own argument"
     case .unusedField(.background, _):
-      "Output.background is set, but a mask has no background"
-    case .unusedField(.dither, .png):
-      "Output.dither is set, but only a palette PNG (Output.colors) is dithered"
-    case .unusedField(.quality, let format) where format == .webp || format == .avif:
-      "Output.quality is set, but a lossless \(format.rawValue) output does not use it"
+      "the PNG's background is set, but a mask has no background"
     case .unusedField(let field, let format):
-      "Output.\(field.rawValue) is set, but a \(format.rawValue) output does not use it"
+      "Choices.\(field.rawValue) is set, but a \(format.rawValue) output does not use it"
     }
   }
 }

@@ -71,19 +71,36 @@ extension HexMask {
         throw invalid("Output.crop.focus.\(name)", "\(value)", "a fraction from 0 to 1")
       }
     }
-    if let quality = output.quality {
-      try checkInt(quality, in: Output.qualityRange, field: "Output.quality")
-    }
-    if let effort = output.effort {
-      try checkInt(effort, in: Output.effortRange, field: "Output.effort")
-    }
-    if let compression = output.compression {
-      try checkInt(compression.level, in: 0...9, field: "Output.compression.level")
-    }
-    if let colors = output.colors {
-      try checkInt(colors, in: Output.colorsRange, field: "Output.colors")
-    }
+    try check(output.kind)
     try checkInt(output.threads, in: Output.threadsRange, field: "Output.threads")
+  }
+
+  /// Each kind's numbers, named as a program spells them: `Output.JPEG.quality`.
+  private static func check(_ kind: Output.Kind) throws(Error) {
+    func quality(_ quality: Output.Quality, _ kind: String) throws(Error) {
+      guard case .lossy(let value) = quality else { return }
+      try checkInt(value, in: Output.qualityRange, field: "Output.\(kind).quality")
+    }
+    func png(_ compression: PNGCompression, _ palette: Output.Palette?, _ kind: String)
+      throws(Error)
+    {
+      try checkInt(compression.level, in: 0...9, field: "Output.\(kind).compression.level")
+      if let palette {
+        try checkInt(palette.colors, in: Output.colorsRange, field: "Output.\(kind).palette.colors")
+      }
+    }
+    switch kind {
+    case .png(let settings): try png(settings.compression, settings.palette, "PNG")
+    case .mask(let settings): try png(settings.compression, settings.palette, "Mask")
+    case .jpeg(let settings):
+      try checkInt(settings.quality, in: Output.qualityRange, field: "Output.JPEG.quality")
+    case .webp(let settings): try quality(settings.quality, "WebP")
+    case .avif(let settings):
+      try quality(settings.quality, "AVIF")
+      if let effort = settings.effort {
+        try checkInt(effort, in: Output.effortRange, field: "Output.AVIF.effort")
+      }
+    }
   }
 
   private static func check(_ input: Input) throws(Error) {

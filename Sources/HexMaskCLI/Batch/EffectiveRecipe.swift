@@ -35,7 +35,10 @@ func effectiveRecipe(
   var lines: [String] = []
   func add(_ key: String, _ value: String) { lines.append("\(key) \(value)") }
   let output = settings.output
-  let mask = output.maskOnly
+  // The kind as the library's rule makes it: what it leaves unused is left out. A
+  // contradiction is refused before any output is made, so its recipe is never recorded.
+  let kind = (try? settings.choices.kind(for: format).kind) ?? HexMask.Output.Kind(format)
+  let mask = if case .mask = kind { true } else { false }
   var side = side
   add("format", mask ? "mask" : format.rawValue)
   if let picture {
@@ -65,31 +68,33 @@ func effectiveRecipe(
     let line = settings.shape.line.map(length) ?? "-"
     add("unfitting", "\(line) \(settings.shape.corner.map(length) ?? "-")")
   }
-  switch format {
-  case _ where mask: break
-  case .png: break
-  case .jpeg: add("quality", String(output.quality ?? HexMask.Output.defaultQuality))
-  case .webp:
-    let quality = output.quality ?? HexMask.Output.defaultQuality
-    add("quality", output.lossless == true ? "lossless" : String(quality))
-  case .avif:
-    let quality = output.quality ?? HexMask.Output.defaultQuality
-    add("quality", output.lossless == true ? "lossless" : String(quality))
-    add("effort", String(output.effort ?? HexMask.Output.defaultEffort(side: side)))
-    // AV1 encoders make other bytes from version to version: a new libheif or libaom
-    // rebuilds the AVIFs.
-    add("encoder", AVIFWriter.encoderVersion ?? "none")
+  func quality(_ quality: HexMask.Output.Quality) -> String {
+    switch quality {
+    case .lossy(let value): String(value)
+    case .lossless: "lossless"
+    }
   }
-  if mask || format == .png {
-    let compression = output.compression ?? .default
-    if let colors = output.colors {
+  func png(_ compression: HexMask.PNGCompression, _ palette: HexMask.Output.Palette?) {
+    if let palette {
       // A palette PNG's rows are unfiltered: only the level it deflates at counts.
       add("compression", "palette \(compression.paletteLevel)")
-      add("colors", String(colors))
-      if output.dither { add("dither", "ordered") }
+      add("colors", String(palette.colors))
+      if palette.dither { add("dither", "ordered") }
     } else {
       add("compression", "\(compression.filter) \(compression.level) \(compression.strategy)")
     }
+  }
+  switch kind {
+  case .png(let settings): png(settings.compression, settings.palette)
+  case .mask(let settings): png(settings.compression, settings.palette)
+  case .jpeg(let settings): add("quality", String(settings.quality))
+  case .webp(let settings): add("quality", quality(settings.quality))
+  case .avif(let settings):
+    add("quality", quality(settings.quality))
+    add("effort", String(settings.effort(side: side)))
+    // AV1 encoders make other bytes from version to version: a new libheif or libaom
+    // rebuilds the AVIFs.
+    add("encoder", AVIFWriter.encoderVersion ?? "none")
   }
   if !mask {
     // The seed layout always takes the top-left square, the one `--gravity northwest`
@@ -99,8 +104,7 @@ func effectiveRecipe(
       settings.shape.layout == .seed
         ? "gravity northwest" : picture.map { crop(output.crop, on: $0) } ?? crop(output.crop))
     // JPEG has no transparency: without --background it is flattened onto white.
-    let background = format == .jpeg ? output.background ?? .white : output.background
-    add("background", background.map(hex) ?? "none")
+    add("background", kind.background.map(hex) ?? "none")
     if picture?.hasColorProfile ?? true {
       add("profile", output.keepColorProfile ? "keep" : "strip")
     }

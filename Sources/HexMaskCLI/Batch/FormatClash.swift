@@ -17,33 +17,23 @@ import HexMask
 func formatClash(in items: [BatchItem], options: RenderSettings, template: String)
   -> CommandError?
 {
-  let output = options.output
   for item in items where item.problem == nil {
     let ext = fileExtension(of: item.output)
     let named = ext.flatMap(OutputFormat.init(fileExtension:))
-    let made = " (from --name \(quotedName(template)))"
     if options.format == nil, let ext, named == nil {
       return .contradiction(
-        "the output name \(quotedName(item.output))\(made) ends in '.\(ext)', which is not a "
-          + "format hexmask writes; give --name the extension, or --format")
+        .outputNamesNoFormat(output: item.output, template: template, ext: ext))
     }
     if let format = options.format, let named, named != format {
       return .contradiction(
-        "--format \(format.rawValue) contradicts the output name \(quotedName(item.output))"
-          + "\(made), \(named.aName); give --name the .\(format.fileExtension) extension")
+        .formatAndOutputName(format, output: item.output, template: template, named: named))
     }
-    let format = options.format ?? named ?? .png
-    if format == .jpeg, let background = output.background, background.alpha < 255 {
+    // The library's rule says what contradicts the kind of this file.
+    do throws(OutputError) {
+      _ = try options.choices.kind(for: options.format ?? named ?? .png)
+    } catch {
       return .contradiction(
-        "--background must be opaque for JPEG output, and the output name "
-          + "\(quotedName(item.output))\(made) is a JPEG name; give --name another extension")
-    }
-    guard format != .png else { continue }
-    let option = output.maskOnly ? "--mask-only" : output.colors != nil ? "--colors" : nil
-    if let option {
-      return .contradiction(
-        "\(option) writes a PNG, and the output name \(quotedName(item.output))\(made) is "
-          + "\(format.aName); give --name the .png extension")
+        .outputNameRefused(error, output: item.output, template: template))
     }
   }
   return nil

@@ -11,8 +11,11 @@ import HexMask
 struct RenderSettings: Equatable, Sendable {
   var shape = HexMask.Shape()
   /// Everything about the outputs but their size (`output.size` is set for each one from
-  /// `sizes`).
+  /// `sizes`) and their kind, which each output's format makes from ``choices``.
   var output = HexMask.Output()
+  /// `--quality`, `--lossless`, `--effort`, `--compression`, `--colors`, `--dither`,
+  /// `--background`, `--mask-only`: the library's rule makes each output's kind of them.
+  var choices = HexMask.Output.Choices()
   var input = HexMask.Input()
   /// `--format`; nil lets the output's name decide.
   var format: OutputFormat?
@@ -36,16 +39,23 @@ struct RenderSettings: Equatable, Sendable {
     return settings
   }
 
-  /// The output settings for the file `path`: its format from `--format` or its extension,
-  /// without the options that format does not use (the library refuses those; the command
-  /// warns about them once, before rendering, and goes on).
-  func output(for path: String) throws(FileFailure) -> HexMask.Output {
+  /// The format of the file `path`: `--format`, or its extension.
+  func format(for path: String) throws(FileFailure) -> OutputFormat {
     guard let format = format ?? OutputFormat(forPath: path) else {
       throw FileFailure(file: path, .unknownFormat)
     }
+    return format
+  }
+
+  /// The output settings for a `format` file, its kind made by the library's rule from
+  /// ``choices``, without the options that kind does not use (the command warns about
+  /// those once, before rendering, and goes on).
+  ///
+  /// - Throws: what contradicts the kind, as ``HexMask/Output/Choices/kind(for:)`` says.
+  func output(format: OutputFormat) throws(OutputError) -> HexMask.Output {
     var output = output
-    output.format = format
-    return output.withoutUnusedOptions()
+    output.kind = try choices.kind(for: format).kind
+    return output
   }
 }
 
@@ -110,10 +120,16 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
     throw FileFailure(
       file: clash.path, reason: "output is the input file; refusing to overwrite it")
   }
-  let outputSettings = try settings.output(for: first.path)
+  let format = try settings.format(for: first.path)
   let source = try InputFile(path: input)
   var destinations: [OutputFile] = []
   for output in outputs { destinations.append(try OutputFile(path: output.path)) }
+  let outputSettings: HexMask.Output
+  do throws(OutputError) {
+    outputSettings = try settings.output(format: format)
+  } catch {
+    throw FileFailure(file: destinations[0].name, .image(.output(error)))
+  }
   let reports: [HexMask.Report]
   do throws(HexMask.TargetedError) {
     reports = try HexMask.renderTargets(
@@ -144,10 +160,14 @@ func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFail
   guard let side = output.size else {
     throw FileFailure(file: output.path, reason: "a mask without an input needs --size")
   }
-  var outputSettings = try settings.output(for: output.path)
-  outputSettings.maskOnly = true
-  outputSettings = outputSettings.withoutUnusedOptions()
+  let format = try settings.format(for: output.path)
   let destination = try OutputFile(path: output.path)
+  let outputSettings: HexMask.Output
+  do throws(OutputError) {
+    outputSettings = try settings.output(format: format)
+  } catch {
+    throw FileFailure(file: destination.name, .image(.output(error)))
+  }
   let report: HexMask.Report
   do throws(HexMask.Error) {
     report = try HexMask.renderMask(
@@ -181,27 +201,5 @@ private func blamed(_ error: HexMask.Error, input: String, output: String) -> St
   switch error {
   case .output, .encoding: output
   case .decoding, .shape, .warningInStrictMode, .invalidValue: input
-  }
-}
-
-extension HexMask.Output {
-  /// These settings with every option the output does not use set back to nil (`quality`
-  /// for PNG, a mask or lossless WebP or AVIF; `lossless` but for WebP and AVIF; `effort`
-  /// but for AVIF;
-  /// `compression` but for PNG and masks; `background` for a mask; `dither` without
-  /// `colors`), as the command line's warnings say. A mask in
-  /// another format than PNG keeps them: the library refuses it as such.
-  func withoutUnusedOptions() -> HexMask.Output {
-    guard !maskOnly || format == .png else { return self }
-    var output = self
-    let png = maskOnly || format == .png
-    let canBeLossless = format == .webp || format == .avif
-    if png || (canBeLossless && lossless == true) { output.quality = nil }
-    if maskOnly || !canBeLossless { output.lossless = nil }
-    if maskOnly || format != .avif { output.effort = nil }
-    if !png { output.compression = nil }
-    if maskOnly { output.background = nil }
-    if output.colors == nil { output.dither = false }
-    return output
   }
 }

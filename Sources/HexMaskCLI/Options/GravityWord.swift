@@ -52,7 +52,7 @@ extension Job {
   /// mask, help or an SVG alone has no square to choose, and the seed layout always takes
   /// the top-left one, as the original does.
   var cropChoosesSquare: Bool {
-    [.render, .renderBatch].contains(action) && !options.output.maskOnly
+    [.render, .renderBatch].contains(action) && !options.choices.maskOnly
       && options.shape.layout != .seed
   }
 

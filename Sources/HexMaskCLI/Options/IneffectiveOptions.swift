@@ -6,6 +6,13 @@ extension Job {
   /// (only an SVG), or when the render will refuse the job anyway (a name that names no
   /// format, a mask asked for in another format than PNG).
   var pictureFormat: OutputFormat? {
+    guard let format = namedFormat, !options.choices.maskOnly || format == .png else { return nil }
+    return format
+  }
+
+  /// The format the options and names ask for, as ``pictureFormat`` but also when a mask is
+  /// asked for in it.
+  var namedFormat: OutputFormat? {
     let format: OutputFormat?
     switch action {
     case .render, .renderMask: format = options.format ?? OutputFormat(forPath: output)
@@ -23,7 +30,6 @@ extension Job {
       format = options.format ?? named ?? .png
     default: format = nil
     }
-    guard !options.output.maskOnly || format == .png else { return nil }
     return format
   }
 
@@ -43,56 +49,69 @@ extension Job {
   /// try Job(parsing: ["in.jpg", "out.png", "--quality", "80"]).ineffectiveOptionWarnings
   /// // ["--quality has no effect on PNG output"]
   /// ```
-  var ineffectiveOptionWarnings: [String] {
+  var ineffectiveOptionWarnings: [String] { ineffectiveOptions.map(\.words) }
+
+  /// The options ``ineffectiveOptionWarnings`` is about, typed, in the order it says them.
+  var ineffectiveOptions: [IneffectiveOption] {
     formatWarnings + otherWarnings
   }
 
-  private var formatWarnings: [String] {
-    guard let format = pictureFormat else { return [] }
-    let canBeLossless = format == .webp || format == .avif
-    let lossless = canBeLossless && options.output.lossless == true
-    var unused: [String] = []
-    if format == .png || lossless { unused.append("quality") }
-    if !canBeLossless { unused.append("lossless") }
-    if format != .avif { unused.append("effort") }
-    if format != .png { unused.append("compression") }
-    let output = lossless ? "lossless \(format.displayName)" : format.displayName
-    return unused.filter(givenOptions.contains).map { "--\($0) has no effect on \(output) output" }
+  /// The encoding options the library's rule (``HexMask/Output/Choices/kind(for:)``) leaves
+  /// unused for this job's format; `--dither` and `--background` are said below in words
+  /// that name what is missing.
+  private var formatWarnings: [IneffectiveOption] {
+    guard let format = pictureFormat,
+      let (kind, unused) = try? options.choices.kind(for: format)
+    else { return [] }
+    let lossless =
+      switch kind {
+      case .webp(let webp): webp.quality == .lossless
+      case .avif(let avif): avif.quality == .lossless
+      case .png, .jpeg, .mask: false
+      }
+    let said: [HexMask.Output.Field] = [.quality, .lossless, .effort, .compression]
+    return unused.filter { said.contains($0) && givenOptions.contains($0.rawValue) }.map {
+      .unusedByFormat(option: $0.rawValue, format: format, lossless: lossless)
+    }
   }
 
-  private var otherWarnings: [String] {
+  private var otherWarnings: [IneffectiveOption] {
     guard Self.writesFiles.contains(action) else { return [] }
-    var warnings: [String] = []
+    var warnings: [IneffectiveOption] = []
     func given(_ option: String) -> Bool { givenOptions.contains(option) }
     if action == .writeShape {
       // Only the SVG is written: no picture is read, cropped or encoded.
       for option in Self.pictureOnlyOptions where given(option) {
-        warnings.append("--\(option) has no effect when only an SVG is written")
+        warnings.append(.onlySVG(option: option))
       }
-    } else if given("dither") && options.output.colors == nil {
-      warnings.append("--dither has no effect without --colors")
+    } else if given("dither"),
+      // Whatever the format: a PNG's when it is not known yet.
+      let (_, unused) = try? options.choices.kind(for: pictureFormat ?? .png),
+      unused.contains(.dither)
+    {
+      warnings.append(.ditherWithoutColors)
     }
     if given("no-upscale") && options.sizes.isEmpty {
-      warnings.append("--no-upscale has no effect without --size")
+      warnings.append(.noUpscaleWithoutSize)
     }
-    if options.output.maskOnly {
+    if options.choices.maskOnly {
       for option in ["background", "focus", "gravity", "border-color", "strip", "no-rotate"]
       where given(option) {
-        warnings.append("--\(option) has no effect with --mask-only")
+        warnings.append(.withMaskOnly(option: option))
       }
     } else if options.shape.layout == .seed && action != .writeShape {
       // The seed layout always takes the top-left square, as the original does.
       for option in ["focus", "gravity"] where given(option) {
-        warnings.append("--\(option) has no effect with --layout seed")
+        warnings.append(.withSeedLayout(option: option))
       }
     }
     if given("border-color"), let line = options.shape.line,
       line == .pixels(0) || line == .percent(0)
     {
-      warnings.append("--border-color has no effect with --line 0")
+      warnings.append(.borderColorWithoutBorder)
     }
     if action == .renderBatch && batch.nulSeparated && batch.listFile == nil {
-      warnings.append("-0 (--null) has no effect without --files-from")
+      warnings.append(.nullWithoutList)
     }
     for replaced in replacedFiles {
       let option = replaced.option
@@ -102,9 +121,7 @@ extension Job {
         case "svg": svgOutput
         default: batch.listFile
         }
-      warnings.append(
-        "--\(option) \(quotedName(replaced.file)) has no effect: a later --\(option) "
-          + "\(quotedName(later ?? "")) replaces it")
+      warnings.append(.replaced(option: option, file: replaced.file, by: later ?? ""))
     }
     return warnings
   }
@@ -118,4 +135,42 @@ extension Job {
 
   /// The actions that write pictures or shapes, which the warnings are about.
   private static let writesFiles: [Action] = [.render, .renderBatch, .renderMask, .writeShape]
+}
+
+/// An option given on the command line that changes nothing in what is written, said as a
+/// warning. Every case's words live here.
+enum IneffectiveOption: Equatable, Sendable {
+  /// `--option` (`quality`, `lossless`, `effort`, `compression`) is unused by a `format`
+  /// output (`lossless`: a lossless WebP or AVIF).
+  case unusedByFormat(option: String, format: OutputFormat, lossless: Bool)
+  /// A picture's `--option` when only an SVG is written.
+  case onlySVG(option: String)
+  case ditherWithoutColors
+  case noUpscaleWithoutSize
+  /// A picture's `--option` with `--mask-only`.
+  case withMaskOnly(option: String)
+  /// `--focus` or `--gravity` with `--layout seed`, which always takes the top-left square.
+  case withSeedLayout(option: String)
+  case borderColorWithoutBorder
+  case nullWithoutList
+  /// `--option file`, which a later `--option later` replaced.
+  case replaced(option: String, file: String, by: String)
+
+  /// The warning, without the `hexmask: warning: ` prefix.
+  var words: String {
+    switch self {
+    case .unusedByFormat(let option, let format, let lossless):
+      "--\(option) has no effect on \(lossless ? "lossless " : "")\(format.displayName) output"
+    case .onlySVG(let option): "--\(option) has no effect when only an SVG is written"
+    case .ditherWithoutColors: "--dither has no effect without --colors"
+    case .noUpscaleWithoutSize: "--no-upscale has no effect without --size"
+    case .withMaskOnly(let option): "--\(option) has no effect with --mask-only"
+    case .withSeedLayout(let option): "--\(option) has no effect with --layout seed"
+    case .borderColorWithoutBorder: "--border-color has no effect with --line 0"
+    case .nullWithoutList: "-0 (--null) has no effect without --files-from"
+    case .replaced(let option, let file, let later):
+      "--\(option) \(quotedName(file)) has no effect: a later --\(option) "
+        + "\(quotedName(later)) replaces it"
+    }
+  }
 }

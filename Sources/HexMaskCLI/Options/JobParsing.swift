@@ -64,7 +64,7 @@ extension Job {
     }
     guard action == .render else { return }
     if givenOptions.contains("gravity") && givenOptions.contains("focus") {
-      throw .contradiction("--gravity and --focus both choose the square; give only one")
+      throw .contradiction(.gravityAndFocus)
     }
     // An empty word (an unset shell variable in quotes) names no file; say so before it
     // reaches the file system as "No such file or directory".
@@ -80,9 +80,7 @@ extension Job {
         try checkFormat(ofName: template.text, extension: template.literalExtension)
       }
       try checkOutputPixels()
-      try checkBackground()
-      try checkColors()
-      try checkBatchMask()
+      try checkKind(of: namedFormat)
       return
     }
     if let option = batchOnly.first { throw .needsOutputFolder(option: option) }
@@ -93,7 +91,7 @@ extension Job {
     if let svgOutput { try checkSizePlaceholder(in: svgOutput, role: "--svg") }
     if !options.sizes.isEmpty && files.count < 2 {
       // A canvas of a given size needs no picture for its mask or its SVG.
-      if options.output.maskOnly && files.count == 1 {
+      if options.choices.maskOnly && files.count == 1 {
         output = files[0]
         action = .renderMask
         try checkSizePlaceholder(in: output, role: "OUTPUT")
@@ -114,8 +112,8 @@ extension Job {
     try checkSizePlaceholder(in: output, role: "OUTPUT")
     if output != "-" { try checkFormat(ofName: output, extension: fileExtension(of: output)) }
     try checkOutputPixels()
-    try checkBackground()
-    try checkColors()
+    // A mask in another format is the render's error, with its own words.
+    try checkKind(of: pictureFormat)
   }
 
   /// Refuses an output name whose extension (`ext`, nil when the name has none or it is
@@ -126,49 +124,24 @@ extension Job {
     guard let ext else { return }
     let named = OutputFormat(fileExtension: ext)
     if let format = options.format, let named, named != format {
-      throw .contradiction(
-        "--format \(format.rawValue) contradicts the name \(quotedName(name)), \(named.aName); "
-          + "drop one, or name a .\(format.fileExtension) file")
+      throw .contradiction(.formatAndName(format, name: name, named: named))
     }
     if named == nil && options.format == nil && action == .renderBatch {
-      throw .contradiction(
-        "--name \(quotedName(name)) ends in '.\(ext)', which is not a format hexmask writes: "
-          + "use .png, .jpg, .jpeg, .webp or .avif, or --format")
+      throw .contradiction(.templateNamesNoFormat(template: name, ext: ext))
     }
   }
 
-  /// Refuses `--mask-only` with `--format` or a `--name` extension of another format than
-  /// PNG in a batch: every file would fail alike, so it is a usage error, as it is for one
-  /// file.
-  private func checkBatchMask() throws(CommandError) {
-    guard options.output.maskOnly else { return }
-    let named = batch.nameTemplate?.literalExtension.flatMap(OutputFormat.init(fileExtension:))
-    guard let format = options.format ?? named, format != .png else { return }
-    throw .contradiction(
-      "--mask-only writes a gray PNG, and \(format.displayName) output cannot hold it; "
-        + "drop one, or write .png files")
-  }
-
-  /// Refuses a `--background` that is not opaque for a JPEG, which cannot be transparent:
-  /// flattening onto it would silently blend the picture with black.
-  private func checkBackground() throws(CommandError) {
-    guard pictureFormat == .jpeg, let background = options.output.background,
-      background.alpha < 255
-    else { return }
-    throw .contradiction(
-      "--background must be opaque for JPEG output, which has no transparency; "
-        + "use WebP or PNG to keep it")
-  }
-
-  /// Refuses `--colors` for JPEG, WebP and AVIF, which have no palette: the small file it asks
-  /// for would silently not be one.
-  private func checkColors() throws(CommandError) {
-    guard options.output.colors != nil, let format = pictureFormat, format != .png else {
-      return
+  /// Refuses, by the library's rule (``HexMask/Output/Choices/kind(for:)``), options that
+  /// contradict the kind of a `format` output (nil: not known yet): a translucent
+  /// `--background` for JPEG, `--colors` for a format with no palette, `--mask-only` for
+  /// another format than PNG. Every file would fail alike, so it is a usage error.
+  private func checkKind(of format: OutputFormat?) throws(CommandError) {
+    guard let format else { return }
+    do throws(OutputError) {
+      _ = try options.choices.kind(for: format)
+    } catch {
+      throw .contradiction(.refused(error))
     }
-    throw .contradiction(
-      "--colors writes a palette PNG, and \(format.displayName) output has none; "
-        + "drop --colors, or write a .png")
   }
 
   /// Refuses an output name (`role`: OUTPUT, `--svg` or `--name`) that cannot tell the

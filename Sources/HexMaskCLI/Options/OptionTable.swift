@@ -82,7 +82,7 @@ let optionTable: [OptionDescription] = [
     group: .output, defaultValue: "from the name; png without an extension"),
   OptionDescription(
     long: "compression",
-    value: .compression(named: "LEVEL") { $0.options.output.compression = $1 },
+    value: .compression(named: "LEVEL") { $0.options.choices.compression = $1 },
     help: "PNG compression: fast, default or small, or a zlib level 0–9. The default is "
       + "faster than vips' and libpng's defaults and smaller than vips'; small is smaller "
       + "than libpng's default.",
@@ -90,7 +90,7 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "colors",
     value: .wholeNumber(named: "N", in: HexMask.Output.colorsRange) {
-      $0.options.output.colors = $1
+      $0.options.choices.colors = $1
     },
     help: "Write a palette PNG of at most N colours (\(HexMask.Output.colorsRange.lowerBound)–"
       + "\(HexMask.Output.colorsRange.upperBound)), chosen for each picture: a far smaller "
@@ -99,27 +99,27 @@ let optionTable: [OptionDescription] = [
     group: .output),
   OptionDescription(
     long: "dither",
-    value: .flag { $0.options.output.dither = true },
+    value: .flag { $0.options.choices.dither = true },
     help: "With --colors: ordered dithering, so gradients mix colours instead of banding. "
       + "The bytes are the same for any -j.",
     group: .output),
   OptionDescription(
     long: "quality",
     value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
-      $0.options.output.quality = $1
+      $0.options.choices.quality = $1
     },
     help: "JPEG, lossy WebP and lossy AVIF quality, from \(HexMask.Output.qualityRange.lowerBound) "
       + "(smallest file) to \(HexMask.Output.qualityRange.upperBound) (best picture).",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
-    value: .flag { $0.options.output.lossless = true },
+    value: .flag { $0.options.choices.lossless = true },
     help: "Write WebP or AVIF losslessly.",
     group: .output),
   OptionDescription(
     long: "effort",
     value: .wholeNumber(named: "N", in: HexMask.Output.effortRange) {
-      $0.options.output.effort = $1
+      $0.options.choices.effort = $1
     },
     help: "How hard the AVIF encoder works, from \(HexMask.Output.effortRange.lowerBound) "
       + "(fastest) to \(HexMask.Output.effortRange.upperBound) (smallest file).",
@@ -129,13 +129,13 @@ let optionTable: [OptionDescription] = [
       + "over \(HexMask.Output.largeEffortSide)"),
   OptionDescription(
     long: "background",
-    value: .colorOrNone(named: "COLOR") { $0.options.output.background = $1 },
+    value: .colorOrNone(named: "COLOR") { $0.options.choices.background = $1 },
     help: "Make the output opaque on this colour (none: keep it transparent). JPEG, which "
       + "has no transparency, always is.",
     group: .output, defaultValue: "none; white for JPEG"),
   OptionDescription(
     long: "mask-only",
-    value: .flag { $0.options.output.maskOnly = true },
+    value: .flag { $0.options.choices.maskOnly = true },
     help: "Write the shape's coverage (fill and border) as an 8-bit gray PNG instead of the "
       + "picture. With --size, INPUT may be left out: hexmask --mask-only --size 256 mask.png (or "
       + "--size 64,256 mask-{size}.png).",

@@ -63,45 +63,46 @@ import Testing
     variant("crop") { $0.output.crop = .gravity(.north) }
     variant("focus") { $0.output.crop = .focus(x: 0.2, y: 0.3) }
     variant("format", .webp) { _ in }
-    variant("quality", .jpeg) { $0.output.quality = 89 }
-    variant("compression") { $0.output.compression = .small }
-    variant("colors") { $0.output.colors = 64 }
+    variant("quality", .jpeg) { $0.choices.quality = 89 }
+    variant("compression") { $0.choices.compression = .small }
+    variant("colors") { $0.choices.colors = 64 }
     variant("dither") {
-      $0.output.colors = 64
-      $0.output.dither = true
+      $0.choices.colors = 64
+      $0.choices.dither = true
     }
     variant("colors of a mask") {
-      $0.output.maskOnly = true
-      $0.output.colors = 4
+      $0.choices.maskOnly = true
+      $0.choices.colors = 4
     }
-    variant("lossless", .webp) { $0.output.lossless = true }
-    variant("effort", .avif) { $0.output.effort = 2 }
-    variant("background") { $0.output.background = .white }
-    variant("maskOnly") { $0.output.maskOnly = true }
+    variant("lossless", .webp) { $0.choices.lossless = true }
+    variant("effort", .avif) { $0.choices.effort = 2 }
+    variant("background") { $0.choices.background = .white }
+    variant("maskOnly") { $0.choices.maskOnly = true }
     variant("autoOrient") { $0.input.autoOrient = false }
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
     variant("strict") { $0.input.strict = true }
     let recipe = Self.recipe(base)
     var colored = base
-    colored.output.colors = 64
+    colored.choices.colors = 64
     var dithered = colored
-    dithered.output.dither = true
+    dithered.choices.dither = true
     #expect(Self.recipe(colored) != Self.recipe(dithered))
     for (name, (options, format)) in variants {
       #expect(Self.recipe(options, format: format) != recipe, "\(name)")
     }
     // A new field of the library's values must appear here (or be argued to not change the
-    // bytes): `output.format` is replaced by each output's own format, `threads` never
+    // bytes): `output.kind` is replaced by the kind each output's format makes of the
+    // choices (which are all here), `threads` never
     // changes the bytes, `maxPixels` is a limit every written output was within, and
     // `mark` the command always sets (outputVersion 4 covers outputs made before it).
     let fields = Set(
       [
         Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
-        Mirror(reflecting: base.input),
+        Mirror(reflecting: base.input), Mirror(reflecting: base.choices),
       ]
       .flatMap { $0.children.compactMap(\.label) })
     let covered = Set(variants.keys).union([
-      "rotation", "threads", "maxPixels", "memoryBudget", "mark",
+      "rotation", "threads", "maxPixels", "memoryBudget", "mark", "kind",
     ])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
@@ -128,8 +129,8 @@ import Testing
   @Test func aPaletteRecipeFollowsTheLevelItDeflatesAt() {
     func palette(_ compression: HexMask.PNGCompression?) -> UInt64 {
       var settings = RenderSettings()
-      settings.output.colors = 16
-      settings.output.compression = compression
+      settings.choices.colors = 16
+      settings.choices.compression = compression
       return Self.recipe(settings)
     }
     #expect(HexMask.PNGCompression.default.paletteLevel == 9)
@@ -157,12 +158,12 @@ import Testing
     #expect(large.contains("\neffort \(HexMask.Output.defaultEffort(side: 2000))\n"))
     #expect(HexMask.Output.defaultEffort(side: 2000) != HexMask.Output.defaultEffort(side: 64))
     var effort = RenderSettings()
-    effort.output.effort = 2
+    effort.choices.effort = 2
     #expect(effectiveRecipe(of: effort, side: 64, format: .avif).contains("\neffort 2\n"))
     #expect(!effectiveRecipe(of: effort, side: 64, format: .webp).contains("effort"))
     #expect(Self.recipe(effort, format: .avif) != Self.recipe(RenderSettings(), format: .avif))
     var lossless = RenderSettings()
-    lossless.output.lossless = true
+    lossless.choices.lossless = true
     #expect(
       effectiveRecipe(of: lossless, side: 64, format: .avif).contains("\nquality lossless\n"))
     #expect(!effectiveRecipe(of: RenderSettings(), side: 64, format: .webp).contains("encoder"))
@@ -183,9 +184,9 @@ import Testing
     }
     variant("threads") { $0.output.threads = 8 }
     variant("maxPixels") { $0.input.maxPixels = 1000 }
-    variant("quality on PNG") { $0.output.quality = 50 }
-    variant("lossless on PNG") { $0.output.lossless = true }
-    variant("effort on PNG") { $0.output.effort = 2 }
+    variant("quality on PNG") { $0.choices.quality = 50 }
+    variant("lossless on PNG") { $0.choices.lossless = true }
+    variant("effort on PNG") { $0.choices.effort = 2 }
     variant("no-upscale without size") { $0.output.upscale = false }
     variant("focus on the centre") { $0.output.crop = .focus(x: 0.5, y: 0.5) }
     variant("rotation 450") { $0.shape.rotation = 450 }
@@ -197,7 +198,7 @@ import Testing
       $0.shape.rotation = 90
       $0.shape.sides = 6
     }
-    variant("output.format, replaced per output") { $0.output.format = .jpeg }
+    variant("output.kind, replaced per output") { $0.output.kind = .init(.jpeg) }
     for (name, (options, format)) in same {
       #expect(Self.recipe(options, format: format) == Self.recipe(base), "\(name)")
     }
@@ -213,15 +214,15 @@ import Testing
     blackNoLine.shape.borderColor = .black
     #expect(Self.recipe(blackNoLine) == Self.recipe(noLine))
     var jpeg = base
-    jpeg.output.compression = .small
-    jpeg.output.lossless = true
+    jpeg.choices.compression = .small
+    jpeg.choices.lossless = true
     #expect(Self.recipe(jpeg, format: .jpeg) == Self.recipe(base, format: .jpeg))
-    jpeg.output.background = .white
+    jpeg.choices.background = .white
     #expect(Self.recipe(jpeg, format: .jpeg) == Self.recipe(base, format: .jpeg))
     var mask = base
-    mask.output.maskOnly = true
+    mask.choices.maskOnly = true
     var maskWithPictureOptions = mask
-    maskWithPictureOptions.output.background = .black
+    maskWithPictureOptions.choices.background = .black
     maskWithPictureOptions.output.crop = .gravity(.north)
     maskWithPictureOptions.shape.borderColor = .black
     #expect(Self.recipe(maskWithPictureOptions) == Self.recipe(mask))

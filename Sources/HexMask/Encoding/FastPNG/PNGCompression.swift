@@ -56,7 +56,7 @@ extension HexMask {
       }
     }
 
-    /// The zlib level a palette PNG (``HexMask/Output/colors``) deflates at with this
+    /// The zlib level a palette PNG (``HexMask/Output/Palette``) deflates at with this
     /// setting. Its rows are unfiltered indices, a quarter of RGBA's bytes, so level 9
     /// costs little there and is the smallest: ``default`` and ``small`` (and their numbers,
     /// 2 and 6) mean 9; ``fast`` and the other levels keep their level.
