@@ -9,8 +9,8 @@ import Testing
 
 /// Batch mode through the built binary, on temporary folder trees.
 @Suite struct BatchEndToEndTests {
-  static let photo = fixture("photos/rocket.jpg")
-  static let png = fixture("pngsuite/basn2c08.png")
+  static let photo = Fixtures.path("photos/rocket.jpg")
+  static let png = Fixtures.path("pngsuite/basn2c08.png")
 
   /// Copies fixtures (or writes text, for values starting with `text:`) to paths under `dir`.
   func makeFiles(_ dir: URL, _ files: [String: String]) throws {
@@ -168,8 +168,8 @@ import Testing
       try makeFiles(
         dir,
         [
-          "in/a.jpg": Self.photo, "in/bad.png": fixture("corrupt/badcrc.png"), "in/c.png": Self.png,
-          "in/truncated.png": fixture("corrupt/truncated.png"),
+          "in/a.jpg": Self.photo, "in/bad.png": Fixtures.path("corrupt/badcrc.png"), "in/c.png": Self.png,
+          "in/truncated.png": Fixtures.path("corrupt/truncated.png"),
         ])
       let run = try runHexMask(["in", "in/missing.jpg", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
@@ -195,7 +195,7 @@ import Testing
         "jpeg/jpg-progressive.jpg", "exif/Landscape_6.jpg", "jpeg/testimgp.jpg",
         "pngsuite/s33i3p04.png",
       ].enumerated() {
-        files["in/\(index)-" + (name.split(separator: "/").last ?? "")] = fixture(name)
+        files["in/\(index)-" + (name.split(separator: "/").last ?? "")] = Fixtures.path(name)
       }
       try makeFiles(dir, files)
       for jobs in ["1", "4"] {
@@ -216,7 +216,7 @@ import Testing
   @Test func jsonDescribesEveryFileAndNothingElse() throws {
     try withTemporaryDirectory { dir in
       try makePhotos(dir)
-      try makeFiles(dir, ["in/zz.png": fixture("corrupt/badcrc.png")])
+      try makeFiles(dir, ["in/zz.png": Fixtures.path("corrupt/badcrc.png")])
       try makeFiles(dir, ["out/b.png": "text:already there"])
       let run = try runHexMask(["-r", "in", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
@@ -322,7 +322,7 @@ import Testing
     try withTemporaryDirectory { dir in
       try makeFiles(
         dir,
-        ["in/a.jpg": fixture("jpeg/truncated_jpeg.jpg"), "in/b.png": fixture("corrupt/badcrc.png")])
+        ["in/a.jpg": Fixtures.path("jpeg/truncated_jpeg.jpg"), "in/b.png": Fixtures.path("corrupt/badcrc.png")])
       let run = try runHexMask(["in", "--out-dir", "out", "-q"], in: dir)
       #expect(run.status == 1)
       #expect(

@@ -17,7 +17,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 
   /// The command line, writing to `output`: the SVG alone when there is no input.
   func arguments(output: String) -> [String] {
-    let files = input.map { [fixture($0), output] } ?? ["--svg", output]
+    let files = input.map { [Fixtures.path($0), output] } ?? ["--svg", output]
     return files + extra + [option, value]
   }
 }

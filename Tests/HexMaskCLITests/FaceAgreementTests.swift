@@ -41,7 +41,7 @@ struct FaceAgreementTests {
 
   /// OpenCV's record, by picture name.
   static func recorded() throws -> [String: Picture] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/opencv-faces.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/opencv-faces.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
     var result: [String: Picture] = [:]
@@ -83,7 +83,7 @@ struct FaceAgreementTests {
   func agreement(cascade: String) throws {
     let expected = try Self.recorded()
     #expect(expected.count >= 30, "at least 30 fixture pictures")
-    let files = expected.keys.sorted().map { fixture("faces/detect/\($0)") }
+    let files = expected.keys.sorted().map { Fixtures.path("faces/detect/\($0)") }
     let found = try Self.found(cascade: cascade, files: files)
     var (opencv, matched, ours, extra) = (0, 0, 0, 0)
     var misses: [String] = []
@@ -124,12 +124,12 @@ extension FaceAgreementTests {
       if: FileManager.default.fileExists(
         atPath: "\(cascadeFolder)/haarcascade_frontalface_default.xml")))
   func edgeFaces() throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/edge-faces.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/edge-faces.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
     #expect(pictures.count == 17)
     let cascade = "haarcascade_frontalface_default.xml"
-    let files = pictures.keys.sorted().map { fixture("faces/edge/\($0)") }
+    let files = pictures.keys.sorted().map { Fixtures.path("faces/edge/\($0)") }
     let found = try Self.found(cascade: cascade, files: files)
     for (name, entry) in pictures {
       let mine = try #require(found[name], "no answer for \(name)")

@@ -22,7 +22,7 @@ struct FaceSceneTests {
   }
 
   static func scenes() throws -> (scenes: [String: Scene], counts: [String: Int]) {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/scenes.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/scenes.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let entries = try #require(root["scenes"] as? [String: [String: Any]])
     var scenes: [String: Scene] = [:]
@@ -41,7 +41,7 @@ struct FaceSceneTests {
     return try withTemporaryFolder { folder in
       let run = try runHexMask(
         [
-          fixture("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
+          Fixtures.path("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
           "--json", "-q",
         ], timeout: 600)
       #expect(run.status == 0, "\(run.standardError)")
@@ -94,7 +94,7 @@ struct FaceSceneTests {
     try withTemporaryFolder { folder in
       let run = try runHexMask(
         [
-          fixture("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
+          Fixtures.path("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
           "attention", "--json", "-q",
         ], timeout: 120)
       let row = try #require(
@@ -114,13 +114,13 @@ struct FaceSceneTests {
     "the crop's detector finds 39 of the detect fixtures' 40 upright faces",
     .enabled(if: modelInstalled))
   func detectFixtures() throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/detect-truth.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/detect-truth.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
     try withTemporaryFolder { folder in
       let run = try runHexMask(
         [
-          fixture("faces/detect"), "--out-dir", folder, "--size", "64", "--gravity", "face",
+          Fixtures.path("faces/detect"), "--out-dir", folder, "--size", "64", "--gravity", "face",
           "--json", "-q",
         ], timeout: 600)
       #expect(run.status == 0, "\(run.standardError)")
@@ -162,7 +162,7 @@ struct FaceSceneTests {
       try withTemporaryFolder { folder in
         let run = try runHexMask(
           [
-            fixture("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
+            Fixtures.path("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
             "--gravity", "face", "--json", "-q",
           ], timeout: 120)
         let row = try #require(

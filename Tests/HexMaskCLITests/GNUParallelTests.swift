@@ -111,7 +111,7 @@ import Testing
       for path in fixtures {
         let name = URL(fileURLWithPath: path).lastPathComponent
         try FileManager.default.copyItem(
-          atPath: fixture(path), toPath: target.appendingPathComponent(name).path)
+          atPath: Fixtures.path(path), toPath: target.appendingPathComponent(name).path)
         copied.append("photos/\(subfolder)/\(name)")
       }
     }

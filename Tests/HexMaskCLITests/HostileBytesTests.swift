@@ -68,7 +68,7 @@ import Testing
     var strictRefused = 0
     try withTemporaryDirectory { (folder: URL) throws in
       for seedFile in HostileInputTests.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let bytes = mutation.apply(to: original, using: &random)

@@ -46,7 +46,7 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
   /// Puts the two extreme pictures in the row's folder.
   static func prepare(_ folder: URL) throws {
     try FileManager.default.copyItem(
-      atPath: fixture("jpeg/jpg-size-1x1.jpg"),
+      atPath: Fixtures.path("jpeg/jpg-size-1x1.jpg"),
       toPath: folder.appendingPathComponent("one.jpg").path)
     try strip.get().write(to: folder.appendingPathComponent("strip.png"))
   }

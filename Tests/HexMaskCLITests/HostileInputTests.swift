@@ -19,7 +19,7 @@ import Testing
   /// The bundled files to sweep: the corrupt ones, PngSuite's `x*` and the damaged JPEGs.
   static var corruptFixtures: [String] {
     let files = ["corrupt", "pngsuite", "jpeg"].flatMap { folder in
-      let path = fixture(folder)
+      let path = Fixtures.path(folder)
       let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
       return names.filter { name in
         (folder == "corrupt" && !name.hasSuffix(".txt"))
@@ -37,9 +37,9 @@ import Testing
   }
 
   /// The shared corpus's `corrupt/` folder, when it is there.
-  @Test(.enabled(if: sharedCorpusHas("corrupt")))
+  @Test(.enabled(if: SharedCorpus.has("corrupt")))
   func corruptCorpusFilesFailCleanlyOrDecode() throws {
-    let folder = sharedCorpus("corrupt")
+    let folder = SharedCorpus.path("corrupt")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder)
       .filter { !$0.hasSuffix(".txt") }.sorted().map { "\(folder)/\($0)" }
     #expect(!files.isEmpty)
@@ -76,7 +76,7 @@ import Testing
     var written = 0
     try withTemporaryDirectory { (dir: URL) throws in
       for seedFile in Self.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let bytes = mutation.apply(to: original, using: &random)
@@ -107,7 +107,7 @@ import Testing
     var random = SplitMix64(seed: 42)
     try withTemporaryDirectory { (dir: URL) throws in
       for seedFile in Self.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<15 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let input = dir.appendingPathComponent("in")
@@ -128,7 +128,7 @@ import Testing
   /// binary: libde265 prints its own complaints ("SPS error: CB alignment") for some of them,
   /// yet a refusal is still exactly hexmask's one line.
   @Test func damagedHEVCParametersGetOneLineEach() throws {
-    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("heif/rocket.heic"))))
+    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("heif/rocket.heic"))))
     let tag = Array("hvcC".utf8)
     let at = try #require(
       original.indices.dropLast(3).first { Array(original[$0..<$0 + 4]) == tag })

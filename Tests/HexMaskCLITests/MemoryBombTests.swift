@@ -20,7 +20,7 @@ import Testing
   func refused(_ index: Int) throws {
     let (file, needs) = Self.bombs[index]
     try withTemporaryDirectory { dir in
-      let input = fixture(file)
+      let input = Fixtures.path(file)
       let run = try runHexMask([
         input, dir.appendingPathComponent("o.png").path, "--memory-limit", "100M",
       ])
@@ -37,7 +37,7 @@ import Testing
   /// 200 MB (it was about 4 GB when the budget did not see these decodes).
   @Test func aBatchOfBombsStaysSmall() throws {
     try withTemporaryDirectory { dir in
-      let inputs = Self.bombs.prefix(4).map { fixture($0.file) }
+      let inputs = Self.bombs.prefix(4).map { Fixtures.path($0.file) }
       let run = try runProcess(
         try hexmaskExecutable(named: "hexmask-peak"),
         [try hexmaskExecutable().path] + inputs + [
@@ -63,7 +63,7 @@ import Testing
     try withTemporaryDirectory { dir in
       let output = dir.appendingPathComponent("o.png").path
       let run = try runHexMask(
-        [fixture("memory/progressive-8000-legit.jpg"), output, "--size", "256"], timeout: 120)
+        [Fixtures.path("memory/progressive-8000-legit.jpg"), output, "--size", "256"], timeout: 120)
       #expect(run.status == 0, "\(run.standardError)")
       #expect(FileManager.default.fileExists(atPath: output))
     }
@@ -73,7 +73,7 @@ import Testing
   /// taken from the limit; with --no-rotate the rows stream and nothing is taken.
   @Test func anEXIFTurnTakesItsCopyFromTheLimit() throws {
     try withTemporaryDirectory { dir in
-      let input = fixture("faces/detect/exif6-face090.jpg")
+      let input = Fixtures.path("faces/detect/exif6-face090.jpg")
       let output = dir.appendingPathComponent("o.png").path
       let turned = try runHexMask([input, output, "--memory-limit", "500K"])
       #expect(turned.status == 1)
@@ -94,7 +94,7 @@ import Testing
     try withTemporaryDirectory { dir in
       var arguments: [String] = []
       for index in 0..<8 {
-        let input = fixture(
+        let input = Fixtures.path(
           index % 2 == 0 ? "jpeg/jpg-progressive.jpg" : "pngsuite/basi2c08.png")
         let copy = dir.appendingPathComponent("\(index)" + (index % 2 == 0 ? ".jpg" : ".png"))
         try FileManager.default.copyItem(atPath: input, toPath: copy.path)
@@ -118,7 +118,7 @@ import Testing
     arguments: ["memory/flat-4000-444-8bit.avif", "memory/flat-4000-444-10bit.avif"])
   func anAVIFStaysUnderTheLimitItsEstimateAdmits(_ file: String) throws {
     try withTemporaryDirectory { dir in
-      let input = fixture(file)
+      let input = Fixtures.path(file)
       let output = dir.appendingPathComponent("o.png").path
       let refused = try runHexMask([input, output, "--size", "256", "--memory-limit", "1M"])
       let needs = refused.standardError.split(separator: " ").drop { $0 != "needs" }.dropFirst()

@@ -8,7 +8,7 @@ import Testing
   @Test(arguments: ["0", "-5", "1e308", "nan", "garbage"])
   func badValuesAreUsageErrors(value: String) throws {
     let run = try runHexMask([
-      fixture("heif/rocket-alpha.heic"), "/dev/null", "--memory-limit", value,
+      Fixtures.path("heif/rocket-alpha.heic"), "/dev/null", "--memory-limit", value,
     ])
     #expect(run.status == 2)
     #expect(run.standardError.hasPrefix("hexmask: invalid value '\(value)' for '--memory-limit'"))
@@ -16,7 +16,7 @@ import Testing
 
   @Test func aPictureLargerThanTheLimitFailsInOneLineNamingIt() throws {
     try withTemporaryDirectory { dir in
-      let input = fixture("heif/rocket-alpha.heic")
+      let input = Fixtures.path("heif/rocket-alpha.heic")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output, "--memory-limit", "100K"])
       #expect(run.status == 1)
@@ -33,7 +33,7 @@ import Testing
   @Test func aBatchWhosePicturesFitOneAtATimeWritesThemAll() throws {
     try withTemporaryDirectory { dir in
       let inputs = (0..<6).map {
-        fixture(["heif/rocket-alpha.heic", "heif/rocket-10bit.heic"][$0 % 2])
+        Fixtures.path(["heif/rocket-alpha.heic", "heif/rocket-10bit.heic"][$0 % 2])
       }
       var arguments: [String] = []
       for (index, input) in inputs.enumerated() {

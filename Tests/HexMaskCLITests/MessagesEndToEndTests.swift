@@ -106,10 +106,10 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
     try withTemporaryDirectory { directory in
       let fileManager = FileManager.default
       try fileManager.copyItem(
-        atPath: fixture("photos/rocket.jpg"),
+        atPath: Fixtures.path("photos/rocket.jpg"),
         toPath: directory.appendingPathComponent("photo.jpg").path)
       try fileManager.copyItem(
-        atPath: fixture("jpeg/testorig12.jpg"),
+        atPath: Fixtures.path("jpeg/testorig12.jpg"),
         toPath: directory.appendingPathComponent("12bit.jpg").path)
       try Data("not a picture\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
       try fileManager.createDirectory(

@@ -31,7 +31,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   func sizeGivesThatSquare(size: Int) throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "\(size)"])
+      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "\(size)"])
       #expect(run.status == 0, "\(run.standardError)")
       let image = try decodeImage(at: output)
       #expect(image.width == size && image.height == size)
@@ -42,7 +42,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
-        try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale"])
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale"])
           .status == 0)
       #expect(try decodeImage(at: output).width == 427)
     }
@@ -73,7 +73,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   func jpegIsOpaqueOnTheBackground(options: [String], background: [Int]) throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.jpg").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "128"] + options)
+      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "128"] + options)
       #expect(run.status == 0, "\(run.standardError)")
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
       #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]))
@@ -89,7 +89,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
       let output = dir.appendingPathComponent("out.png").path
       #expect(
         try runHexMask([
-          fixture("photos/rocket.jpg"), output, "--size", "64", "--background", "navy",
+          Fixtures.path("photos/rocket.jpg"), output, "--size", "64", "--background", "navy",
         ]).status == 0)
       let image = try decodeImage(at: output)
       #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
@@ -103,7 +103,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
       for (name, extra) in [("out.webp", [String]()), ("out.img", ["--format", "webp"])] {
         let output = dir.appendingPathComponent(name).path
         let run = try runHexMask(
-          [fixture("photos/rocket.jpg"), output, "--size", "96"] + options + extra)
+          [Fixtures.path("photos/rocket.jpg"), output, "--size", "96"] + options + extra)
         #expect(run.status == 0, "\(run.standardError)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
         #expect(
@@ -116,7 +116,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   @Test func unknownExtensionIsAUsageError() throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), dir.appendingPathComponent("out.gif").path,
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("out.gif").path,
       ])
       #expect(run.status == 2)
       #expect(run.standardError.contains("--format"))
@@ -154,7 +154,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     try withTemporaryDirectory { (dir: URL) throws in
       let svg = dir.appendingPathComponent("shape.svg").path
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--svg", svg,
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--svg", svg,
         "--size", "200", "--sides", "7",
       ])
       #expect(run.status == 0, "\(run.standardError)")
@@ -173,7 +173,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     try withTemporaryDirectory { (dir: URL) throws in
       let out = dir.appendingPathComponent("out")
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size", "32",
+        Fixtures.path("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size", "32",
         "-q",
       ])
       #expect(run.status == 0, "\(run.standardError)")
@@ -191,7 +191,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
         let output = dir.appendingPathComponent("j\(jobs).png")
         // 640 px wide upscaled to 1200: several deflate bands.
         let run = try runHexMask([
-          fixture("photos/rocket.jpg"), output.path, "--size", "1200", "-j", jobs,
+          Fixtures.path("photos/rocket.jpg"), output.path, "--size", "1200", "-j", jobs,
         ])
         #expect(run.status == 0, "\(run.standardError)")
         outputs.append(try Data(contentsOf: output))
@@ -207,7 +207,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
       for level in ["fast", "default", "small", "0", "9"] {
         let output = dir.appendingPathComponent("\(level).png")
         let run = try runHexMask([
-          fixture("photos/rocket.jpg"), output.path, "--compression", level,
+          Fixtures.path("photos/rocket.jpg"), output.path, "--compression", level,
         ])
         #expect(run.status == 0, "\(run.standardError)")
         images.append(try decodeImage(at: output.path))

@@ -7,8 +7,8 @@ import Testing
   @Test func pipeInPipeOutGivesTheSameBytesAsFiles() throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let file = dir.appendingPathComponent("file.png")
-      #expect(try runHexMask([fixture("photos/rocket.jpg"), file.path]).status == 0)
-      let photo = try Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg")))
+      #expect(try runHexMask([Fixtures.path("photos/rocket.jpg"), file.path]).status == 0)
+      let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg")))
       let piped = try runHexMask(["-", "-"], standardInput: photo)
       #expect(piped.status == 0, "\(piped.standardError)")
       #expect(piped.standardError.isEmpty)
@@ -27,7 +27,7 @@ import Testing
 
   @Test func truncatedJPEGIsWrittenWithAWarning() throws {
     try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("jpeg/truncated_jpeg.jpg")
+      let input = Fixtures.path("jpeg/truncated_jpeg.jpg")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output])
       #expect(run.status == 0)
@@ -38,7 +38,7 @@ import Testing
 
   @Test func strictRefusesWhatDecodesOnlyWithWarnings() throws {
     try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("jpeg/truncated_jpeg.jpg")
+      let input = Fixtures.path("jpeg/truncated_jpeg.jpg")
       let run = try runHexMask([input, dir.appendingPathComponent("out.png").path, "--strict"])
       #expect(run.status == 1)
       #expect(run.standardError.hasPrefix("hexmask: \(input): "))
@@ -49,7 +49,7 @@ import Testing
 
   @Test func maxPixelsIsCheckedBeforeDecoding() throws {
     try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("photos/rocket.jpg")
+      let input = Fixtures.path("photos/rocket.jpg")
       let run = try runHexMask([
         input, dir.appendingPathComponent("o.png").path, "--max-pixels", "1000",
       ])

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -109,7 +110,7 @@ import Testing
 
   /// The same settings that fail above work where the format uses them.
   @Test func setFieldsWorkWhereTheyMeanSomething() throws {
-    let photo = try BytesInputTests.bytes("pngsuite/basn2c08.png")
+    let photo = try Fixtures.bytes("pngsuite/basn2c08.png")
     let settings: [HexMask.Output] = [
       Self.output(.jpeg) { $0.quality = 40 },
       Self.output(.webp) {

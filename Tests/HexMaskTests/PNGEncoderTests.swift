@@ -150,9 +150,9 @@ func iccProfileRoundTrips(name: String) throws {
   }
 }
 
-@Test(.enabled(if: sharedCorpusHas("icc/icc_profile_big.jpg")))
+@Test(.enabled(if: SharedCorpus.has("icc/icc_profile_big.jpg")))
 func bigIccProfileRoundTrips() throws {
-  let source = sharedCorpus.appendingPathComponent("icc/icc_profile_big.jpg").path
+  let source = SharedCorpus.path("icc/icc_profile_big.jpg")
   let profile = try #require(
     try withFile(source) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata.iccProfile })
   try withTemporaryFolder { directory in

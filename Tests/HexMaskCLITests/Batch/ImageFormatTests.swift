@@ -99,7 +99,7 @@ import Testing
 }
 
 private func fixtureBytes(_ name: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+  [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
 }
 
 /// Calls `body` with the file at `path` opened for reading, and closes it.
