@@ -1,7 +1,9 @@
-# hexmask — build, test, install. `make test` is exactly what CI (.ci/run) runs.
+# hexmask — build, test, install. `make check` is exactly what CI (.ci/run) runs.
 #
 #   make build                       release build
-#   make test                        all tests (debug)
+#   make test                        the fast lane: every test but the slow ones, optimised
+#   make check                       everything: the whole suite optimised, then the library's
+#                                    tests unoptimised, so that its bounds checks run
 #   make install PREFIX=~/.local     installs the binary, man page and completions
 #   make uninstall PREFIX=~/.local   removes exactly those files
 #   make demo                        writes out/demo.png from the bundled photo
@@ -66,7 +68,7 @@ DEB = hexmask_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null).deb
 DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
 PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh
 
-.PHONY: all build test install uninstall demo clean deps lint docs man gallery bench bench-deps \
+.PHONY: all build test check install uninstall demo clean deps lint docs man gallery bench bench-deps \
   deb dist deb-check slurm-check chromium-check
 
 all: build
@@ -102,8 +104,27 @@ deps:
 build: deps
 	$(SWIFT_BUILD) -c release
 
+# The test lanes. The library is optimised from the command line, not in Package.swift
+# (where SwiftPM would refuse it as a dependency by URL): the suite spends its time in the
+# pixel loops, and the face detector's SIMD lanes are some 50 times slower unoptimised.
+# `-Xswiftc -O` changes every Swift module's flags, so the optimised build has a scratch path
+# of its own, $(OPTIMISED), and the two lanes never rebuild each other. Plain $(SCRATCH) is
+# the unoptimised debug build that slurm-check, chromium-check and man use too.
+# `make test` leaves out the suites marked slow (HEXMASK_LANE=fast; see
+# Tests/TestSupport/Tags.swift). `make check` runs them all, with the shared corpus when
+# CORPUS names it, then the library's own tests (HexMaskTests) unoptimised, where the
+# bounds checks of unsafe buffers run; their slow ones (face cascades) stay optimised only.
+OPTIMISED = $(SCRATCH)/optimised
+SWIFT_TEST_OPTIMISED = $(SWIFT) test --scratch-path $(OPTIMISED) -Xswiftc -O
+# The shared corpus beside the checkout, when it is there; CORPUS= leaves it out.
+CORPUS ?= $(wildcard ../shared/corpus)
+
 test: deps
-	$(SWIFT) test --scratch-path $(SCRATCH)
+	HEXMASK_LANE=fast $(SWIFT_TEST_OPTIMISED)
+
+check: deps
+	HEXMASK_CORPUS="$(CORPUS)" $(SWIFT_TEST_OPTIMISED)
+	HEXMASK_LANE=fast $(SWIFT) test --scratch-path $(SCRATCH) --filter HexMaskTests
 
 install: build
 	bin="$(RELEASE_BIN)/hexmask" && mkdir -p "$(GENERATED)" && \

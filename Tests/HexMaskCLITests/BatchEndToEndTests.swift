@@ -168,7 +168,8 @@ import Testing
       try makeFiles(
         dir,
         [
-          "in/a.jpg": Self.photo, "in/bad.png": Fixtures.path("corrupt/badcrc.png"), "in/c.png": Self.png,
+          "in/a.jpg": Self.photo, "in/bad.png": Fixtures.path("corrupt/badcrc.png"),
+          "in/c.png": Self.png,
           "in/truncated.png": Fixtures.path("corrupt/truncated.png"),
         ])
       let run = try runHexMask(["in", "in/missing.jpg", "--out-dir", "out", "--json"], in: dir)
@@ -322,7 +323,10 @@ import Testing
     try withTemporaryDirectory { dir in
       try makeFiles(
         dir,
-        ["in/a.jpg": Fixtures.path("jpeg/truncated_jpeg.jpg"), "in/b.png": Fixtures.path("corrupt/badcrc.png")])
+        [
+          "in/a.jpg": Fixtures.path("jpeg/truncated_jpeg.jpg"),
+          "in/b.png": Fixtures.path("corrupt/badcrc.png"),
+        ])
       let run = try runHexMask(["in", "--out-dir", "out", "-q"], in: dir)
       #expect(run.status == 1)
       #expect(

@@ -6,7 +6,7 @@ import Testing
 /// working tree is committed to a fresh repository tagged 1.0.0, an outside package asks for
 /// `.package(url: "file://…", from: "1.0.0")`, and its program must build (SwiftPM refuses a
 /// dependency by URL whose targets use unsafe flags) and write the bytes the command writes.
-@Suite(.tags(.slow, .endToEnd)) struct DependByURLTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct DependByURLTests {
   /// The outside package's whole program: the library's defaults, a photo in, a PNG out.
   static let program = """
     import Foundation
@@ -65,7 +65,8 @@ import Testing
       let avatar = scratch.appendingPathComponent("\(configuration)/avatar")
       let run = try runProcess(avatar, [], standardInput: try Data(contentsOf: photo), timeout: 120)
       try #require(
-        !run.timedOut && run.status == 0, "the program exited with \(run.status): \(run.standardError)")
+        !run.timedOut && run.status == 0,
+        "the program exited with \(run.status): \(run.standardError)")
       let expectedFile = folder.appendingPathComponent("out.png")
       let command = try runHexMask([photo.path, expectedFile.path], timeout: 120)
       try #require(command.status == 0, "hexmask failed: \(command.standardError)")
@@ -79,7 +80,8 @@ import Testing
   /// left out) to `folder`, commits them there as the only commit and tags it 1.0.0.
   static func commitWorkingTree(to folder: URL, git: URL) throws {
     let listed = try runProcess(
-      git, ["-C", packageRoot.path, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+      git,
+      ["-C", packageRoot.path, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
       timeout: 60)
     try #require(listed.status == 0, "git ls-files: \(listed.standardError)")
     let fileManager = FileManager.default
@@ -97,7 +99,8 @@ import Testing
       ["tag", "1.0.0"],
     ] {
       let step = try runProcess(git, ["-C", folder.path] + arguments, timeout: 120)
-      try #require(step.status == 0, "git \(arguments.joined(separator: " ")): \(step.standardError)")
+      try #require(
+        step.status == 0, "git \(arguments.joined(separator: " ")): \(step.standardError)")
     }
   }
 

@@ -43,7 +43,8 @@ import Testing
   @Test(arguments: outputs.map(\.name))
   func theLibraryMarksWhatItWritesUnlessTold(name: String) throws {
     var output = try #require(Self.outputs.first { $0.name == name }).output
-    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
+    let photo = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
     let marked = try HexMask.render(photo, output: output).bytes
     #expect(ExistingFile(bytes: marked).carriesMark)
     #expect(try HexMask.render(photo, output: output).bytes == marked, "deterministic")
@@ -94,7 +95,8 @@ import Testing
 
   /// Damaged lengths end the walks, never trap: every prefix of a marked file is read.
   @Test func truncatedAndDamagedFilesNeverTrap() throws {
-    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
+    let photo = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
     for format in [OutputFormat.png, .jpeg, .webp, .avif] {
       var output = HexMask.Output()
       output.format = format
@@ -132,7 +134,8 @@ import Testing
     #expect(!file.carriesMark)
     #expect(file.description == what)
     #expect(
-      ReplacementRefusal(replacing: Fixtures.path(path), force: false) == .notMadeByHexMask(what: what))
+      ReplacementRefusal(replacing: Fixtures.path(path), force: false)
+        == .notMadeByHexMask(what: what))
     #expect(ReplacementRefusal(replacing: Fixtures.path(path), force: true) == nil)
     #expect(ReplacementRefusal(replacing: Fixtures.path(path), force: false, recorded: true) == nil)
   }
@@ -162,7 +165,8 @@ import Testing
   @Test func hexmasksOwnOutputsAreReplaced() throws {
     try withTemporaryFolder { folder in
       for name in ["o.png", "o.jpg", "o.webp", "o.avif"] {
-        let run = try runHexMask([Fixtures.path("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
+        let run = try runHexMask(
+          [Fixtures.path("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(ReplacementRefusal(replacing: folder + "/" + name, force: false) == nil, "\(name)")
       }

@@ -6,7 +6,8 @@ extension FileMatrixTests {
 
   static let nameCells: [FileCell] = [
     FileCell(
-      kind: .notUTF8, role: .input, outcome: .works, setup: "cp in.jpg \(printfName(#"f\352te.jpg"#))",
+      kind: .notUTF8, role: .input, outcome: .works,
+      setup: "cp in.jpg \(printfName(#"f\352te.jpg"#))",
       name: printfName(#"f\352te.jpg"#), check: "is_png o.png"),
     FileCell(
       kind: .notUTF8, role: .output, outcome: .works, name: printfName(#"\351t\351.png"#),

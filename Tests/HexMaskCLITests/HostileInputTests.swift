@@ -128,7 +128,8 @@ import Testing
   /// binary: libde265 prints its own complaints ("SPS error: CB alignment") for some of them,
   /// yet a refusal is still exactly hexmask's one line.
   @Test func damagedHEVCParametersGetOneLineEach() throws {
-    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("heif/rocket.heic"))))
+    let original = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("heif/rocket.heic"))))
     let tag = Array("hvcC".utf8)
     let at = try #require(
       original.indices.dropLast(3).first { Array(original[$0..<$0 + 4]) == tag })

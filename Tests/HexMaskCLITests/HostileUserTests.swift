@@ -54,7 +54,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 func runHostileCase(_ row: HostileCase, prepare: (URL) throws -> Void = { _ in }) throws {
   try withTemporaryDirectory { folder in
     try FileManager.default.copyItem(
-      atPath: Fixtures.path("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
+      atPath: Fixtures.path("photos/rocket.jpg"),
+      toPath: folder.appendingPathComponent("in.jpg").path)
     try FileManager.default.copyItem(
       atPath: Fixtures.path("pngsuite/basn2c08.png"),
       toPath: folder.appendingPathComponent("small.png").path)

@@ -105,7 +105,8 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
   /// may reach the output.
   @Test func privateMetadataNeverReachesTheOutput() throws {
     try withTemporaryDirectory { (dir: URL) throws in
-      let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
+      let photo = try [UInt8](
+        Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
       let input = dir.appendingPathComponent("gps.jpg")
       try Data(jpegWithPrivateMetadata(photo)).write(to: input)
       #expect(try metadataOf(input.path).exif != nil)  // the test file really carries EXIF

@@ -42,8 +42,10 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
-        try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale"])
-          .status == 0)
+        try runHexMask([
+          Fixtures.path("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale",
+        ])
+        .status == 0)
       #expect(try decodeImage(at: output).width == 427)
     }
   }
@@ -73,7 +75,8 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   func jpegIsOpaqueOnTheBackground(options: [String], background: [Int]) throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.jpg").path
-      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "128"] + options)
+      let run = try runHexMask(
+        [Fixtures.path("photos/rocket.jpg"), output, "--size", "128"] + options)
       #expect(run.status == 0, "\(run.standardError)")
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
       #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]))
@@ -173,7 +176,8 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     try withTemporaryDirectory { (dir: URL) throws in
       let out = dir.appendingPathComponent("out")
       let run = try runHexMask([
-        Fixtures.path("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size", "32",
+        Fixtures.path("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size",
+        "32",
         "-q",
       ])
       #expect(run.status == 0, "\(run.standardError)")

@@ -34,8 +34,10 @@ import Testing
       let first = dir.appendingPathComponent("a.png")
       let second = dir.appendingPathComponent("b.png")
       let options = ["--sides", "5", "--corner", "30", "--border-color", "#1e90ff80"]
-      #expect(try runHexMask([Fixtures.path("photos/rocket.jpg"), first.path] + options).status == 0)
-      #expect(try runHexMask([Fixtures.path("photos/rocket.jpg"), second.path] + options).status == 0)
+      #expect(
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), first.path] + options).status == 0)
+      #expect(
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), second.path] + options).status == 0)
       #expect(try Data(contentsOf: first) == Data(contentsOf: second))
     }
   }
@@ -56,7 +58,8 @@ import Testing
     try withTemporaryDirectory { (dir: URL) throws in
       let output = dir.appendingPathComponent("seed.png").path
       #expect(
-        try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0)
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0
+      )
       let input = try decodeImage(at: Fixtures.path("photos/rocket.jpg"))
       let image = try decodeImage(at: output)
       #expect(image.width == 427)
@@ -99,7 +102,8 @@ import Testing
   @Test func inputIsNeverOverwritten() throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let copy = dir.appendingPathComponent("photo.jpg")
-      try FileManager.default.copyItem(atPath: Fixtures.path("photos/rocket.jpg"), toPath: copy.path)
+      try FileManager.default.copyItem(
+        atPath: Fixtures.path("photos/rocket.jpg"), toPath: copy.path)
       try FileManager.default.createSymbolicLink(
         at: dir.appendingPathComponent("link.png"), withDestinationURL: copy)
       let before = try Data(contentsOf: copy)
@@ -118,7 +122,8 @@ import Testing
   @Test func cornerTooLargeIsAUsageErrorNamingTheMaximum() throws {
     try withTemporaryDirectory { (dir: URL) throws in
       let run = try runHexMask([
-        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner", "500",
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner",
+        "500",
       ])
       #expect(run.status == 2)
       // (427 − 5) / (3 + cos 60°) = 120.57…

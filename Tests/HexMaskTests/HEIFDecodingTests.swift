@@ -175,8 +175,10 @@ import Testing
     var output = HexMask.Output()
     output.size = 8
     let result = Result(catching: { () throws(HexMask.Error) -> [UInt8] in
-      try HexMask.render(try! Fixtures.bytes("heif/rocket-alpha.avif"), output: output, input: input)
-        .bytes
+      try HexMask.render(
+        try! Fixtures.bytes("heif/rocket-alpha.avif"), output: output, input: input
+      )
+      .bytes
     })
     guard case .failure(.decoding(let failure)) = result else {
       Issue.record("expected a decoding error, got \(result)")

@@ -16,7 +16,8 @@ import Testing
     output.quality = 95
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
-    return try HexMask.render(try Fixtures.bytes("photos/rocket.jpg"), shape: shape, output: output).bytes
+    return try HexMask.render(try Fixtures.bytes("photos/rocket.jpg"), shape: shape, output: output)
+      .bytes
   }
 
   /// The mean difference of two RGBA8 images, premultiplied, in levels per channel.
