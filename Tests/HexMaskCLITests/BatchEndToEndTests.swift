@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func recursionMirrorsFoldersAndSkipsHiddenFiles() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let run = try runHexMask(["-r", "in", "--out-dir", "out"], in: dir)
       #expect(run.status == 0, "\(run.standardError)")
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func theOutputFolderInsideTheInputsIsNeverRead() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       for _ in 0..<2 {
         let run = try runHexMask(["-r", "in", "--out-dir", "in/out", "--quiet"], in: dir)
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func templatesNameTheOutputs() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       try makeFiles(dir, ["in/sub/a.png": Self.png])
       let run = try runHexMask(
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func conflictsStopTheBatchBeforeAnythingIsWritten() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(dir, ["a/x.jpg": Self.photo, "b/x.png": Self.png, "a/y.jpg": Self.photo])
       let run = try runHexMask(["a", "b", "--out-dir", "out"], in: dir)
       #expect(run.status == 2)
@@ -128,7 +128,7 @@ import Testing
   }
 
   @Test func filesFromNULSeparatedListWithAwkwardNames() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let names = ["with space.jpg", "new\nline.png", "tab\there.jpg", "-"]
       try makeFiles(
         dir,
@@ -148,7 +148,7 @@ import Testing
   }
 
   @Test func filesFromALineListWithSpacesAndMirroring() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(dir, ["in/my photos/a b.jpg": Self.photo, "in/c.png": Self.png])
       try Data("in/my photos/a b.jpg\n\nin/c.png\n".utf8).write(
         to: dir.appendingPathComponent("list.txt"))
@@ -164,7 +164,7 @@ import Testing
   }
 
   @Test func corruptFilesFailAloneAndTheRestIsWritten() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(
         dir,
         [
@@ -189,7 +189,7 @@ import Testing
   }
 
   @Test func outputsAreTheSameBytesWhateverTheJobs() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       var files: [String: String] = [:]
       for (index, name) in [
         "photos/rocket.jpg", "pngsuite/basn2c08.png", "pngsuite/basi6a16.png", "jpeg/jpg-gray.jpg",
@@ -215,7 +215,7 @@ import Testing
   }
 
   @Test func jsonDescribesEveryFileAndNothingElse() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       try makeFiles(dir, ["in/zz.png": Fixtures.path("corrupt/badcrc.png")])
       try makeFiles(dir, ["out/b.png": "text:already there"])
@@ -269,7 +269,7 @@ import Testing
   }
 
   @Test func existingOutputsAreSkippedForcedOrOnlyListed() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let dry = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run"], in: dir)
       #expect(dry.status == 0)
@@ -320,7 +320,7 @@ import Testing
   }
 
   @Test func quietSaysNothingButErrors() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(
         dir,
         [
@@ -340,7 +340,7 @@ import Testing
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func aSignalStopsCleanlyAndARerunFinishes(signal: Int32, status: Int32) throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let count = 60
       try makeFiles(
         dir,

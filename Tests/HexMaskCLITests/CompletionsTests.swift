@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func bashCompletesOptionsValuesAndFiles() throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       try Data().write(to: directory.appendingPathComponent("photo one.jpg"))
       try FileManager.default.createDirectory(
         at: directory.appendingPathComponent("photos"), withIntermediateDirectories: false)

@@ -30,7 +30,7 @@ import Testing
     // Build the way the tests' own hexmask was built, so both run the same code.
     let configuration = try hexmaskExecutable().path.contains("/release/") ? "release" : "debug"
 
-    try withTemporaryDirectory { (folder: URL) throws in
+    try withTemporaryFolder { (folder: URL) throws in
       let release = folder.appendingPathComponent("hexmask")
       try Self.commitWorkingTree(to: release, git: git)
 

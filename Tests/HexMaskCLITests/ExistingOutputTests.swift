@@ -60,7 +60,8 @@ import Testing
   }
 
   @Test func theMaskAndTheSVGAreMarked() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       var mask = HexMask.Output()
       mask.maskOnly = true
       for mark in [true, false] {
@@ -151,7 +152,8 @@ import Testing
   }
 
   @Test func anEmptyFileIsReplacedAndAMissingOneIsNew() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/e.png"
       #expect(ReplacementRefusal(replacing: path, force: false) == nil)
       FileManager.default.createFile(atPath: path, contents: Data())
@@ -163,7 +165,8 @@ import Testing
   }
 
   @Test func hexmasksOwnOutputsAreReplaced() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       for name in ["o.png", "o.jpg", "o.webp", "o.avif"] {
         let run = try runHexMask(
           [Fixtures.path("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)

@@ -75,7 +75,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: cases)
   func worksOrIsAUsageError(_ sweep: ExtremeValueCase) throws {
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       let output = folder.appendingPathComponent(sweep.output).path
       let run = try runHexMask(sweep.arguments(output: output), timeout: 60)
       #expect(!run.killedBySignal, "\(run.standardError)")

@@ -38,7 +38,8 @@ struct FaceSceneTests {
   /// How many scenes keep their face with `--gravity gravity`, from the crops in `--json`.
   static func kept(gravity: String) throws -> (kept: Int, lost: [String]) {
     let (scenes, _) = try scenes()
-    return try withTemporaryFolder { folder in
+    return try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
           Fixtures.path("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
@@ -91,7 +92,8 @@ struct FaceSceneTests {
     "--gravity attention centres the cat and the cup",
     arguments: [("cat-chelsea.jpg", 245), ("noface-coffee.jpg", 225)])
   func subject(name: String, subject: Int) throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
           Fixtures.path("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
@@ -117,7 +119,8 @@ struct FaceSceneTests {
     let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/detect-truth.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
           Fixtures.path("faces/detect"), "--out-dir", folder, "--size", "64", "--gravity", "face",
@@ -159,7 +162,8 @@ struct FaceSceneTests {
   func sameCropForEverySize() throws {
     var crops: [String] = []
     for size in ["32", "64", "256"] {
-      try withTemporaryFolder { folder in
+      try withTemporaryFolder { url in
+        let folder = url.path
         let run = try runHexMask(
           [
             Fixtures.path("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,

@@ -29,7 +29,7 @@ import Testing
       contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(readme.contains(Self.recipe), "README's Scale-out no longer shows \(Self.recipe)")
 
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       // A moreutils `parallel` (another syntax) would not do either.
       let version = try shell("parallel --version </dev/null", in: folder)
       try #require(

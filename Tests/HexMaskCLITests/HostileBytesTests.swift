@@ -66,7 +66,7 @@ import Testing
     var tried = 0
     var written = 0
     var strictRefused = 0
-    try withTemporaryDirectory { (folder: URL) throws in
+    try withTemporaryFolder { (folder: URL) throws in
       for seedFile in HostileInputTests.seeds {
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {

@@ -20,7 +20,8 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
   /// The 16000 × 100 strip, made once: stripes, and a saturated block for attention to
   /// choose.
   static let strip: Result<Data, any Error> = Result {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/strip.png"
       guard let file = fopen(path, "wb") else {
         throw ProcessRunError(description: "cannot create \(path)")

@@ -50,7 +50,7 @@ import Testing
   static func sweep(_ files: [String], _ label: String) throws {
     var refused = 0
     for file in files {
-      try withTemporaryDirectory { (dir: URL) throws in
+      try withTemporaryFolder { (dir: URL) throws in
         let output = dir.appendingPathComponent("out.png").path
         let run = try runHexMask([file, output], timeout: 5)
         #expect(
@@ -74,7 +74,7 @@ import Testing
     var random = SplitMix64(seed: 0x6865_786D_6173_6B)
     var tried = 0
     var written = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for seedFile in Self.seeds {
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {
@@ -105,7 +105,7 @@ import Testing
   /// never more than 5 seconds.
   @Test func mutatedFilesThroughTheBinaryExitCleanly() throws {
     var random = SplitMix64(seed: 42)
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for seedFile in Self.seeds {
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<15 {
@@ -136,7 +136,7 @@ import Testing
     let box = (at - 4)..<(at - 4 + Int(original[at - 1]))
     #expect(box.count > 100)
     var refused = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for offset in box.dropFirst(8) where original[offset] != 0 {
         var bytes = original
         bytes[offset] = 0

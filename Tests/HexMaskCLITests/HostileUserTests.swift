@@ -52,7 +52,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 /// ``HostileCase``). `prepare` puts more files in the folder first (pictures made by the
 /// test, which a shell cannot make), before `setup` runs.
 func runHostileCase(_ row: HostileCase, prepare: (URL) throws -> Void = { _ in }) throws {
-  try withTemporaryDirectory { folder in
+  try withTemporaryFolder { folder in
     try FileManager.default.copyItem(
       atPath: Fixtures.path("photos/rocket.jpg"),
       toPath: folder.appendingPathComponent("in.jpg").path)

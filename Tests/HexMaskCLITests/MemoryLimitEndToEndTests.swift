@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func aPictureLargerThanTheLimitFailsInOneLineNamingIt() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let input = Fixtures.path("heif/rocket-alpha.heic")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output, "--memory-limit", "100K"])
@@ -31,7 +31,7 @@ import Testing
   /// Room for one picture at a time (one needs 191 KiB or 340 KiB): the four jobs take
   /// turns, and all are written.
   @Test func aBatchWhosePicturesFitOneAtATimeWritesThemAll() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let inputs = (0..<6).map {
         Fixtures.path(["heif/rocket-alpha.heic", "heif/rocket-10bit.heic"][$0 % 2])
       }
@@ -53,7 +53,7 @@ import Testing
   /// for, so even a 1 MB limit lets it reach the truncation; decoding it at its own size
   /// would need 1 GB, which the same limit refuses before allocating anything.
   @Test func aTinyWebPClaimingAHugePictureFailsWithLittleMemory() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let file = dir.appendingPathComponent("huge.webp")
       try Data(hugeTruncatedWebP()).write(to: file)
       let output = dir.appendingPathComponent("out.png").path

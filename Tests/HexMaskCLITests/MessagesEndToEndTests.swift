@@ -103,7 +103,7 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: invocations)
   func messageAndStatus(_ invocation: BadInvocation) throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       let fileManager = FileManager.default
       try fileManager.copyItem(
         atPath: Fixtures.path("photos/rocket.jpg"),

@@ -40,7 +40,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
 
   @Test(arguments: ["Landscape", "Portrait"])
   func everyOrientationGivesTheSameUprightPicture(set: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let upright = try rendered(Fixtures.path("exif/\(set)_1.jpg"), in: dir)
       for n in [0, 2, 3, 4, 5, 6, 7, 8] {
         let image = try rendered(Fixtures.path("exif/\(set)_\(n).jpg"), in: dir)
@@ -56,7 +56,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
   }
 
   @Test func noRotateKeepsTheStoredPixelOrder() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let upright = try rendered(Fixtures.path("exif/Landscape_1.jpg"), in: dir)
       let stored = try rendered(Fixtures.path("exif/Landscape_6.jpg"), in: dir, ["--no-rotate"])
       #expect(stored.meanSampleDifference(from: upright) > 10)
@@ -67,7 +67,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
     "icc/p3.png", "icc/prophoto.png", "icc/icc_profile.png", "icc/truncated_exif_dpi.jpg",
   ])
   func colourProfileIsCopiedByteForByte(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let profile = try #require(try metadataOf(Fixtures.path(name)).iccProfile)
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([Fixtures.path(name), output])
@@ -81,7 +81,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
   }
 
   @Test func malformedProfileIsDroppedWithAWarningUnlessStrict() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let input = Fixtures.path("icc/icc_missing_chunk.jpeg")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output])
@@ -104,7 +104,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
   /// A JPEG carrying GPS position, a camera serial number, XMP and a comment: none of it
   /// may reach the output.
   @Test func privateMetadataNeverReachesTheOutput() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let photo = try [UInt8](
         Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
       let input = dir.appendingPathComponent("gps.jpg")
@@ -126,7 +126,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
     let corpus = URL(fileURLWithPath: SharedCorpus.path("exif"))
     let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
     var withGPS = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for name in names where name.hasSuffix(".jpg") {
         let input = corpus.appendingPathComponent(name).path
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: input)))

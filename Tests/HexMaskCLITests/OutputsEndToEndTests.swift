@@ -29,7 +29,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 @Suite struct OutputsEndToEndTests {
   @Test(arguments: [1, 2, 3, 64, 255, 256])
   func sizeGivesThatSquare(size: Int) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "\(size)"])
       #expect(run.status == 0, "\(run.standardError)")
@@ -39,7 +39,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func noUpscaleKeepsSmallSquaresAtTheirSize() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
         try runHexMask([
@@ -57,7 +57,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     (["--focus", "0,0"], [255, 0, 0]), (["--gravity", "north"], [0, 255, 0]),
   ])
   func gravityAndFocusPickTheSquare(options: [String], colour: [Int]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let input = dir.appendingPathComponent("thirds.png").path
       try writeTestPNG(input, width: 300, height: 100) { x, _ in
         x < 100 ? [255, 0, 0, 255] : x < 200 ? [0, 255, 0, 255] : [0, 0, 255, 255]
@@ -73,7 +73,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 
   @Test(arguments: [([String](), [255, 255, 255]), (["--background", "#ff0000"], [255, 0, 0])])
   func jpegIsOpaqueOnTheBackground(options: [String], background: [Int]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.jpg").path
       let run = try runHexMask(
         [Fixtures.path("photos/rocket.jpg"), output, "--size", "128"] + options)
@@ -88,7 +88,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func backgroundMakesPNGOpaque() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
         try runHexMask([
@@ -102,7 +102,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 
   @Test(arguments: [[String](), ["--lossless"], ["--quality", "50"]])
   func webpIsWrittenByNameOrFormat(options: [String]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for (name, extra) in [("out.webp", [String]()), ("out.img", ["--format", "webp"])] {
         let output = dir.appendingPathComponent(name).path
         let run = try runHexMask(
@@ -117,7 +117,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func unknownExtensionIsAUsageError() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([
         Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("out.gif").path,
       ])
@@ -133,7 +133,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     [String](), ["--layout", "seed"], ["--sides", "3", "--corner", "0", "--line", "9"],
   ])
   func maskEqualsTheAlphaOfAWhitePicture(options: [String]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let white = dir.appendingPathComponent("white.png").path
       try writeTestPNG(white, width: 90, height: 90) { _, _ in [255, 255, 255, 255] }
       let normal = dir.appendingPathComponent("normal.png").path
@@ -154,7 +154,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func svgIsTheSameGeometryAndParses() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let svg = dir.appendingPathComponent("shape.svg").path
       let run = try runHexMask([
         Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--svg", svg,
@@ -173,7 +173,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func batchNamesFollowTheFormat() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let out = dir.appendingPathComponent("out")
       let run = try runHexMask([
         Fixtures.path("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size",
@@ -189,7 +189,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 /// The PNG encoder's settings and threads, through the binary.
 @Suite struct CompressionEndToEndTests {
   @Test func threadsNeverChangeTheBytes() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       var outputs: [Data] = []
       for jobs in ["1", "2", "3"] {
         let output = dir.appendingPathComponent("j\(jobs).png")
@@ -205,7 +205,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func everyCompressionDecodesToTheSamePixels() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       var images: [DecodedImage] = []
       var sizes: [Int] = []
       for level in ["fast", "default", "small", "0", "9"] {

@@ -6,7 +6,7 @@ import Testing
 /// that nothing is left behind.
 @Suite struct RenderEndToEndTests {
   @Test func photoBecomesAHexagonWithAWhiteBorder() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output])
       #expect(run.status == 0, "\(run.standardError)")
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func sameInputAndOptionsGiveTheSameBytes() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let first = dir.appendingPathComponent("a.png")
       let second = dir.appendingPathComponent("b.png")
       let options = ["--sides", "5", "--corner", "30", "--border-color", "#1e90ff80"]
@@ -44,7 +44,7 @@ import Testing
 
   @Test(arguments: ["pngsuite/basn0g01.png", "pngsuite/s01n3p01.png", "jpeg/jpg-size-1x1.jpg"])
   func defaultsFitTinyImages(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("tiny.png").path
       let run = try runHexMask([Fixtures.path(name), output])
       #expect(run.status == 0, "\(run.standardError)")
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func seedLayoutUsesTheTopLeftSquare() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("seed.png").path
       #expect(
         try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0
@@ -70,7 +70,7 @@ import Testing
   }
 
   @Test func missingInputIsReportedWithItsName() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask(["nope.jpg", "out.png"], in: dir)
       #expect(run.status == 1)
       #expect(run.standardError == "hexmask: nope.jpg: cannot open: No such file or directory\n")
@@ -80,7 +80,7 @@ import Testing
 
   @Test(arguments: ["pngsuite/xcrn0g04.png", "corrupt/truncated.png", "photos/MANIFEST.txt"])
   func badInputLeavesNoOutput(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([Fixtures.path(name), dir.appendingPathComponent("out.png").path])
       #expect(run.status == 1)
       #expect(run.standardError.hasPrefix("hexmask: \(Fixtures.path(name)): "))
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func outputFolderMustExist() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("missing/out.png").path
       let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output])
       #expect(run.status == 1)
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func inputIsNeverOverwritten() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let copy = dir.appendingPathComponent("photo.jpg")
       try FileManager.default.copyItem(
         atPath: Fixtures.path("photos/rocket.jpg"), toPath: copy.path)
@@ -120,7 +120,7 @@ import Testing
   }
 
   @Test func cornerTooLargeIsAUsageErrorNamingTheMaximum() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([
         Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner",
         "500",

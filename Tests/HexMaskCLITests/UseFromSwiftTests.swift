@@ -42,7 +42,7 @@ import Testing
     // Build the way the tests' own hexmask was built, so both run the same code.
     let configuration = hexmask.path.contains("/release/") ? "release" : "debug"
 
-    try withTemporaryDirectory { (folder: URL) throws in
+    try withTemporaryFolder { (folder: URL) throws in
       let package = folder.appendingPathComponent("avatar")
       let sources = package.appendingPathComponent("Sources/avatar")
       try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)

@@ -199,7 +199,8 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
 
 /// Decodes `bytes` written to a file in a fresh temporary directory.
 func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/input"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return try withFile(path) { file in
@@ -343,7 +344,8 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
 }
 
 @Test func theNameDoesNotMatter() throws {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/photo.png"
     try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/jpg-gray.jpg"), toPath: path)
     let image = try withFile(path) { file in try decode(file: file) }

@@ -19,7 +19,8 @@ func metadata(_ name: String) throws -> ImageMetadata {
 
 /// The metadata of `bytes`, and whether every row then decodes.
 func metadata(bytes: [UInt8]) throws -> (metadata: ImageMetadata, image: DecodedImage) {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/input"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let found = try withFile(path) { file in
@@ -238,7 +239,8 @@ func iccFromPngIccpChunk(name: String, size: Int) throws {
 ])
 func cutInsideMetadata(name: String) throws {
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/cut"
     for end in stride(from: 3, to: min(bytes.count, 3000), by: 37) {
       try Data(bytes[..<end]).write(to: URL(fileURLWithPath: path))

@@ -97,7 +97,8 @@ import Testing
   @Test func descriptorsGetTheSameBytes() throws {
     let input = try Fixtures.bytes("exif/Landscape_5.jpg")
     let expected = try HexMask.render(input, sizes: [40, 80], shape: Self.shape).map(\.bytes)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)
@@ -164,7 +165,8 @@ import Testing
     #expect(throws: HexMask.Error.self) {
       try HexMask.render(input, sizes: [256, 32], shape: shape).map(\.bytes)
     }
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)

@@ -64,18 +64,14 @@ public enum Fixtures {
   }
 }
 
-/// Calls `body` with a new empty directory that is removed afterwards.
-public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+/// Calls `body` with a new empty folder under the temporary directory (`TMPDIR`), removed
+/// afterwards with everything in it.
+public func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("hexmask-tests-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
   return try body(directory)
-}
-
-/// Calls `body` with the path of a new empty folder that is removed afterwards.
-public func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
-  try withTemporaryDirectory { (url: URL) throws -> T in try body(url.path) }
 }
 
 /// A folder of this test run's own under the temporary directory (`TMPDIR`), for reports that

@@ -41,7 +41,7 @@ public func runProcess(
   _ executable: URL, _ arguments: [String], standardInput: Data? = nil, in directory: URL? = nil,
   environment: [String: String]? = nil, timeout: TimeInterval? = nil
 ) throws -> ProcessRun {
-  try withTemporaryDirectory { scratch in
+  try withTemporaryFolder { scratch in
     let inputURL = scratch.appendingPathComponent("stdin")
     let outputURL = scratch.appendingPathComponent("stdout")
     let errorURL = scratch.appendingPathComponent("stderr")

@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct ImageFormatTests {
   @Test func sniffsSignaturesNotNames() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(
         dir, copies: ["photo.png": photoFixture, "picture": pngFixture],
         texts: ["fake.jpg": "not an image", "empty.png": ""])
@@ -65,7 +66,8 @@ import Testing
   /// format the sniffer names.
   @Test func folderDiscoveryAndTheDecoderAgree() throws {
     let heads = try Self.heads()
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       for head in heads {
         try Data(head.bytes).write(to: URL(fileURLWithPath: dir + "/" + head.name))
       }
