@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Batch mode through the built binary, on temporary folder trees.
-@Suite struct BatchEndToEndTests {
+@Suite(.tags(.endToEnd)) struct BatchEndToEndTests {
   static let photo = Fixtures.path("photos/rocket.jpg")
   static let png = Fixtures.path("pngsuite/basn2c08.png")
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HexMaskCLI
 
-@Suite struct CompletionsTests {
+@Suite(.tags(.endToEnd)) struct CompletionsTests {
   /// What the bash script offers after `words` (the last one is being typed), run in a real
   /// bash in `directory`.
   func bashCompletions(_ words: [String], in directory: URL) throws -> [String] {

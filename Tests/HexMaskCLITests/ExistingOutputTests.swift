@@ -7,7 +7,7 @@ import Testing
 
 /// The mark that tells hexmask's own outputs from everything else,
 /// found by walking each container; the end-to-end rows are in HostileFileRows.
-@Suite struct ExistingOutputTests {
+@Suite(.tags(.endToEnd)) struct ExistingOutputTests {
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
   /// A PNG chunk (the CRC is not checked here, so zeros do).

@@ -26,7 +26,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 /// built binary: each run either works, giving a picture with something visible in it, or is
 /// a usage error, status 2 with one message line naming the option — never a crash, never a
 /// file error, never an empty picture.
-@Suite struct ExtremeValuesEndToEndTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct ExtremeValuesEndToEndTests {
   /// Numbers at the edges, finite and not, and a few that are no number at all.
   static let numbers = [
     "0", "-0", "1", "-1", "2.5", "1e-320", "4.9e-324", "-4.9e-324", "1e16", "-1e16", "1e308",

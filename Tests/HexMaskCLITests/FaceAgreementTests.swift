@@ -7,7 +7,7 @@ import Testing
 /// with those `scripts/opencv_faces.py` recorded from OpenCV 4.14's
 /// `detectMultiScale(gray, 1.1, 3)` (Fixtures/faces/opencv-faces.json). hexmask must find at
 /// least 95 % of OpenCV's boxes (IoU ≥ 0.7) and add at most 5 % that OpenCV does not report.
-@Suite("Faces found as OpenCV finds them")
+@Suite("Faces found as OpenCV finds them", .tags(.slow, .endToEnd), .outsideTheFastLane)
 struct FaceAgreementTests {
   static let cascadeFolder = "/usr/share/opencv4/haarcascades"
   static let cascades = [

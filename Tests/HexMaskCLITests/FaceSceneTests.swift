@@ -8,7 +8,7 @@ import Testing
 /// quarter of the side of the square's centre, along the long side (scenes.json says so
 /// too, and records what the centre crop, libvips' entropy and attention, and OpenCV's
 /// largest face kept on the same scenes).
-@Suite("Faces kept in the square")
+@Suite("Faces kept in the square", .tags(.endToEnd))
 struct FaceSceneTests {
   static var modelInstalled: Bool {
     FileManager.default.fileExists(

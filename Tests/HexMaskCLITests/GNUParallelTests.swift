@@ -8,7 +8,7 @@ import Testing
 ///
 /// GNU parallel must be installed (`.ci/run` and `make test` install it as root on Debian); a
 /// missing one fails the test rather than skipping it, so CI cannot pass without running it.
-@Suite struct GNUParallelTests {
+@Suite(.tags(.endToEnd)) struct GNUParallelTests {
   /// The recipe as README shows it; the test runs it with `--size 32,64` appended.
   static let recipe = "seq 0 3 | parallel hexmask -r photos --out-dir avatars -q --shard {}/4"
 

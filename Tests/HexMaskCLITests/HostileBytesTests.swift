@@ -13,7 +13,7 @@ import Testing
 /// seeds, the same generator seed and mutations, in memory. Every result is the output's
 /// bytes or a typed `HexMask.Error` with a one-line reason, and it is exactly what the
 /// streaming API over file descriptors (the command's way in) gives for the same file.
-@Suite struct HostileBytesTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileBytesTests {
   /// An output file's bytes, or why there is none.
   typealias Rendered = Result<[UInt8], HexMask.Error>
 

@@ -16,7 +16,7 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
 /// `--gravity face` and `--gravity attention` through the built binary, as the hostile-user
 /// rows run (``HostileCase``). Each folder also holds `one.jpg` (1 × 1) and `strip.png`
 /// (16000 × 100), the shapes a square chooser finds hardest.
-@Suite struct HostileFaceTests {
+@Suite(.tags(.endToEnd)) struct HostileFaceTests {
   /// The 16000 × 100 strip, made once: stripes, and a saturated block for attention to
   /// choose.
   static let strip: Result<Data, any Error> = Result {

@@ -7,7 +7,7 @@ import Testing
 
 /// Damaged and hostile files: every one gets a one-line error or an image, never a crash, a
 /// hang or a file left behind.
-@Suite struct HostileInputTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileInputTests {
   /// Small, varied seeds for mutation: plain, interlaced, palette+tRNS PNGs; baseline,
   /// progressive, arithmetic-coded and restart-marker JPEGs.
   static let seeds = [

@@ -32,7 +32,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
   var testDescription: String { title }
 }
 
-@Suite struct HostileUserTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileUserTests {
   /// The one table: every broken promise found by trying hexmask as a hostile user, by theme.
   static let table: [HostileCase] =
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows

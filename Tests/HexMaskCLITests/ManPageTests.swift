@@ -4,7 +4,7 @@ import Testing
 
 @testable import HexMaskCLI
 
-@Suite struct ManPageTests {
+@Suite(.tags(.endToEnd)) struct ManPageTests {
   let page = manPage()
 
   /// `docs/hexmask.1` is what `hexmask --man` prints; `make man` rewrites it after a change to

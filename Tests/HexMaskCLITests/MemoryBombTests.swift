@@ -6,7 +6,7 @@ import Testing
 /// `scripts/memory_bombs.py`): an Adam7 PNG, a progressive JPEG (libjpeg keeps every
 /// coefficient) and an EXIF-turned picture take their memory from `--memory-limit` before
 /// allocating it, so a bomb is refused in one line, and a batch of them stays small.
-@Suite struct MemoryBombTests {
+@Suite(.tags(.endToEnd)) struct MemoryBombTests {
   /// Each file, and what decoding it at its own size needs.
   static let bombs: [(file: String, needs: String)] = [
     ("memory/interlaced-16383.png", "1 GiB"),  // 72 bytes

@@ -4,7 +4,7 @@ import Testing
 
 /// `--memory-limit` end to end: usage errors, the one-line failure naming the limit, a
 /// batch taking turns, and a tiny WebP claiming a huge picture.
-@Suite struct MemoryLimitEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MemoryLimitEndToEndTests {
   @Test(arguments: ["0", "-5", "1e308", "nan", "garbage"])
   func badValuesAreUsageErrors(value: String) throws {
     let run = try runHexMask([

@@ -33,7 +33,7 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
 ///
 /// An unreadable file is a missing file or a folder here: the tests run as root in CI, and
 /// root reads a file whatever its permissions.
-@Suite struct MessagesEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MessagesEndToEndTests {
   static let invocations: [BadInvocation] = [
     // Options.
     .usage(

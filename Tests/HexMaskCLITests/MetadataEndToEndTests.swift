@@ -29,7 +29,7 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
 }
 
 /// EXIF orientation, ICC profiles and metadata privacy, through the binary.
-@Suite struct MetadataEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MetadataEndToEndTests {
   /// Renders `input` into `dir` with `options` and decodes the result.
   func rendered(_ input: String, in dir: URL, _ options: [String] = []) throws -> DecodedImage {
     let output = dir.appendingPathComponent(UUID().uuidString + ".png").path

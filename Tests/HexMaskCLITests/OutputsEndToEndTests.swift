@@ -26,7 +26,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 }
 
 /// `--size`, crop focus and the other output formats, through the binary.
-@Suite struct OutputsEndToEndTests {
+@Suite(.tags(.endToEnd)) struct OutputsEndToEndTests {
   @Test(arguments: [1, 2, 3, 64, 255, 256])
   func sizeGivesThatSquare(size: Int) throws {
     try withTemporaryFolder { (dir: URL) throws in

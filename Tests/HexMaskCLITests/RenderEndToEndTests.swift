@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built executable on real images and checks the pixels, the exit status and
 /// that nothing is left behind.
-@Suite struct RenderEndToEndTests {
+@Suite(.tags(.endToEnd)) struct RenderEndToEndTests {
   @Test func photoBecomesAHexagonWithAWhiteBorder() throws {
     try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Standard input and output, warnings, `--strict` and `--max-pixels`, through the binary.
-@Suite struct StreamsEndToEndTests {
+@Suite(.tags(.endToEnd)) struct StreamsEndToEndTests {
   @Test func pipeInPipeOutGivesTheSameBytesAsFiles() throws {
     try withTemporaryFolder { (dir: URL) throws in
       let file = dir.appendingPathComponent("file.png")

@@ -5,7 +5,7 @@ import Testing
 /// README's "Use from Swift" program, built as an outside package that depends on this one by
 /// path, and run: its output must be the bytes `hexmask in.jpg out.png --size 256` writes.
 /// It compiles HexMask once more, in a scratch folder of its own.
-@Suite struct UseFromSwiftTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct UseFromSwiftTests {
   /// The first ```swift block under `## Use from Swift` in README.md, as written there.
   static func readmeProgram() throws -> String {
     let readme = try String(

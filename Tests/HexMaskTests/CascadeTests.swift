@@ -184,7 +184,7 @@ struct CascadeTests {
   }
 }
 
-@Suite("Cascade windows, eight at a time")
+@Suite("Cascade windows, eight at a time", .tags(.slow), .outsideTheFastLane)
 struct VectorScanTests {
   /// The detect fixtures at the detector's size, gray, as the crop sees them.
   static func pictures() throws -> [(String, GrayPicture)] {
