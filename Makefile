@@ -113,7 +113,8 @@ build: deps
 # `make test` leaves out the suites marked slow (HEXMASK_LANE=fast; see
 # Tests/TestSupport/Tags.swift). `make check` runs them all, with the shared corpus when
 # CORPUS names it, then the library's own tests (HexMaskTests) unoptimised, where the
-# bounds checks of unsafe buffers run; their slow ones (face cascades) stay optimised only.
+# bounds checks of unsafe buffers run; their slow ones (the vectorized cascade scan and the
+# accuracy sweeps) run optimised only.
 OPTIMISED = $(SCRATCH)/optimised
 SWIFT_TEST_OPTIMISED = $(SWIFT) test --scratch-path $(OPTIMISED) -Xswiftc -O
 # The shared corpus beside the checkout, when it is there; CORPUS= leaves it out.
