@@ -1,8 +1,10 @@
-# hexmask — build, test, install. CI (.ci/run) runs lint, docs, the tests, slurm-check,
-# deb-check and chromium-check.
+# hexmask — build, test, install. `make check` is exactly what CI (.ci/run) runs, after
+# lint and docs and before slurm-check, deb-check and chromium-check.
 #
 #   make build                       release build (needs only the C libraries)
-#   make test                        the tests (debug)
+#   make test                        the fast lane: every test but the slow ones, optimised
+#   make check                       everything: the whole suite optimised, then the library's
+#                                    tests unoptimised, so that its bounds checks run
 #   make install PREFIX=~/.local     installs the binary, man page and completions
 #   make uninstall PREFIX=~/.local   removes exactly those files
 #   make demo                        writes out/demo.png from the bundled photo
@@ -16,7 +18,7 @@
 #                                    the benchmark and its tools live in bench/
 #   make bench-deps                  installs the tools make bench compares against
 #   make slurm-check                 runs docs/scale-out.md's Slurm recipe on a throwaway one-node
-#                                    Slurm cluster (as root; CI runs it after make test)
+#                                    Slurm cluster (as root; CI runs it after make check)
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
 #                                    included (as root it installs chromium; CI runs it last)
@@ -25,7 +27,7 @@
 #   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions
 #   make deb-check                   as root: lintian (where installed), dpkg -i, runs it with
 #                                    the toolchain hidden, dpkg --purge (CI runs it after
-#                                    make test)
+#                                    make check)
 #
 # The Debian packages each target needs are listed once, in packaging/debian-packages (one
 # line per purpose: build, test, slurm-check, deb-check, chromium-check, bench); as root on
@@ -73,7 +75,8 @@ DEB = hexmask_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null).deb
 DIST = hexmask-$(VERSION)-linux-$(shell uname -m).tar.gz
 PACKAGE = SWIFT="$(SWIFT)" SCRATCH="$(SCRATCH)" scripts/package.sh
 
-.PHONY: all build test install uninstall demo clean deps test-deps lint docs man gallery bench bench-deps \
+.PHONY: all build test check install uninstall demo clean deps test-deps lint docs man gallery \
+  bench bench-deps \
   deb dist deb-check slurm-check chromium-check
 
 all: build
@@ -125,8 +128,28 @@ test-deps: deps
 build: deps
 	$(SWIFT_BUILD) -c release
 
+# The test lanes. The library is optimised from the command line, not in Package.swift
+# (where SwiftPM would refuse it as a dependency by URL): the suite spends its time in the
+# pixel loops, and the face detector's SIMD lanes are some 50 times slower unoptimised.
+# `-Xswiftc -O` changes every Swift module's flags, so the optimised build has a scratch path
+# of its own, $(OPTIMISED), and the two lanes never rebuild each other. Plain $(SCRATCH) is
+# the unoptimised debug build that slurm-check, chromium-check and man use too.
+# `make test` leaves out the suites marked slow (HEXMASK_LANE=fast; see
+# Tests/TestSupport/Tags.swift). `make check` runs them all, with the shared corpus when
+# CORPUS names it, then the library's own tests (HexMaskTests) unoptimised, where the
+# bounds checks of unsafe buffers run; their slow ones (the vectorized cascade scan and the
+# accuracy sweeps) run optimised only.
+OPTIMISED = $(SCRATCH)/optimised
+SWIFT_TEST_OPTIMISED = $(SWIFT) test --scratch-path $(OPTIMISED) -Xswiftc -O
+# The shared corpus beside the checkout, when it is there; CORPUS= leaves it out.
+CORPUS ?= $(wildcard ../shared/corpus)
+
 test: test-deps
-	$(SWIFT) test --scratch-path $(SCRATCH)
+	HEXMASK_LANE=fast $(SWIFT_TEST_OPTIMISED)
+
+check: test-deps
+	HEXMASK_CORPUS="$(CORPUS)" $(SWIFT_TEST_OPTIMISED)
+	HEXMASK_LANE=fast $(SWIFT) test --scratch-path $(SCRATCH) --filter HexMaskTests
 
 install: build
 	bin="$(RELEASE_BIN)/hexmask" && mkdir -p "$(GENERATED)" && \
@@ -222,14 +245,14 @@ bench-deps:
 # that scripts/slurm-check.sh starts in a temporary folder (munged, slurmctld and slurmd,
 # no systemd, no cgroups) and removes afterwards; the result must equal one plain run. As
 # root it installs Debian's slurmctld, slurmd, slurm-client and munge when missing. It uses
-# the debug hexmask, which `make test` has already built.
+# the debug hexmask, which `make check` has already built.
 slurm-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
 
 # Chromium renders hexmask's AVIFs as <img> on a coloured page, compared with
 # libheif's decode of the same files and hexmask's --background output
-# (scripts/chromium-check.sh). It uses the debug hexmask, which `make test` has built.
+# (scripts/chromium-check.sh). It uses the debug hexmask, which `make check` has built.
 chromium-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/chromium-check.sh "$(DEBUG_BIN)/hexmask"

@@ -36,13 +36,10 @@ let package = Package(
     // ones (O_TMPFILE, linkat), which Swift cannot reach without _GNU_SOURCE.
     .target(name: "CFileShims"),
     // All image work: decode → crop → shape → coverage → composite → encode. libwebp and
-    // zlib never longjmp, so they are called from Swift directly.
-    // Optimized in debug builds too: the tests spend their time in its pixel loops (the
-    // face detector's SIMD lanes are some 50 times slower unoptimized), and it is the
-    // optimized code that ships.
-    .target(
-      name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif"],
-      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+    // zlib never longjmp, so they are called from Swift directly. No unsafe flags, so that
+    // other packages can depend on this one by URL; `make test` optimises it from the
+    // command line instead (see the Makefile).
+    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif"]),
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),

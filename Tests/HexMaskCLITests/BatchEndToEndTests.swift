@@ -8,9 +8,9 @@ import Testing
 #endif
 
 /// Batch mode through the built binary, on temporary folder trees.
-@Suite struct BatchEndToEndTests {
-  static let photo = fixture("photos/rocket.jpg")
-  static let png = fixture("pngsuite/basn2c08.png")
+@Suite(.tags(.endToEnd)) struct BatchEndToEndTests {
+  static let photo = Fixtures.path("photos/rocket.jpg")
+  static let png = Fixtures.path("pngsuite/basn2c08.png")
 
   /// Copies fixtures (or writes text, for values starting with `text:`) to paths under `dir`.
   func makeFiles(_ dir: URL, _ files: [String: String]) throws {
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func recursionMirrorsFoldersAndSkipsHiddenFiles() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let run = try runHexMask(["-r", "in", "--out-dir", "out"], in: dir)
       #expect(run.status == 0, "\(run.standardError)")
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func theOutputFolderInsideTheInputsIsNeverRead() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       for _ in 0..<2 {
         let run = try runHexMask(["-r", "in", "--out-dir", "in/out", "--quiet"], in: dir)
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func templatesNameTheOutputs() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       try makeFiles(dir, ["in/sub/a.png": Self.png])
       let run = try runHexMask(
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func conflictsStopTheBatchBeforeAnythingIsWritten() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(dir, ["a/x.jpg": Self.photo, "b/x.png": Self.png, "a/y.jpg": Self.photo])
       let run = try runHexMask(["a", "b", "--out-dir", "out"], in: dir)
       #expect(run.status == 2)
@@ -128,7 +128,7 @@ import Testing
   }
 
   @Test func filesFromNULSeparatedListWithAwkwardNames() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let names = ["with space.jpg", "new\nline.png", "tab\there.jpg", "-"]
       try makeFiles(
         dir,
@@ -148,7 +148,7 @@ import Testing
   }
 
   @Test func filesFromALineListWithSpacesAndMirroring() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(dir, ["in/my photos/a b.jpg": Self.photo, "in/c.png": Self.png])
       try Data("in/my photos/a b.jpg\n\nin/c.png\n".utf8).write(
         to: dir.appendingPathComponent("list.txt"))
@@ -164,12 +164,13 @@ import Testing
   }
 
   @Test func corruptFilesFailAloneAndTheRestIsWritten() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(
         dir,
         [
-          "in/a.jpg": Self.photo, "in/bad.png": fixture("corrupt/badcrc.png"), "in/c.png": Self.png,
-          "in/truncated.png": fixture("corrupt/truncated.png"),
+          "in/a.jpg": Self.photo, "in/bad.png": Fixtures.path("corrupt/badcrc.png"),
+          "in/c.png": Self.png,
+          "in/truncated.png": Fixtures.path("corrupt/truncated.png"),
         ])
       let run = try runHexMask(["in", "in/missing.jpg", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
@@ -188,14 +189,14 @@ import Testing
   }
 
   @Test func outputsAreTheSameBytesWhateverTheJobs() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       var files: [String: String] = [:]
       for (index, name) in [
         "photos/rocket.jpg", "pngsuite/basn2c08.png", "pngsuite/basi6a16.png", "jpeg/jpg-gray.jpg",
         "jpeg/jpg-progressive.jpg", "exif/Landscape_6.jpg", "jpeg/testimgp.jpg",
         "pngsuite/s33i3p04.png",
       ].enumerated() {
-        files["in/\(index)-" + (name.split(separator: "/").last ?? "")] = fixture(name)
+        files["in/\(index)-" + (name.split(separator: "/").last ?? "")] = Fixtures.path(name)
       }
       try makeFiles(dir, files)
       for jobs in ["1", "4"] {
@@ -214,9 +215,9 @@ import Testing
   }
 
   @Test func jsonDescribesEveryFileAndNothingElse() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
-      try makeFiles(dir, ["in/zz.png": fixture("corrupt/badcrc.png")])
+      try makeFiles(dir, ["in/zz.png": Fixtures.path("corrupt/badcrc.png")])
       try makeFiles(dir, ["out/b.png": "text:already there"])
       let run = try runHexMask(["-r", "in", "--out-dir", "out", "--json"], in: dir)
       #expect(run.status == 1)
@@ -268,7 +269,7 @@ import Testing
   }
 
   @Test func existingOutputsAreSkippedForcedOrOnlyListed() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makePhotos(dir)
       let dry = try runHexMask(["-r", "in", "--out-dir", "out", "--dry-run"], in: dir)
       #expect(dry.status == 0)
@@ -319,10 +320,13 @@ import Testing
   }
 
   @Test func quietSaysNothingButErrors() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       try makeFiles(
         dir,
-        ["in/a.jpg": fixture("jpeg/truncated_jpeg.jpg"), "in/b.png": fixture("corrupt/badcrc.png")])
+        [
+          "in/a.jpg": Fixtures.path("jpeg/truncated_jpeg.jpg"),
+          "in/b.png": Fixtures.path("corrupt/badcrc.png"),
+        ])
       let run = try runHexMask(["in", "--out-dir", "out", "-q"], in: dir)
       #expect(run.status == 1)
       #expect(
@@ -336,7 +340,7 @@ import Testing
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func aSignalStopsCleanlyAndARerunFinishes(signal: Int32, status: Int32) throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let count = 60
       try makeFiles(
         dir,

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HexMaskCLI
 
-@Suite struct CompletionsTests {
+@Suite(.tags(.endToEnd)) struct CompletionsTests {
   /// What the bash script offers after `words` (the last one is being typed), run in a real
   /// bash in `directory`.
   func bashCompletions(_ words: [String], in directory: URL) throws -> [String] {
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func bashCompletesOptionsValuesAndFiles() throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       try Data().write(to: directory.appendingPathComponent("photo one.jpg"))
       try FileManager.default.createDirectory(
         at: directory.appendingPathComponent("photos"), withIntermediateDirectories: false)

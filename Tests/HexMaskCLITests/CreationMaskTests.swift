@@ -28,7 +28,7 @@ import Testing
   /// A new output gets `0666 & ~umask`, from the mask read at start-up.
   @Test func aNewOutputGetsTheModeTheUmaskAllows() throws {
     let mask = readCreationMask()
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       let path = folder.appendingPathComponent("new.png").path
       let output = try OutputFile(path: path)
       try output.commit()

@@ -4,7 +4,7 @@ import Testing
 
 /// The manual page and completion scripts as the built executable prints them for
 /// `make install`.
-@Suite struct DocumentsEndToEndTests {
+@Suite(.tags(.endToEnd)) struct DocumentsEndToEndTests {
   @Test(arguments: [
     ("bash", "# bash completion for hexmask"), ("zsh", "#compdef hexmask\n"),
     ("fish", "# fish completion for hexmask"),

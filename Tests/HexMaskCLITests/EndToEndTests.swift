@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Runs the built executable and checks what a user in a shell sees.
-@Suite struct EndToEndTests {
+@Suite(.tags(.endToEnd)) struct EndToEndTests {
   @Test(arguments: ["--help", "-h"])
   func helpGoesToStandardOutput(flag: String) throws {
     let run = try runHexMask([flag])

@@ -7,7 +7,7 @@ import Testing
 
 /// The mark that tells hexmask's own outputs from everything else,
 /// found by walking each container; the end-to-end rows are in HostileFileRows.
-@Suite struct ExistingOutputTests {
+@Suite(.tags(.endToEnd)) struct ExistingOutputTests {
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
   /// A PNG chunk (the CRC is not checked here, so zeros do).
@@ -42,7 +42,8 @@ import Testing
   @Test(arguments: outputs.map(\.name))
   func theLibraryMarksWhatItWritesUnlessTold(name: String) throws {
     var output = try #require(Self.outputs.first { $0.name == name }).output
-    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
+    let photo = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
     let marked = try HexMask.render(photo, output: output).bytes
     #expect(ExistingFile(bytes: marked).carriesMark)
     #expect(try HexMask.render(photo, output: output).bytes == marked, "deterministic")
@@ -58,7 +59,8 @@ import Testing
   }
 
   @Test func theMaskAndTheSVGAreMarked() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       var mask = HexMask.Output()
       mask.kind = .mask(.init())
       for mark in [true, false] {
@@ -93,7 +95,8 @@ import Testing
 
   /// Damaged lengths end the walks, never trap: every prefix of a marked file is read.
   @Test func truncatedAndDamagedFilesNeverTrap() throws {
-    let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
+    let photo = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
     for format in [OutputFormat.png, .jpeg, .webp, .avif] {
       var output = HexMask.Output()
       output.kind = .init(format)
@@ -127,13 +130,14 @@ import Testing
     ("photos/rocket.jpg", "a 640×427 JPEG"),
   ])
   func aFileHexMaskDidNotMakeIsNamedAndRefused(path: String, what: String) throws {
-    let file = try #require(ExistingFile(path: fixture(path)))
+    let file = try #require(ExistingFile(path: Fixtures.path(path)))
     #expect(!file.carriesMark)
     #expect(file.description == what)
     #expect(
-      ReplacementRefusal(replacing: fixture(path), force: false) == .notMadeByHexMask(what: what))
-    #expect(ReplacementRefusal(replacing: fixture(path), force: true) == nil)
-    #expect(ReplacementRefusal(replacing: fixture(path), force: false, recorded: true) == nil)
+      ReplacementRefusal(replacing: Fixtures.path(path), force: false)
+        == .notMadeByHexMask(what: what))
+    #expect(ReplacementRefusal(replacing: Fixtures.path(path), force: true) == nil)
+    #expect(ReplacementRefusal(replacing: Fixtures.path(path), force: false, recorded: true) == nil)
   }
 
   @Test func descriptionsOfOtherFiles() {
@@ -147,7 +151,8 @@ import Testing
   }
 
   @Test func anEmptyFileIsReplacedAndAMissingOneIsNew() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/e.png"
       #expect(ReplacementRefusal(replacing: path, force: false) == nil)
       FileManager.default.createFile(atPath: path, contents: Data())
@@ -159,9 +164,11 @@ import Testing
   }
 
   @Test func hexmasksOwnOutputsAreReplaced() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       for name in ["o.png", "o.jpg", "o.webp", "o.avif"] {
-        let run = try runHexMask([fixture("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
+        let run = try runHexMask(
+          [Fixtures.path("exif/Landscape_6.jpg"), folder + "/" + name], in: nil)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(ReplacementRefusal(replacing: folder + "/" + name, force: false) == nil, "\(name)")
       }

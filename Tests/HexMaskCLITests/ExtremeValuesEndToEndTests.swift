@@ -17,7 +17,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 
   /// The command line, writing to `output`: the SVG alone when there is no input.
   func arguments(output: String) -> [String] {
-    let files = input.map { [fixture($0), output] } ?? ["--svg", output]
+    let files = input.map { [Fixtures.path($0), output] } ?? ["--svg", output]
     return files + extra + [option, value]
   }
 }
@@ -26,7 +26,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 /// built binary: each run either works, giving a picture with something visible in it, or is
 /// a usage error, status 2 with one message line naming the option — never a crash, never a
 /// file error, never an empty picture.
-@Suite struct ExtremeValuesEndToEndTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct ExtremeValuesEndToEndTests {
   /// Numbers at the edges, finite and not, and a few that are no number at all.
   static let numbers = [
     "0", "-0", "1", "-1", "2.5", "1e-320", "4.9e-324", "-4.9e-324", "1e16", "-1e16", "1e308",
@@ -75,7 +75,7 @@ struct ExtremeValueCase: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: cases)
   func worksOrIsAUsageError(_ sweep: ExtremeValueCase) throws {
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       let output = folder.appendingPathComponent(sweep.output).path
       let run = try runHexMask(sweep.arguments(output: output), timeout: 60)
       #expect(!run.killedBySignal, "\(run.standardError)")

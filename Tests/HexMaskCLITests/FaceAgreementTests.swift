@@ -7,7 +7,7 @@ import Testing
 /// with those `scripts/opencv_faces.py` recorded from OpenCV 4.14's
 /// `detectMultiScale(gray, 1.1, 3)` (Fixtures/faces/opencv-faces.json). hexmask must find at
 /// least 95 % of OpenCV's boxes (IoU ≥ 0.7) and add at most 5 % that OpenCV does not report.
-@Suite("Faces found as OpenCV finds them")
+@Suite("Faces found as OpenCV finds them", .tags(.slow, .endToEnd), .outsideTheFastLane)
 struct FaceAgreementTests {
   static let cascadeFolder = "/usr/share/opencv4/haarcascades"
   static let cascades = [
@@ -41,7 +41,7 @@ struct FaceAgreementTests {
 
   /// OpenCV's record, by picture name.
   static func recorded() throws -> [String: Picture] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/opencv-faces.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/opencv-faces.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
     var result: [String: Picture] = [:]
@@ -83,7 +83,7 @@ struct FaceAgreementTests {
   func agreement(cascade: String) throws {
     let expected = try Self.recorded()
     #expect(expected.count >= 30, "at least 30 fixture pictures")
-    let files = expected.keys.sorted().map { fixture("faces/detect/\($0)") }
+    let files = expected.keys.sorted().map { Fixtures.path("faces/detect/\($0)") }
     let found = try Self.found(cascade: cascade, files: files)
     var (opencv, matched, ours, extra) = (0, 0, 0, 0)
     var misses: [String] = []
@@ -124,12 +124,12 @@ extension FaceAgreementTests {
       if: FileManager.default.fileExists(
         atPath: "\(cascadeFolder)/haarcascade_frontalface_default.xml")))
   func edgeFaces() throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/edge-faces.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/edge-faces.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
     #expect(pictures.count == 17)
     let cascade = "haarcascade_frontalface_default.xml"
-    let files = pictures.keys.sorted().map { fixture("faces/edge/\($0)") }
+    let files = pictures.keys.sorted().map { Fixtures.path("faces/edge/\($0)") }
     let found = try Self.found(cascade: cascade, files: files)
     for (name, entry) in pictures {
       let mine = try #require(found[name], "no answer for \(name)")

@@ -65,7 +65,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   @Test func noFolderHoldingTheCascadeIsAUsageErrorSayingWhatToInstall() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try put(tinyCascadeXML(), root + "/a", "haarcascade_frontalface_default.xml")
       let failure = error { () throws(CommandError) in
         try loadFaceModel(variable: nil, folders: [root + "/a", root + "/missing"])
@@ -81,7 +82,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   @Test func theFirstFolderHoldingTheCascadeIsTakenWithThePetCascadeBesideIt() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       // The first folder has no cascade; the second has both; the third is never read.
       try put(tinyCascadeXML(mark: 9), root + "/a", "haarcascade_frontalcatface.xml")
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
@@ -94,7 +96,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   @Test func withoutAPetCascadeTheFaceCascadeAloneIsTheModel() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       let model = try loadFaceModel(variable: nil, folders: [root + "/b"]).model
       #expect(model.identity == (try tinyModel(mark: 1)).identity)
@@ -102,7 +105,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   @Test func theVariableNamesTheModelAloneAndTheFoldersAreNotSearched() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
       try put(tinyCascadeXML(mark: 5), root + "/mine", "my.xml")
@@ -121,7 +125,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   /// The files read are named as read, with the identity of the file behind a link: the
   /// run refuses any output that is one of them.
   @Test func theCascadeFilesReadAreKnownByTheirIdentity() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try put(tinyCascadeXML(mark: 1), root + "/b", faceCascadeName)
       try put(tinyCascadeXML(mark: 2), root + "/b", petCascadeName)
       func key(_ path: String) -> FileIdentity? {
@@ -139,7 +144,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   }
 
   @Test func anEmptyVariableIsAUsageErrorNotTheInstalledModel() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try put(tinyCascadeXML(), root + "/b", faceCascadeName)
       let failure = error { () throws(CommandError) in
         try loadFaceModel(variable: "", folders: [root + "/b"])
@@ -155,7 +161,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   /// next folder's, which the user did not know would be used.
   @Test(arguments: [faceCascadeName, petCascadeName])
   func aDamagedInstalledCascadeIsNamed(damaged: String) throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       for name in [faceCascadeName, petCascadeName] {
         try put(name == damaged ? "<opencv_storage>" : tinyCascadeXML(), root + "/a", name)
       }
@@ -176,7 +183,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
   /// Each kind of file the variable can name that is no cascade, and the reason given; none
   /// may block (a FIFO is opened without waiting for a writer).
   @Test func whatTheVariableNamesMustBeARegularCascadeFile() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       try FileManager.default.createDirectory(
         atPath: root + "/folder", withIntermediateDirectories: true)
       #expect(mkfifo(root + "/fifo", 0o644) == 0)
@@ -207,7 +215,8 @@ func tinyModel(mark: Int = 0, petMark: Int? = nil) throws -> HexMask.FaceModel {
 
   /// A path whose bytes are not UTF-8 reaches the system as those bytes.
   @Test func aVariableNamingAFileInLatin1IsRead() throws {
-    try withTemporaryFolder { root in
+    try withTemporaryFolder { url in
+      let root = url.path
       let name = root + "/f" + String(fileNameBytes: [0xEA]) + "te.xml"
       let descriptor = name.withFileName { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
       #expect(descriptor >= 0)

@@ -8,7 +8,7 @@ import Testing
 /// quarter of the side of the square's centre, along the long side (scenes.json says so
 /// too, and records what the centre crop, libvips' entropy and attention, and OpenCV's
 /// largest face kept on the same scenes).
-@Suite("Faces kept in the square")
+@Suite("Faces kept in the square", .tags(.endToEnd))
 struct FaceSceneTests {
   static var modelInstalled: Bool {
     FileManager.default.fileExists(
@@ -22,7 +22,7 @@ struct FaceSceneTests {
   }
 
   static func scenes() throws -> (scenes: [String: Scene], counts: [String: Int]) {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/scenes.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/scenes.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let entries = try #require(root["scenes"] as? [String: [String: Any]])
     var scenes: [String: Scene] = [:]
@@ -38,10 +38,11 @@ struct FaceSceneTests {
   /// How many scenes keep their face with `--gravity gravity`, from the crops in `--json`.
   static func kept(gravity: String) throws -> (kept: Int, lost: [String]) {
     let (scenes, _) = try scenes()
-    return try withTemporaryFolder { folder in
+    return try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
-          fixture("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
+          Fixtures.path("faces/scenes"), "--out-dir", folder, "--size", "64", "--gravity", gravity,
           "--json", "-q",
         ], timeout: 600)
       #expect(run.status == 0, "\(run.standardError)")
@@ -91,10 +92,11 @@ struct FaceSceneTests {
     "--gravity attention centres the cat and the cup",
     arguments: [("cat-chelsea.jpg", 245), ("noface-coffee.jpg", 225)])
   func subject(name: String, subject: Int) throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
-          fixture("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
+          Fixtures.path("faces/detect/\(name)"), "--out-dir", folder, "--size", "64", "--gravity",
           "attention", "--json", "-q",
         ], timeout: 120)
       let row = try #require(
@@ -114,13 +116,14 @@ struct FaceSceneTests {
     "the crop's detector finds 39 of the detect fixtures' 40 upright faces",
     .enabled(if: modelInstalled))
   func detectFixtures() throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: fixture("faces/detect-truth.json")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/detect-truth.json")))
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pictures = try #require(root["pictures"] as? [String: [String: Any]])
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let run = try runHexMask(
         [
-          fixture("faces/detect"), "--out-dir", folder, "--size", "64", "--gravity", "face",
+          Fixtures.path("faces/detect"), "--out-dir", folder, "--size", "64", "--gravity", "face",
           "--json", "-q",
         ], timeout: 600)
       #expect(run.status == 0, "\(run.standardError)")
@@ -159,10 +162,11 @@ struct FaceSceneTests {
   func sameCropForEverySize() throws {
     var crops: [String] = []
     for size in ["32", "64", "256"] {
-      try withTemporaryFolder { folder in
+      try withTemporaryFolder { url in
+        let folder = url.path
         let run = try runHexMask(
           [
-            fixture("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
+            Fixtures.path("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
             "--gravity", "face", "--json", "-q",
           ], timeout: 120)
         let row = try #require(

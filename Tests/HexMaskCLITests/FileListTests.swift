@@ -8,7 +8,7 @@ import Testing
 @Suite struct FileListTests {
   /// Writes `bytes` to a list file and reads it back as `readList` does.
   func entries(of bytes: [UInt8], nulSeparated: Bool) throws -> [String] {
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       let list = folder.appendingPathComponent("list.txt")
       try Data(bytes).write(to: list)
       return try readList(list.path, nulSeparated: nulSeparated)

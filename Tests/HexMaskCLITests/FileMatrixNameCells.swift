@@ -2,58 +2,59 @@
 /// leading dashes), permissions, read-only file systems and one file in two roles.
 extension FileMatrixTests {
   /// `name` with `\352` (Latin-1 ê, not UTF-8) as the shell spells it: `"$(printf 'f\352te')"`.
-  private static func bytes(_ name: String) -> String { #""$(printf '\#(name)')""# }
+  private static func printfName(_ name: String) -> String { #""$(printf '\#(name)')""# }
 
   static let nameCells: [FileCell] = [
     FileCell(
-      kind: .notUTF8, role: .input, outcome: .works, setup: "cp in.jpg \(bytes(#"f\352te.jpg"#))",
-      name: bytes(#"f\352te.jpg"#), check: "is_png o.png"),
+      kind: .notUTF8, role: .input, outcome: .works,
+      setup: "cp in.jpg \(printfName(#"f\352te.jpg"#))",
+      name: printfName(#"f\352te.jpg"#), check: "is_png o.png"),
     FileCell(
-      kind: .notUTF8, role: .output, outcome: .works, name: bytes(#"\351t\351.png"#),
-      check: "is_png \(bytes(#"\351t\351.png"#)) && [ $(ls | wc -l) = 3 ]"),
+      kind: .notUTF8, role: .output, outcome: .works, name: printfName(#"\351t\351.png"#),
+      check: "is_png \(printfName(#"\351t\351.png"#)) && [ $(ls | wc -l) = 3 ]"),
     FileCell(
-      kind: .notUTF8, role: .svg, outcome: .works, name: bytes(#"\351t\351.svg"#),
-      check: "grep -q '<svg' \(bytes(#"\351t\351.svg"#))"),
+      kind: .notUTF8, role: .svg, outcome: .works, name: printfName(#"\351t\351.svg"#),
+      check: "grep -q '<svg' \(printfName(#"\351t\351.svg"#))"),
     FileCell(
       kind: .notUTF8, role: .list, outcome: .works,
       setup:
         #"cp in.jpg "$(printf 'f\352te.jpg')" && printf 'f\352te.jpg\n' > "$(printf 'l\352')""#,
-      name: bytes(#"l\352"#), check: "is_png \(bytes(#"o/f\352te.png"#))"),
+      name: printfName(#"l\352"#), check: "is_png \(printfName(#"o/f\352te.png"#))"),
     FileCell(
       kind: .notUTF8, role: .folder, outcome: .works,
-      setup: "mkdir \(bytes(#"d\352"#)) && cp in.jpg \(bytes(#"d\352/a.jpg"#))",
-      name: bytes(#"d\352"#), check: "is_png o/a.png"),
+      setup: "mkdir \(printfName(#"d\352"#)) && cp in.jpg \(printfName(#"d\352/a.jpg"#))",
+      name: printfName(#"d\352"#), check: "is_png o/a.png"),
     FileCell(
       kind: .notUTF8, role: .entry, outcome: .works,
-      setup: "mkdir d && cp in.jpg \(bytes(#"d/f\352te.jpg"#))",
-      check: "is_png \(bytes(#"o/f\352te.png"#)) && is_png o/a.png"),
+      setup: "mkdir d && cp in.jpg \(printfName(#"d/f\352te.jpg"#))",
+      check: "is_png \(printfName(#"o/f\352te.png"#)) && is_png o/a.png"),
     FileCell(
-      kind: .notUTF8, role: .outDir, outcome: .works, name: bytes(#"o\352"#),
-      check: "is_png \(bytes(#"o\352/in.png"#))"),
+      kind: .notUTF8, role: .outDir, outcome: .works, name: printfName(#"o\352"#),
+      check: "is_png \(printfName(#"o\352/in.png"#))"),
 
     FileCell(
-      kind: .newline, role: .input, outcome: .works, setup: "cp in.jpg \(bytes(#"a\nb.jpg"#))",
-      name: bytes(#"a\nb.jpg"#), check: "is_png o.png"),
+      kind: .newline, role: .input, outcome: .works, setup: "cp in.jpg \(printfName(#"a\nb.jpg"#))",
+      name: printfName(#"a\nb.jpg"#), check: "is_png o.png"),
     FileCell(
-      kind: .newline, role: .output, outcome: .works, name: bytes(#"a\nb.png"#),
-      check: "is_png \(bytes(#"a\nb.png"#))"),
+      kind: .newline, role: .output, outcome: .works, name: printfName(#"a\nb.png"#),
+      check: "is_png \(printfName(#"a\nb.png"#))"),
     FileCell(
-      kind: .newline, role: .svg, outcome: .works, name: bytes(#"a\nb.svg"#),
-      check: "grep -q '<svg' \(bytes(#"a\nb.svg"#))"),
+      kind: .newline, role: .svg, outcome: .works, name: printfName(#"a\nb.svg"#),
+      check: "grep -q '<svg' \(printfName(#"a\nb.svg"#))"),
     FileCell(
-      kind: .newline, role: .list, outcome: .works, setup: "echo in.jpg > \(bytes(#"l\nx"#))",
-      name: bytes(#"l\nx"#), check: "is_png o/in.png"),
+      kind: .newline, role: .list, outcome: .works, setup: "echo in.jpg > \(printfName(#"l\nx"#))",
+      name: printfName(#"l\nx"#), check: "is_png o/in.png"),
     FileCell(
       kind: .newline, role: .folder, outcome: .works,
-      setup: "mkdir \(bytes(#"d\nx"#)) && cp in.jpg \(bytes(#"d\nx/a.jpg"#))",
-      name: bytes(#"d\nx"#), check: "is_png o/a.png"),
+      setup: "mkdir \(printfName(#"d\nx"#)) && cp in.jpg \(printfName(#"d\nx/a.jpg"#))",
+      name: printfName(#"d\nx"#), check: "is_png o/a.png"),
     FileCell(
       kind: .newline, role: .entry, outcome: .works,
-      setup: "mkdir d && cp in.jpg \(bytes(#"d/a\nb.jpg"#))",
-      check: "is_png \(bytes(#"o/a\nb.png"#))"),
+      setup: "mkdir d && cp in.jpg \(printfName(#"d/a\nb.jpg"#))",
+      check: "is_png \(printfName(#"o/a\nb.png"#))"),
     FileCell(
-      kind: .newline, role: .outDir, outcome: .works, name: bytes(#"o\nx"#),
-      check: "is_png \(bytes(#"o\nx/in.png"#))"),
+      kind: .newline, role: .outDir, outcome: .works, name: printfName(#"o\nx"#),
+      check: "is_png \(printfName(#"o\nx/in.png"#))"),
 
     FileCell(
       kind: .leadingDash, role: .input, outcome: .works, setup: "cp in.jpg ./-in.jpg",

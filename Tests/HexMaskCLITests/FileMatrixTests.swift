@@ -51,7 +51,7 @@ import Testing
 /// is the FIFO, file or device it leads to); "unreadable" as OUTPUT is a write-only file
 /// (0200), which can be replaced; permissions are tried as `nobody` when the tests run as
 /// root, since root may read and write anything.
-@Suite struct FileMatrixTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct FileMatrixTests {
   @Test func everyCellHasExactlyOneOutcome() {
     var seen: [String: Int] = [:]
     for cell in Self.cells { seen["\(cell.kind) × \(cell.role)", default: 0] += 1 }

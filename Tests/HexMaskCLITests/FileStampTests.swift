@@ -14,7 +14,8 @@ import Testing
   /// The stamp holds the size and the modification time to the nanosecond, read through
   /// `modificationTime` (`st_mtim` on Linux, `st_mtimespec` on Darwin).
   @Test func readsSizeAndModificationTimeToTheNanosecond() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/file"
       try Data("12345".utf8).write(to: URL(fileURLWithPath: path))
       let times = [

@@ -8,7 +8,7 @@ import Testing
 ///
 /// GNU parallel must be installed (`.ci/run` and `make test` install it as root on Debian); a
 /// missing one fails the test rather than skipping it, so CI cannot pass without running it.
-@Suite struct GNUParallelTests {
+@Suite(.tags(.endToEnd)) struct GNUParallelTests {
   /// The recipe as docs/scale-out.md shows it; the test runs it with `--size 32,64` appended.
   static let recipe = "seq 0 3 | parallel hexmask -r photos --out-dir avatars -q --shard {}/4"
 
@@ -29,7 +29,7 @@ import Testing
       contentsOf: packageRoot.appendingPathComponent("docs/scale-out.md"), encoding: .utf8)
     #expect(page.contains(Self.recipe), "docs/scale-out.md no longer shows \(Self.recipe)")
 
-    try withTemporaryDirectory { folder in
+    try withTemporaryFolder { folder in
       // A moreutils `parallel` (another syntax) would not do either.
       let version = try shell("parallel --version </dev/null", in: folder)
       try #require(
@@ -111,7 +111,7 @@ import Testing
       for path in fixtures {
         let name = URL(fileURLWithPath: path).lastPathComponent
         try FileManager.default.copyItem(
-          atPath: fixture(path), toPath: target.appendingPathComponent(name).path)
+          atPath: Fixtures.path(path), toPath: target.appendingPathComponent(name).path)
         copied.append("photos/\(subfolder)/\(name)")
       }
     }

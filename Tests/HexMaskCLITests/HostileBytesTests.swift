@@ -13,7 +13,7 @@ import Testing
 /// seeds, the same generator seed and mutations, in memory. Every result is the output's
 /// bytes or a typed `HexMask.Error` with a one-line reason, and it is exactly what the
 /// streaming API over file descriptors (the command's way in) gives for the same file.
-@Suite struct HostileBytesTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileBytesTests {
   /// An output file's bytes, or why there is none.
   typealias Rendered = Result<[UInt8], HexMask.Error>
 
@@ -66,9 +66,9 @@ import Testing
     var tried = 0
     var written = 0
     var strictRefused = 0
-    try withTemporaryDirectory { (folder: URL) throws in
+    try withTemporaryFolder { (folder: URL) throws in
       for seedFile in HostileInputTests.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let bytes = mutation.apply(to: original, using: &random)

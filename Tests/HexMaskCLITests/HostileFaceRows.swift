@@ -16,11 +16,12 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
 /// `--gravity face` and `--gravity attention` through the built binary, as the hostile-user
 /// rows run (``HostileCase``). Each folder also holds `one.jpg` (1 × 1) and `strip.png`
 /// (16000 × 100), the shapes a square chooser finds hardest.
-@Suite struct HostileFaceTests {
+@Suite(.tags(.endToEnd)) struct HostileFaceTests {
   /// The 16000 × 100 strip, made once: stripes, and a saturated block for attention to
   /// choose.
   static let strip: Result<Data, any Error> = Result {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/strip.png"
       guard let file = fopen(path, "wb") else {
         throw ProcessRunError(description: "cannot create \(path)")
@@ -46,7 +47,7 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
   /// Puts the two extreme pictures in the row's folder.
   static func prepare(_ folder: URL) throws {
     try FileManager.default.copyItem(
-      atPath: fixture("jpeg/jpg-size-1x1.jpg"),
+      atPath: Fixtures.path("jpeg/jpg-size-1x1.jpg"),
       toPath: folder.appendingPathComponent("one.jpg").path)
     try strip.get().write(to: folder.appendingPathComponent("strip.png"))
   }

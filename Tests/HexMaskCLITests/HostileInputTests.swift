@@ -7,7 +7,7 @@ import Testing
 
 /// Damaged and hostile files: every one gets a one-line error or an image, never a crash, a
 /// hang or a file left behind.
-@Suite struct HostileInputTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileInputTests {
   /// Small, varied seeds for mutation: plain, interlaced, palette+tRNS PNGs; baseline,
   /// progressive, arithmetic-coded and restart-marker JPEGs.
   static let seeds = [
@@ -19,7 +19,7 @@ import Testing
   /// The bundled files to sweep: the corrupt ones, PngSuite's `x*` and the damaged JPEGs.
   static var corruptFixtures: [String] {
     let files = ["corrupt", "pngsuite", "jpeg"].flatMap { folder in
-      let path = fixture(folder)
+      let path = Fixtures.path(folder)
       let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
       return names.filter { name in
         (folder == "corrupt" && !name.hasSuffix(".txt"))
@@ -37,9 +37,9 @@ import Testing
   }
 
   /// The shared corpus's `corrupt/` folder, when it is there.
-  @Test(.enabled(if: sharedCorpusHas("corrupt")))
+  @Test(.enabled(if: SharedCorpus.has("corrupt")))
   func corruptCorpusFilesFailCleanlyOrDecode() throws {
-    let folder = sharedCorpus("corrupt")
+    let folder = SharedCorpus.path("corrupt")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder)
       .filter { !$0.hasSuffix(".txt") }.sorted().map { "\(folder)/\($0)" }
     #expect(!files.isEmpty)
@@ -50,7 +50,7 @@ import Testing
   static func sweep(_ files: [String], _ label: String) throws {
     var refused = 0
     for file in files {
-      try withTemporaryDirectory { (dir: URL) throws in
+      try withTemporaryFolder { (dir: URL) throws in
         let output = dir.appendingPathComponent("out.png").path
         let run = try runHexMask([file, output], timeout: 5)
         #expect(
@@ -74,9 +74,9 @@ import Testing
     var random = SplitMix64(seed: 0x6865_786D_6173_6B)
     var tried = 0
     var written = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for seedFile in Self.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<300 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let bytes = mutation.apply(to: original, using: &random)
@@ -105,9 +105,9 @@ import Testing
   /// never more than 5 seconds.
   @Test func mutatedFilesThroughTheBinaryExitCleanly() throws {
     var random = SplitMix64(seed: 42)
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for seedFile in Self.seeds {
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture(seedFile))))
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(seedFile))))
         for round in 0..<15 {
           let mutation = Mutation.allCases[round % Mutation.allCases.count]
           let input = dir.appendingPathComponent("in")
@@ -128,14 +128,15 @@ import Testing
   /// binary: libde265 prints its own complaints ("SPS error: CB alignment") for some of them,
   /// yet a refusal is still exactly hexmask's one line.
   @Test func damagedHEVCParametersGetOneLineEach() throws {
-    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("heif/rocket.heic"))))
+    let original = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("heif/rocket.heic"))))
     let tag = Array("hvcC".utf8)
     let at = try #require(
       original.indices.dropLast(3).first { Array(original[$0..<$0 + 4]) == tag })
     let box = (at - 4)..<(at - 4 + Int(original[at - 1]))
     #expect(box.count > 100)
     var refused = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for offset in box.dropFirst(8) where original[offset] != 0 {
         var bytes = original
         bytes[offset] = 0

@@ -32,7 +32,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
   var testDescription: String { title }
 }
 
-@Suite struct HostileUserTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileUserTests {
   /// The one table: every broken promise found by trying hexmask as a hostile user, by theme.
   static let table: [HostileCase] =
     outputConflictRows + outputFolderRows + oddOutputNameRows + nonRegularOutputRows
@@ -52,11 +52,12 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 /// ``HostileCase``). `prepare` puts more files in the folder first (pictures made by the
 /// test, which a shell cannot make), before `setup` runs.
 func runHostileCase(_ row: HostileCase, prepare: (URL) throws -> Void = { _ in }) throws {
-  try withTemporaryDirectory { folder in
+  try withTemporaryFolder { folder in
     try FileManager.default.copyItem(
-      atPath: fixture("photos/rocket.jpg"), toPath: folder.appendingPathComponent("in.jpg").path)
+      atPath: Fixtures.path("photos/rocket.jpg"),
+      toPath: folder.appendingPathComponent("in.jpg").path)
     try FileManager.default.copyItem(
-      atPath: fixture("pngsuite/basn2c08.png"),
+      atPath: Fixtures.path("pngsuite/basn2c08.png"),
       toPath: folder.appendingPathComponent("small.png").path)
     try prepare(folder)
     let setup = try shell(row.setup, in: folder)
@@ -133,7 +134,7 @@ private let shellPrelude = """
 func shell(_ script: String, in folder: URL, timeout: TimeInterval = 60) throws -> ProcessRun {
   var environment = ProcessInfo.processInfo.environment
   environment["HEXMASK"] = try hexmaskExecutable().path
-  environment["FIXTURES"] = fixture("")
+  environment["FIXTURES"] = Fixtures.path("")
   // Foundation starts children with most signals blocked (SIGCHLD among them, which makes
   // `wait` in sh hang); perl (essential on Debian) clears the mask, as a terminal's shell
   // would have it, and becomes /bin/sh.

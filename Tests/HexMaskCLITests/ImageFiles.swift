@@ -22,20 +22,6 @@ func decodeImage(at path: String) throws -> DecodedImage {
   return DecodedImage(width: decoder.width, height: decoder.height, pixels: pixels)
 }
 
-/// The absolute path of `relativePath` in `shared/corpus` beside the checkout (CI has it; a
-/// fresh clone does not).
-func sharedCorpus(_ relativePath: String = "") -> String {
-  URL(fileURLWithPath: fixture("")).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus").appendingPathComponent(relativePath).path
-}
-
-/// Whether `relativePath` of the shared corpus is there. Tests that need it are
-/// `.enabled(if:)` this, so that without the corpus they show as skipped rather than passing
-/// with nothing checked.
-func sharedCorpusHas(_ relativePath: String = "") -> Bool {
-  FileManager.default.fileExists(atPath: sharedCorpus(relativePath))
-}
-
 /// The names in `directory`, hidden temporary files included.
 func filesIn(_ directory: URL) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()

@@ -35,9 +35,11 @@ import Testing
     try withTemporaryFolder { folder in
       var settings = RenderSettings()
       settings.sizes = [16, 32]
-      let outputs = [16, 32].map { SizedFile(path: folder + "/out\($0).png", size: $0) }
+      let outputs = [16, 32].map {
+        SizedFile(path: folder.appendingPathComponent("out\($0).png").path, size: $0)
+      }
       let rendered = try renderFile(
-        input: fixture("jpeg/truncated_jpeg.jpg"), outputs: outputs, settings: settings)
+        input: Fixtures.path("jpeg/truncated_jpeg.jpg"), outputs: outputs, settings: settings)
       #expect(rendered.count == 2)
       for file in rendered {
         #expect(

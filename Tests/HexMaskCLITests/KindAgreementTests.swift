@@ -58,7 +58,7 @@ import Testing
   static let kinds: [(format: OutputFormat, mask: Bool)] =
     OutputFormat.allCases.map { ($0, false) } + OutputFormat.allCases.map { ($0, true) }
 
-  static let photo = fixture("pngsuite/basn2c08.png")
+  static let photo = Fixtures.path("pngsuite/basn2c08.png")
 
   /// Whether the library refuses `choices` for a `format` output of the photo.
   static func libraryRefuses(_ choices: HexMask.Output.Choices, _ format: OutputFormat) throws

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HexMaskCLI
 
-@Suite struct ManPageTests {
+@Suite(.tags(.endToEnd)) struct ManPageTests {
   let page = manPage()
 
   /// `docs/hexmask.1` is what `hexmask --man` prints; `make man` rewrites it after a change to
@@ -76,7 +76,8 @@ import Testing
   @Test func groffFindsNothingToWarnAbout() throws {
     let printed = try runHexMask(["--man"], in: nil)
     #expect(printed.status == 0)
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let generated = folder + "/hexmask.1"
       try printed.standardOutputData.write(to: URL(fileURLWithPath: generated))
       for page in [generated, packageRoot.appendingPathComponent("docs/hexmask.1").path] {

@@ -6,7 +6,7 @@ import Testing
 /// `scripts/memory_bombs.py`): an Adam7 PNG, a progressive JPEG (libjpeg keeps every
 /// coefficient) and an EXIF-turned picture take their memory from `--memory-limit` before
 /// allocating it, so a bomb is refused in one line, and a batch of them stays small.
-@Suite struct MemoryBombTests {
+@Suite(.tags(.endToEnd)) struct MemoryBombTests {
   /// Each file, and what decoding it at its own size needs.
   static let bombs: [(file: String, needs: String)] = [
     ("memory/interlaced-16383.png", "1 GiB"),  // 72 bytes
@@ -19,8 +19,8 @@ import Testing
   @Test("a bomb is refused in one line naming its need and the limit", arguments: bombs.indices)
   func refused(_ index: Int) throws {
     let (file, needs) = Self.bombs[index]
-    try withTemporaryDirectory { dir in
-      let input = fixture(file)
+    try withTemporaryFolder { dir in
+      let input = Fixtures.path(file)
       let run = try runHexMask([
         input, dir.appendingPathComponent("o.png").path, "--memory-limit", "100M",
       ])
@@ -36,8 +36,8 @@ import Testing
   /// The four bombs, -j 4, under 100 MB: every one refused, the process's peak below
   /// 200 MB (it was about 4 GB when the budget did not see these decodes).
   @Test func aBatchOfBombsStaysSmall() throws {
-    try withTemporaryDirectory { dir in
-      let inputs = Self.bombs.prefix(4).map { fixture($0.file) }
+    try withTemporaryFolder { dir in
+      let inputs = Self.bombs.prefix(4).map { Fixtures.path($0.file) }
       let run = try runProcess(
         try hexmaskExecutable(named: "hexmask-peak"),
         [try hexmaskExecutable().path] + inputs + [
@@ -60,10 +60,10 @@ import Testing
   /// A real 8000 × 8000 progressive JPEG still renders under the default limit (a quarter
   /// of the memory: its coefficients take 183 MB).
   @Test func aLegitimateLargeProgressiveJPEGRendersUnderTheDefaultLimit() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let output = dir.appendingPathComponent("o.png").path
       let run = try runHexMask(
-        [fixture("memory/progressive-8000-legit.jpg"), output, "--size", "256"], timeout: 120)
+        [Fixtures.path("memory/progressive-8000-legit.jpg"), output, "--size", "256"], timeout: 120)
       #expect(run.status == 0, "\(run.standardError)")
       #expect(FileManager.default.fileExists(atPath: output))
     }
@@ -72,8 +72,8 @@ import Testing
   /// Orientation 6 turns the picture through a whole copy: 320 × 480 × 4 bytes (600 KB),
   /// taken from the limit; with --no-rotate the rows stream and nothing is taken.
   @Test func anEXIFTurnTakesItsCopyFromTheLimit() throws {
-    try withTemporaryDirectory { dir in
-      let input = fixture("faces/detect/exif6-face090.jpg")
+    try withTemporaryFolder { dir in
+      let input = Fixtures.path("faces/detect/exif6-face090.jpg")
       let output = dir.appendingPathComponent("o.png").path
       let turned = try runHexMask([input, output, "--memory-limit", "500K"])
       #expect(turned.status == 1)
@@ -91,10 +91,10 @@ import Testing
   /// Room for one whole decode at a time: progressive JPEGs and interlaced PNGs of a -j 4
   /// batch take turns, and all are written.
   @Test func aBatchOfWholeDecodesTakesTurns() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       var arguments: [String] = []
       for index in 0..<8 {
-        let input = fixture(
+        let input = Fixtures.path(
           index % 2 == 0 ? "jpeg/jpg-progressive.jpg" : "pngsuite/basi2c08.png")
         let copy = dir.appendingPathComponent("\(index)" + (index % 2 == 0 ? ".jpg" : ".png"))
         try FileManager.default.copyItem(atPath: input, toPath: copy.path)
@@ -117,8 +117,8 @@ import Testing
     "an AVIF's peak stays under the limit its estimate admits",
     arguments: ["memory/flat-4000-444-8bit.avif", "memory/flat-4000-444-10bit.avif"])
   func anAVIFStaysUnderTheLimitItsEstimateAdmits(_ file: String) throws {
-    try withTemporaryDirectory { dir in
-      let input = fixture(file)
+    try withTemporaryFolder { dir in
+      let input = Fixtures.path(file)
       let output = dir.appendingPathComponent("o.png").path
       let refused = try runHexMask([input, output, "--size", "256", "--memory-limit", "1M"])
       let needs = refused.standardError.split(separator: " ").drop { $0 != "needs" }.dropFirst()

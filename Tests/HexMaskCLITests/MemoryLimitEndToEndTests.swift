@@ -4,19 +4,19 @@ import Testing
 
 /// `--memory-limit` end to end: usage errors, the one-line failure naming the limit, a
 /// batch taking turns, and a tiny WebP claiming a huge picture.
-@Suite struct MemoryLimitEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MemoryLimitEndToEndTests {
   @Test(arguments: ["0", "-5", "1e308", "nan", "garbage"])
   func badValuesAreUsageErrors(value: String) throws {
     let run = try runHexMask([
-      fixture("heif/rocket-alpha.heic"), "/dev/null", "--memory-limit", value,
+      Fixtures.path("heif/rocket-alpha.heic"), "/dev/null", "--memory-limit", value,
     ])
     #expect(run.status == 2)
     #expect(run.standardError.hasPrefix("hexmask: invalid value '\(value)' for '--memory-limit'"))
   }
 
   @Test func aPictureLargerThanTheLimitFailsInOneLineNamingIt() throws {
-    try withTemporaryDirectory { dir in
-      let input = fixture("heif/rocket-alpha.heic")
+    try withTemporaryFolder { dir in
+      let input = Fixtures.path("heif/rocket-alpha.heic")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output, "--memory-limit", "100K"])
       #expect(run.status == 1)
@@ -31,9 +31,9 @@ import Testing
   /// Room for one picture at a time (one needs 191 KiB or 340 KiB): the four jobs take
   /// turns, and all are written.
   @Test func aBatchWhosePicturesFitOneAtATimeWritesThemAll() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let inputs = (0..<6).map {
-        fixture(["heif/rocket-alpha.heic", "heif/rocket-10bit.heic"][$0 % 2])
+        Fixtures.path(["heif/rocket-alpha.heic", "heif/rocket-10bit.heic"][$0 % 2])
       }
       var arguments: [String] = []
       for (index, input) in inputs.enumerated() {
@@ -53,7 +53,7 @@ import Testing
   /// for, so even a 1 MB limit lets it reach the truncation; decoding it at its own size
   /// would need 1 GB, which the same limit refuses before allocating anything.
   @Test func aTinyWebPClaimingAHugePictureFailsWithLittleMemory() throws {
-    try withTemporaryDirectory { dir in
+    try withTemporaryFolder { dir in
       let file = dir.appendingPathComponent("huge.webp")
       try Data(hugeTruncatedWebP()).write(to: file)
       let output = dir.appendingPathComponent("out.png").path

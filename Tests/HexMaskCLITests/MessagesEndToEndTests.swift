@@ -33,7 +33,7 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
 ///
 /// An unreadable file is a missing file or a folder here: the tests run as root in CI, and
 /// root reads a file whatever its permissions.
-@Suite struct MessagesEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MessagesEndToEndTests {
   static let invocations: [BadInvocation] = [
     // Options.
     .usage(
@@ -103,13 +103,13 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: invocations)
   func messageAndStatus(_ invocation: BadInvocation) throws {
-    try withTemporaryDirectory { directory in
+    try withTemporaryFolder { directory in
       let fileManager = FileManager.default
       try fileManager.copyItem(
-        atPath: fixture("photos/rocket.jpg"),
+        atPath: Fixtures.path("photos/rocket.jpg"),
         toPath: directory.appendingPathComponent("photo.jpg").path)
       try fileManager.copyItem(
-        atPath: fixture("jpeg/testorig12.jpg"),
+        atPath: Fixtures.path("jpeg/testorig12.jpg"),
         toPath: directory.appendingPathComponent("12bit.jpg").path)
       try Data("not a picture\n".utf8).write(to: directory.appendingPathComponent("notes.txt"))
       try fileManager.createDirectory(

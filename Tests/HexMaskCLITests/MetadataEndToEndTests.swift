@@ -28,14 +28,8 @@ func metadataOf(_ path: String) throws -> ImageMetadata {
   return try openDecoder(file: stream, maxPixels: 1 << 30).metadata
 }
 
-/// Mean absolute difference per channel between two images of the same size.
-func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
-  zip(a.pixels, b.pixels).reduce(0.0) { $0 + Double(abs(Int($1.0) - Int($1.1))) }
-    / Double(a.pixels.count)
-}
-
 /// EXIF orientation, ICC profiles and metadata privacy, through the binary.
-@Suite struct MetadataEndToEndTests {
+@Suite(.tags(.endToEnd)) struct MetadataEndToEndTests {
   /// Renders `input` into `dir` with `options` and decodes the result.
   func rendered(_ input: String, in dir: URL, _ options: [String] = []) throws -> DecodedImage {
     let output = dir.appendingPathComponent(UUID().uuidString + ".png").path
@@ -46,26 +40,26 @@ func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
 
   @Test(arguments: ["Landscape", "Portrait"])
   func everyOrientationGivesTheSameUprightPicture(set: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let upright = try rendered(fixture("exif/\(set)_1.jpg"), in: dir)
+    try withTemporaryFolder { (dir: URL) throws in
+      let upright = try rendered(Fixtures.path("exif/\(set)_1.jpg"), in: dir)
       for n in [0, 2, 3, 4, 5, 6, 7, 8] {
-        let image = try rendered(fixture("exif/\(set)_\(n).jpg"), in: dir)
+        let image = try rendered(Fixtures.path("exif/\(set)_\(n).jpg"), in: dir)
         #expect(image.width == upright.width && image.height == upright.height)
         // Same canvas, same shape: the alpha channels agree exactly.
         #expect(
           stride(from: 3, to: image.pixels.count, by: 4).allSatisfy {
             image.pixels[$0] == upright.pixels[$0]
           })
-        #expect(meanDifference(image, upright) < 4, "\(set)_\(n)")
+        #expect(image.meanSampleDifference(from: upright) < 4, "\(set)_\(n)")
       }
     }
   }
 
   @Test func noRotateKeepsTheStoredPixelOrder() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let upright = try rendered(fixture("exif/Landscape_1.jpg"), in: dir)
-      let stored = try rendered(fixture("exif/Landscape_6.jpg"), in: dir, ["--no-rotate"])
-      #expect(meanDifference(stored, upright) > 10)
+    try withTemporaryFolder { (dir: URL) throws in
+      let upright = try rendered(Fixtures.path("exif/Landscape_1.jpg"), in: dir)
+      let stored = try rendered(Fixtures.path("exif/Landscape_6.jpg"), in: dir, ["--no-rotate"])
+      #expect(stored.meanSampleDifference(from: upright) > 10)
     }
   }
 
@@ -73,22 +67,22 @@ func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
     "icc/p3.png", "icc/prophoto.png", "icc/icc_profile.png", "icc/truncated_exif_dpi.jpg",
   ])
   func colourProfileIsCopiedByteForByte(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let profile = try #require(try metadataOf(fixture(name)).iccProfile)
+    try withTemporaryFolder { (dir: URL) throws in
+      let profile = try #require(try metadataOf(Fixtures.path(name)).iccProfile)
       let output = dir.appendingPathComponent("out.png").path
-      let run = try runHexMask([fixture(name), output])
+      let run = try runHexMask([Fixtures.path(name), output])
       #expect(run.status == 0 && run.standardError.isEmpty, "\(run.standardError)")
       #expect(try metadataOf(output).iccProfile == profile)
       let stripped = dir.appendingPathComponent("stripped.png").path
-      #expect(try runHexMask([fixture(name), stripped, "--strip"]).status == 0)
+      #expect(try runHexMask([Fixtures.path(name), stripped, "--strip"]).status == 0)
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stripped)))
       #expect(Set(pngChunkTypes(bytes)) == ["IHDR", "tEXt", "IDAT", "IEND"])  // tEXt: the mark
     }
   }
 
   @Test func malformedProfileIsDroppedWithAWarningUnlessStrict() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("icc/icc_missing_chunk.jpeg")
+    try withTemporaryFolder { (dir: URL) throws in
+      let input = Fixtures.path("icc/icc_missing_chunk.jpeg")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output])
       #expect(run.status == 0)
@@ -110,8 +104,9 @@ func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
   /// A JPEG carrying GPS position, a camera serial number, XMP and a comment: none of it
   /// may reach the output.
   @Test func privateMetadataNeverReachesTheOutput() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg"))))
+    try withTemporaryFolder { (dir: URL) throws in
+      let photo = try [UInt8](
+        Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg"))))
       let input = dir.appendingPathComponent("gps.jpg")
       try Data(jpegWithPrivateMetadata(photo)).write(to: input)
       #expect(try metadataOf(input.path).exif != nil)  // the test file really carries EXIF
@@ -127,11 +122,11 @@ func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
   }
 
   /// Every photo of the shared corpus with GPS tags, when the corpus is present.
-  @Test(.enabled(if: sharedCorpusHas("exif"))) func sharedCorpusPhotosWithGPSLoseAllEXIF() throws {
-    let corpus = URL(fileURLWithPath: sharedCorpus("exif"))
+  @Test(.enabled(if: SharedCorpus.has("exif"))) func sharedCorpusPhotosWithGPSLoseAllEXIF() throws {
+    let corpus = URL(fileURLWithPath: SharedCorpus.path("exif"))
     let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path)
     var withGPS = 0
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for name in names where name.hasSuffix(".jpg") {
         let input = corpus.appendingPathComponent(name).path
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: input)))

@@ -26,12 +26,12 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 }
 
 /// `--size`, crop focus and the other output formats, through the binary.
-@Suite struct OutputsEndToEndTests {
+@Suite(.tags(.endToEnd)) struct OutputsEndToEndTests {
   @Test(arguments: [1, 2, 3, 64, 255, 256])
   func sizeGivesThatSquare(size: Int) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "\(size)"])
+      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--size", "\(size)"])
       #expect(run.status == 0, "\(run.standardError)")
       let image = try decodeImage(at: output)
       #expect(image.width == size && image.height == size)
@@ -39,11 +39,13 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func noUpscaleKeepsSmallSquaresAtTheirSize() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
-        try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale"])
-          .status == 0)
+        try runHexMask([
+          Fixtures.path("photos/rocket.jpg"), output, "--size", "1000", "--no-upscale",
+        ])
+        .status == 0)
       #expect(try decodeImage(at: output).width == 427)
     }
   }
@@ -55,7 +57,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     (["--focus", "0,0"], [255, 0, 0]), (["--gravity", "north"], [0, 255, 0]),
   ])
   func gravityAndFocusPickTheSquare(options: [String], colour: [Int]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let input = dir.appendingPathComponent("thirds.png").path
       try writeTestPNG(input, width: 300, height: 100) { x, _ in
         x < 100 ? [255, 0, 0, 255] : x < 200 ? [0, 255, 0, 255] : [0, 0, 255, 255]
@@ -71,9 +73,10 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 
   @Test(arguments: [([String](), [255, 255, 255]), (["--background", "#ff0000"], [255, 0, 0])])
   func jpegIsOpaqueOnTheBackground(options: [String], background: [Int]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.jpg").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output, "--size", "128"] + options)
+      let run = try runHexMask(
+        [Fixtures.path("photos/rocket.jpg"), output, "--size", "128"] + options)
       #expect(run.status == 0, "\(run.standardError)")
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
       #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]))
@@ -85,11 +88,11 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func backgroundMakesPNGOpaque() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
       #expect(
         try runHexMask([
-          fixture("photos/rocket.jpg"), output, "--size", "64", "--background", "navy",
+          Fixtures.path("photos/rocket.jpg"), output, "--size", "64", "--background", "navy",
         ]).status == 0)
       let image = try decodeImage(at: output)
       #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
@@ -99,11 +102,11 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 
   @Test(arguments: [[String](), ["--lossless"], ["--quality", "50"]])
   func webpIsWrittenByNameOrFormat(options: [String]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       for (name, extra) in [("out.webp", [String]()), ("out.img", ["--format", "webp"])] {
         let output = dir.appendingPathComponent(name).path
         let run = try runHexMask(
-          [fixture("photos/rocket.jpg"), output, "--size", "96"] + options + extra)
+          [Fixtures.path("photos/rocket.jpg"), output, "--size", "96"] + options + extra)
         #expect(run.status == 0, "\(run.standardError)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
         #expect(
@@ -114,9 +117,9 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func unknownExtensionIsAUsageError() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), dir.appendingPathComponent("out.gif").path,
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("out.gif").path,
       ])
       #expect(run.status == 2)
       #expect(run.standardError.contains("--format"))
@@ -130,7 +133,7 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
     [String](), ["--layout", "seed"], ["--sides", "3", "--corner", "0", "--line", "9"],
   ])
   func maskEqualsTheAlphaOfAWhitePicture(options: [String]) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let white = dir.appendingPathComponent("white.png").path
       try writeTestPNG(white, width: 90, height: 90) { _, _ in [255, 255, 255, 255] }
       let normal = dir.appendingPathComponent("normal.png").path
@@ -151,10 +154,10 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func svgIsTheSameGeometryAndParses() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let svg = dir.appendingPathComponent("shape.svg").path
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--svg", svg,
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--svg", svg,
         "--size", "200", "--sides", "7",
       ])
       #expect(run.status == 0, "\(run.standardError)")
@@ -170,10 +173,11 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func batchNamesFollowTheFormat() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let out = dir.appendingPathComponent("out")
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size", "32",
+        Fixtures.path("photos/rocket.jpg"), "--out-dir", out.path, "--format", "jpeg", "--size",
+        "32",
         "-q",
       ])
       #expect(run.status == 0, "\(run.standardError)")
@@ -185,13 +189,13 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
 /// The PNG encoder's settings and threads, through the binary.
 @Suite struct CompressionEndToEndTests {
   @Test func threadsNeverChangeTheBytes() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       var outputs: [Data] = []
       for jobs in ["1", "2", "3"] {
         let output = dir.appendingPathComponent("j\(jobs).png")
         // 640 px wide upscaled to 1200: several deflate bands.
         let run = try runHexMask([
-          fixture("photos/rocket.jpg"), output.path, "--size", "1200", "-j", jobs,
+          Fixtures.path("photos/rocket.jpg"), output.path, "--size", "1200", "-j", jobs,
         ])
         #expect(run.status == 0, "\(run.standardError)")
         outputs.append(try Data(contentsOf: output))
@@ -201,13 +205,13 @@ func writeTestPNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> 
   }
 
   @Test func everyCompressionDecodesToTheSamePixels() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       var images: [DecodedImage] = []
       var sizes: [Int] = []
       for level in ["fast", "default", "small", "0", "9"] {
         let output = dir.appendingPathComponent("\(level).png")
         let run = try runHexMask([
-          fixture("photos/rocket.jpg"), output.path, "--compression", level,
+          Fixtures.path("photos/rocket.jpg"), output.path, "--compression", level,
         ])
         #expect(run.status == 0, "\(run.standardError)")
         images.append(try decodeImage(at: output.path))

@@ -4,14 +4,14 @@ import Testing
 
 /// Runs the built executable on real images and checks the pixels, the exit status and
 /// that nothing is left behind.
-@Suite struct RenderEndToEndTests {
+@Suite(.tags(.endToEnd)) struct RenderEndToEndTests {
   @Test func photoBecomesAHexagonWithAWhiteBorder() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("out.png").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output])
+      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output])
       #expect(run.status == 0, "\(run.standardError)")
       #expect(run.standardOutputData.isEmpty && run.standardError.isEmpty)
-      let input = try decodeImage(at: fixture("photos/rocket.jpg"))
+      let input = try decodeImage(at: Fixtures.path("photos/rocket.jpg"))
       let image = try decodeImage(at: output)
       let side = 427  // the photo is 640×427: the canvas is its centred square
       #expect(image.width == side && image.height == side)
@@ -30,34 +30,37 @@ import Testing
   }
 
   @Test func sameInputAndOptionsGiveTheSameBytes() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let first = dir.appendingPathComponent("a.png")
       let second = dir.appendingPathComponent("b.png")
       let options = ["--sides", "5", "--corner", "30", "--border-color", "#1e90ff80"]
-      #expect(try runHexMask([fixture("photos/rocket.jpg"), first.path] + options).status == 0)
-      #expect(try runHexMask([fixture("photos/rocket.jpg"), second.path] + options).status == 0)
+      #expect(
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), first.path] + options).status == 0)
+      #expect(
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), second.path] + options).status == 0)
       #expect(try Data(contentsOf: first) == Data(contentsOf: second))
     }
   }
 
   @Test(arguments: ["pngsuite/basn0g01.png", "pngsuite/s01n3p01.png", "jpeg/jpg-size-1x1.jpg"])
   func defaultsFitTinyImages(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("tiny.png").path
-      let run = try runHexMask([fixture(name), output])
+      let run = try runHexMask([Fixtures.path(name), output])
       #expect(run.status == 0, "\(run.standardError)")
-      let input = try decodeImage(at: fixture(name))
+      let input = try decodeImage(at: Fixtures.path(name))
       let image = try decodeImage(at: output)
       #expect(image.width == min(input.width, input.height))
     }
   }
 
   @Test func seedLayoutUsesTheTopLeftSquare() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("seed.png").path
       #expect(
-        try runHexMask([fixture("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0)
-      let input = try decodeImage(at: fixture("photos/rocket.jpg"))
+        try runHexMask([Fixtures.path("photos/rocket.jpg"), output, "--layout", "seed"]).status == 0
+      )
+      let input = try decodeImage(at: Fixtures.path("photos/rocket.jpg"))
       let image = try decodeImage(at: output)
       #expect(image.width == 427)
       #expect(image.pixel(213, 213) == input.pixel(213, 213))
@@ -67,7 +70,7 @@ import Testing
   }
 
   @Test func missingInputIsReportedWithItsName() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask(["nope.jpg", "out.png"], in: dir)
       #expect(run.status == 1)
       #expect(run.standardError == "hexmask: nope.jpg: cannot open: No such file or directory\n")
@@ -77,19 +80,19 @@ import Testing
 
   @Test(arguments: ["pngsuite/xcrn0g04.png", "corrupt/truncated.png", "photos/MANIFEST.txt"])
   func badInputLeavesNoOutput(name: String) throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let run = try runHexMask([fixture(name), dir.appendingPathComponent("out.png").path])
+    try withTemporaryFolder { (dir: URL) throws in
+      let run = try runHexMask([Fixtures.path(name), dir.appendingPathComponent("out.png").path])
       #expect(run.status == 1)
-      #expect(run.standardError.hasPrefix("hexmask: \(fixture(name)): "))
+      #expect(run.standardError.hasPrefix("hexmask: \(Fixtures.path(name)): "))
       #expect(run.standardError.filter { $0 == "\n" }.count == 1)
       #expect(try filesIn(dir).isEmpty)
     }
   }
 
   @Test func outputFolderMustExist() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let output = dir.appendingPathComponent("missing/out.png").path
-      let run = try runHexMask([fixture("photos/rocket.jpg"), output])
+      let run = try runHexMask([Fixtures.path("photos/rocket.jpg"), output])
       #expect(run.status == 1)
       #expect(run.standardError.contains("output folder"))
       #expect(try filesIn(dir).isEmpty)
@@ -97,9 +100,10 @@ import Testing
   }
 
   @Test func inputIsNeverOverwritten() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let copy = dir.appendingPathComponent("photo.jpg")
-      try FileManager.default.copyItem(atPath: fixture("photos/rocket.jpg"), toPath: copy.path)
+      try FileManager.default.copyItem(
+        atPath: Fixtures.path("photos/rocket.jpg"), toPath: copy.path)
       try FileManager.default.createSymbolicLink(
         at: dir.appendingPathComponent("link.png"), withDestinationURL: copy)
       let before = try Data(contentsOf: copy)
@@ -116,9 +120,10 @@ import Testing
   }
 
   @Test func cornerTooLargeIsAUsageErrorNamingTheMaximum() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([
-        fixture("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner", "500",
+        Fixtures.path("photos/rocket.jpg"), dir.appendingPathComponent("o.png").path, "--corner",
+        "500",
       ])
       #expect(run.status == 2)
       // (427 − 5) / (3 + cos 60°) = 120.57…

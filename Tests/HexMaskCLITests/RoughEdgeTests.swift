@@ -6,7 +6,7 @@ import Testing
 /// The rough edges a fresh-eyes tryout found, one row each, run by the
 /// hostile-user harness (``runHostileCase(_:prepare:)``: `in.jpg` is 640 × 427, `small.png`
 /// 32 × 32).
-@Suite struct RoughEdgeTests {
+@Suite(.tags(.endToEnd)) struct RoughEdgeTests {
   static let messageRows: [HostileCase] = [
     // A4: a corner too large is a usage error for the one picture given (status 2, nothing
     // written), but one file's failure in a batch (status 1), and the help says both.

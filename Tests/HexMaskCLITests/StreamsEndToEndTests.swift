@@ -3,12 +3,12 @@ import TestSupport
 import Testing
 
 /// Standard input and output, warnings, `--strict` and `--max-pixels`, through the binary.
-@Suite struct StreamsEndToEndTests {
+@Suite(.tags(.endToEnd)) struct StreamsEndToEndTests {
   @Test func pipeInPipeOutGivesTheSameBytesAsFiles() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let file = dir.appendingPathComponent("file.png")
-      #expect(try runHexMask([fixture("photos/rocket.jpg"), file.path]).status == 0)
-      let photo = try Data(contentsOf: URL(fileURLWithPath: fixture("photos/rocket.jpg")))
+      #expect(try runHexMask([Fixtures.path("photos/rocket.jpg"), file.path]).status == 0)
+      let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/rocket.jpg")))
       let piped = try runHexMask(["-", "-"], standardInput: photo)
       #expect(piped.status == 0, "\(piped.standardError)")
       #expect(piped.standardError.isEmpty)
@@ -26,8 +26,8 @@ import Testing
   }
 
   @Test func truncatedJPEGIsWrittenWithAWarning() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("jpeg/truncated_jpeg.jpg")
+    try withTemporaryFolder { (dir: URL) throws in
+      let input = Fixtures.path("jpeg/truncated_jpeg.jpg")
       let output = dir.appendingPathComponent("out.png").path
       let run = try runHexMask([input, output])
       #expect(run.status == 0)
@@ -37,8 +37,8 @@ import Testing
   }
 
   @Test func strictRefusesWhatDecodesOnlyWithWarnings() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("jpeg/truncated_jpeg.jpg")
+    try withTemporaryFolder { (dir: URL) throws in
+      let input = Fixtures.path("jpeg/truncated_jpeg.jpg")
       let run = try runHexMask([input, dir.appendingPathComponent("out.png").path, "--strict"])
       #expect(run.status == 1)
       #expect(run.standardError.hasPrefix("hexmask: \(input): "))
@@ -48,8 +48,8 @@ import Testing
   }
 
   @Test func maxPixelsIsCheckedBeforeDecoding() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
-      let input = fixture("photos/rocket.jpg")
+    try withTemporaryFolder { (dir: URL) throws in
+      let input = Fixtures.path("photos/rocket.jpg")
       let run = try runHexMask([
         input, dir.appendingPathComponent("o.png").path, "--max-pixels", "1000",
       ])
@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func aFolderIsNotAnImage() throws {
-    try withTemporaryDirectory { (dir: URL) throws in
+    try withTemporaryFolder { (dir: URL) throws in
       let run = try runHexMask([dir.path, dir.appendingPathComponent("o.png").path])
       #expect(run.status == 1)
       #expect(run.standardError == "hexmask: \(dir.path): is a folder, not an image\n")

@@ -113,8 +113,9 @@ extension Thread {
       done.signal()
     }
 
-    func wait() -> Data {
-      done.wait()
+    /// Nil when the reader has not reached the end within a minute.
+    func wait() -> Data? {
+      guard done.wait(timeout: .now() + 60) == .success else { return nil }
       return data
     }
   }

@@ -5,7 +5,7 @@ import Testing
 /// docs/library.md's program, built as an outside package that depends on this one by
 /// path, and run: its output must be the bytes `hexmask in.jpg out.png --size 256` writes.
 /// It compiles HexMask once more, in a scratch folder of its own.
-@Suite struct UseFromSwiftTests {
+@Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct UseFromSwiftTests {
   /// The first ```swift block of docs/library.md, as written there.
   static func libraryProgram() throws -> String {
     let page = try String(
@@ -38,7 +38,7 @@ import Testing
     // Build the way the tests' own hexmask was built, so both run the same code.
     let configuration = hexmask.path.contains("/release/") ? "release" : "debug"
 
-    try withTemporaryDirectory { (folder: URL) throws in
+    try withTemporaryFolder { (folder: URL) throws in
       let package = folder.appendingPathComponent("avatar")
       let sources = package.appendingPathComponent("Sources/avatar")
       try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ import Testing
         to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
 
       let scratch = folder.appendingPathComponent("build")
-      let swift = try Self.swiftExecutable()
+      let swift = try executableOnPath(named: "swift")
       let started = Date()
       let build = try runProcess(
         swift,
@@ -125,17 +125,5 @@ import Testing
       )
 
       """
-  }
-
-  /// `swift` on PATH, else the toolchain's usual place.
-  static func swiftExecutable() throws -> URL {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let candidates =
-      path.split(separator: ":").map { "\($0)/swift" } + ["/opt/swift/usr/bin/swift"]
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
-      throw ProcessRunError(description: "no swift on PATH (\(path)) nor in /opt/swift/usr/bin")
-    }
-    return URL(fileURLWithPath: found)
   }
 }

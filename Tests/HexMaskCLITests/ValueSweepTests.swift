@@ -7,7 +7,7 @@ import Testing
 /// non-finite, negative, zero, boundary, huge and `Int.max` values and calls every entry
 /// point with each; it runs as a child process, so a trap fails this test instead of
 /// ending the runner.
-@Suite struct ValueSweepTests {
+@Suite(.tags(.endToEnd)) struct ValueSweepTests {
   /// What each swept field accepts, written here apart from the library's checks: a value
   /// outside must throw `.invalidValue` naming the field, one inside anything else.
   static let accepts: [String: @Sendable (Double) -> Bool] = [

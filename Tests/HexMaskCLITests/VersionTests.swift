@@ -7,7 +7,7 @@ import Testing
 /// `hexmaskVersion` (Version.swift) is the one place the version is written: `--version`
 /// and the man page print it, and scripts/version.sh reads it for the Makefile, the .deb and
 /// the tarball.
-@Suite struct VersionTests {
+@Suite(.tags(.endToEnd)) struct VersionTests {
   @Test func theScriptReadsTheConstant() throws {
     let run = try runProcess(packageRoot.appendingPathComponent("scripts/version.sh"), [])
     #expect(run.status == 0, "\(run.standardError)")

@@ -29,7 +29,8 @@ private func readAVIF(_ path: String) throws -> (
   @Test(arguments: [(1, 1), (17, 5), (64, 48)])
   func losslessDecodesBackIdentical(width: Int, height: Int) throws {
     let pixels = randomPixels(width: width, height: height, seed: UInt64(width + 100 * height))
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.avif"
       #expect(try writeAVIF(pixels, width: width, height: height, to: path, lossless: true) == [])
       let (image, _, opaque) = try readAVIF(path)
@@ -43,7 +44,8 @@ private func readAVIF(_ path: String) throws -> (
   func lossyKeepsAlphaAndApproximatesColour(quality: Int) throws {
     let (width, height) = (96, 64)
     let pixels = blockPicture(width: width, height: height)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.avif"
       try writeAVIF(
         pixels, width: width, height: height, to: path, lossless: false, quality: quality)
@@ -74,7 +76,8 @@ private func readAVIF(_ path: String) throws -> (
   @Test func anOpaquePictureHasNoAlpha() throws {
     var pixels = blockPicture(width: 32, height: 32)
     for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 255 }
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.avif"
       try writeAVIF(pixels, width: 32, height: 32, to: path, lossless: true)
       let (image, _, opaque) = try readAVIF(path)
@@ -86,7 +89,8 @@ private func readAVIF(_ path: String) throws -> (
   @Test(arguments: [false, true])
   func sameImageGivesSameBytes(lossless: Bool) throws {
     let pixels = blockPicture(width: 40, height: 30)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try writeAVIF(pixels, width: 40, height: 30, to: directory + "/a.avif", lossless: lossless)
       try writeAVIF(pixels, width: 40, height: 30, to: directory + "/b.avif", lossless: lossless)
       let first = try fileBytes(directory + "/a.avif")
@@ -99,7 +103,8 @@ private func readAVIF(_ path: String) throws -> (
   func iccProfileRoundTrips(lossless: Bool) throws {
     let profile = try #require(try metadata("icc/p3.png").iccProfile)
     let pixels = blockPicture(width: 32, height: 32)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.avif"
       #expect(
         try writeAVIF(
@@ -113,7 +118,8 @@ private func readAVIF(_ path: String) throws -> (
 
   @Test func grayProfileIsLeftOutWithAWarning() throws {
     let profile = try #require(try metadata("icc/grayscale-icc.jpg").iccProfile)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.avif"
       let warnings = try writeAVIF(
         randomPixels(width: 4, height: 4, seed: 9), width: 4, height: 4, to: path, lossless: true,
@@ -155,7 +161,8 @@ private func readAVIF(_ path: String) throws -> (
   @Test func effortReachesTheEncoder() throws {
     let (width, height) = (96, 64)
     let pixels = blockPicture(width: width, height: height)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       var files: [[UInt8]] = []
       for effort in [0, 9] {
         let path = directory + "/e\(effort).avif"
@@ -187,7 +194,8 @@ private func readAVIF(_ path: String) throws -> (
   }
 
   @Test func sizesRowsQualityAndDiskErrors() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out.avif", mode: "wb") { file in
         #expect(throws: ImageError.self) { try AVIFWriter(file: file, width: 65537, height: 3) }
         #expect(throws: ImageError.self) { try AVIFWriter(file: file, width: 3, height: 0) }

@@ -253,13 +253,13 @@ struct AttentionTests {
     "the cat and the cup, full size",
     .enabled(
       if: FileManager.default.fileExists(
-        atPath: sharedCorpus.appendingPathComponent("photos/coffee.png").path)),
+        atPath: SharedCorpus.path("photos/coffee.png"))),
     arguments: [
       ("photos/chelsea.png", 245, 245...245),
       ("photos/coffee.png", 292, 175...410),
     ])
   func fullSizePhotos(name: String, subjectCentre: Int, subject: ClosedRange<Int>) throws {
-    let path = sharedCorpus.appendingPathComponent(name).path
+    let path = SharedCorpus.path(name)
     let image = try withFile(path) { file in try decode(file: file) }
     let picture = SmallPicture(width: image.width, height: image.height, rgb: rgb(image))
     let square = picture.attentionSquare()

@@ -8,11 +8,6 @@ import Testing
 /// from the header before any pixel memory, and anything that is not a picture is a typed
 /// error with a one-line reason.
 @Suite struct BytesInputTests {
-  /// The bytes of the fixture `name`.
-  static func bytes(_ name: String) throws -> [UInt8] {
-    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  }
-
   /// `bytes` rendered with `maxPixels`, as a result.
   static func render(
     _ bytes: [UInt8], maxPixels: Int = HexMask.Input.defaultMaxPixels, strict: Bool = false
@@ -37,7 +32,7 @@ import Testing
     ("jpeg/testorig.jpg", 227 * 149), ("jpeg/jpg-progressive.jpg", 0),
   ])
   func pixelLimitIsCheckedThroughBytes(fixture: String, knownPixels: Int) throws {
-    let bytes = try Self.bytes(fixture)
+    let bytes = try Fixtures.bytes(fixture)
     let decoder = try withFile(Fixtures.path(fixture)) { file in
       try openDecoder(file: file, maxPixels: 1 << 28)
     }
@@ -58,7 +53,7 @@ import Testing
   /// Headers over no pixel data at all, two claiming billions of pixels: refused from the
   /// header (as too large, not as truncated or corrupt), before memory for them is asked for.
   @Test func giantHeadersAreRefusedBeforeDecoding() throws {
-    let jpeg = try jpegHeaderOnly(try Self.bytes("jpeg/testorig.jpg"))
+    let jpeg = try jpegHeaderOnly(try Fixtures.bytes("jpeg/testorig.jpg"))
     let cases: [(String, [UInt8], Int)] = [
       ("PNG 100000²", headerOnlyPNG(width: 100_000, height: 100_000), Int(1e10)),
       ("PNG 65536 × 1 under a 1000 limit", headerOnlyPNG(width: 65536, height: 1), 65536),

@@ -71,7 +71,8 @@ func adobeCMYKIsConvertedAsInverted(name: String) throws {
   let marker = try #require(
     (0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xEE })
   bytes[marker + 1] = 0xEF
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/plain-cmyk.jpg"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let raw = try rawCMYK(path: path)

@@ -165,7 +165,7 @@ struct CascadeTests {
     output.size = 64
     output.crop = .faces(model)
     let bytes = Array(
-      try Data(contentsOf: URL(fileURLWithPath: fixture("faces/detect/cat-tilted-045.jpg"))))
+      try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/detect/cat-tilted-045.jpg"))))
     let rendered = try HexMask.render(bytes, output: output)
     #expect(rendered.faces?.count == 1)
     #expect(rendered.faces?.first?.isPet == true)
@@ -184,11 +184,11 @@ struct CascadeTests {
   }
 }
 
-@Suite("Cascade windows, eight at a time")
+@Suite("Cascade windows, eight at a time", .tags(.slow), .outsideTheFastLane)
 struct VectorScanTests {
   /// The detect fixtures at the detector's size, gray, as the crop sees them.
   static func pictures() throws -> [(String, GrayPicture)] {
-    let folder = fixture("faces/detect")
+    let folder = Fixtures.path("faces/detect")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
       .filter { $0.hasSuffix(".jpg") }.sorted()
     return try names.enumerated().filter { $0.offset % 4 == 0 }.map { _, name in

@@ -13,7 +13,7 @@ import Testing
 /// The pixels come from the real hot path: `ShapeCoverage` rows, their spans, and
 /// `Compositor.composite(image:coverage:spans:imageIsOpaque:into:)`. The worst errors are
 /// printed and written to `hexmask-compositing.txt` in the run's `testRunFolder`.
-@Suite("Compositing accuracy against exact area weights")
+@Suite("Compositing accuracy against exact area weights", .tags(.slow), .outsideTheFastLane)
 struct CompositingAccuracyTests {
   /// One shape, border colour and picture.
   struct Case: Sendable, CustomTestStringConvertible {

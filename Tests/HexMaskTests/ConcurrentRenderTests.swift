@@ -178,7 +178,10 @@ private final class ThreadResults: @unchecked Sendable {
     defer { lock.unlock() }
     arrived += 1
     lock.broadcast()
-    while arrived < results.count { lock.wait() }
+    // A thread that never arrives must not hold the others forever: after the deadline they
+    // go on, and the caller's own wait reports the failure.
+    let deadline = Date().addingTimeInterval(120)
+    while arrived < results.count, lock.wait(until: deadline) {}
   }
 
   func store(_ result: Result<[UInt8], HexMask.Error>, at index: Int) {

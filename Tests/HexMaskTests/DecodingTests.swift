@@ -199,7 +199,8 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
 
 /// Decodes `bytes` written to a file in a fresh temporary directory.
 func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/input"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return try withFile(path) { file in
@@ -343,7 +344,8 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
 }
 
 @Test func theNameDoesNotMatter() throws {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/photo.png"
     try FileManager.default.copyItem(atPath: Fixtures.path("jpeg/jpg-gray.jpg"), toPath: path)
     let image = try withFile(path) { file in try decode(file: file) }
@@ -364,22 +366,12 @@ func decodesFromAPipe(name: String) throws {
 
 // MARK: Whole corpus
 
-/// `shared/corpus` beside the checkout, when present (CI has it; a fresh clone does not).
-let sharedCorpus = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("shared/corpus")
-
-/// Whether `item` (a folder or file of the shared corpus; the corpus itself by default) is
-/// there. Tests that need it are `.enabled(if:)` this, so that without the corpus they show
-/// as skipped rather than passing with nothing checked.
-func sharedCorpusHas(_ item: String = "") -> Bool {
-  FileManager.default.fileExists(atPath: sharedCorpus.appendingPathComponent(item).path)
-}
-
-@Test(.enabled(if: sharedCorpusHas())) func everyCorpusFileDecodesOrGivesAReason() throws {
-  let folders = Fixtures.names(in: "../../shared/corpus") { !$0.contains(".") }
+@Test(.enabled(if: SharedCorpus.has())) func everyCorpusFileDecodesOrGivesAReason() throws {
+  let folders = ((try? FileManager.default.contentsOfDirectory(atPath: SharedCorpus.path())) ?? [])
+    .filter { !$0.contains(".") }.sorted()
   #expect(!folders.isEmpty)
   for folder in folders {
-    let directory = sharedCorpus.appendingPathComponent(folder).path
+    let directory = SharedCorpus.path(folder)
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
       .filter { !$0.hasSuffix(".txt") && !$0.hasSuffix(".LICENSE") && !$0.hasSuffix(".README") }
     for name in names.sorted() {

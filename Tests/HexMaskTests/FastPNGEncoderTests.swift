@@ -38,7 +38,8 @@ func encodeStream(
   compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1,
   bandBytes: Int = PNGStreamEncoder.bandBytes
 ) throws -> (bytes: [UInt8], warnings: [String]) {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     let warnings = try withFile(path, mode: "wb") { file in
       let encoder = try PNGStreamEncoder(
@@ -59,7 +60,8 @@ func encodeStream(
 
 /// Decodes PNG bytes with the project's decoder (libpng).
 func decodePNG(_ bytes: [UInt8]) throws -> (image: DecodedImage, metadata: ImageMetadata) {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/in.png"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let metadata = try withFile(path) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata }
@@ -233,7 +235,8 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
   }
 
   @Test func streamFinishingEarlyOrWritingTooMuchIsAnError() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out.png", mode: "wb") { file in
         let encoder = try PNGStreamEncoder(file: file, width: 4, height: 3)
         let row = [UInt8](repeating: 0, count: 16)
@@ -254,7 +257,8 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
   }
 
   @Test func streamRefusesBadArguments() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out.png", mode: "wb") { file in
         #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
         #expect(throws: ImageError.self) {

@@ -12,13 +12,8 @@ import Testing
 
 /// HEIC/HEIF and AVIF through libheif: the fixtures of `scripts/make-heif-fixtures.sh`
 /// (`Fixtures/heif/MANIFEST.txt`) and, when present, libheif's own files in
-/// `../shared/corpus/heif`.
+/// the shared corpus (`SharedCorpus`).
 @Suite struct HEIFDecodingTests {
-  /// The bytes of the fixture `name`.
-  static func bytes(_ name: String) throws -> [UInt8] {
-    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  }
-
   /// Every row of the picture at `path`, opened through `openDecoder` with `targetSide`,
   /// and the decoder's metadata.
   static func decodeFile(
@@ -41,21 +36,10 @@ import Testing
     }
   }
 
-  static func fixture(_ name: String, targetSide: Int? = nil) throws -> (
+  static func decodeFixture(_ name: String, targetSide: Int? = nil) throws -> (
     image: DecodedImage, metadata: ImageMetadata, opaque: Bool
   ) {
     try decodeFile(Fixtures.path("heif/" + name), targetSide: targetSide)
-  }
-
-  /// The mean absolute difference of the RGB samples of two pictures of the same size.
-  static func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
-    var total = 0
-    var count = 0
-    for index in a.pixels.indices where index % 4 != 3 {
-      total += abs(Int(a.pixels[index]) - Int(b.pixels[index]))
-      count += 1
-    }
-    return Double(total) / Double(max(count, 1))
   }
 
   @Test(arguments: [
@@ -63,7 +47,7 @@ import Testing
     "rocket-thumbnail.heic", "rocket-exif6.heic", "rocket-alpha.avif", "rocket-10bit.avif",
   ])
   func fixturesDecodeAtTheirSize(name: String) throws {
-    let (image, metadata, _) = try Self.fixture(name)
+    let (image, metadata, _) = try Self.decodeFixture(name)
     #expect(image.width == 128 && image.height == 85)
     #expect(image.warnings.isEmpty)
     #expect(metadata.exif == nil)
@@ -73,7 +57,7 @@ import Testing
 
   @Test(arguments: ["rocket-alpha.heic", "rocket-alpha.avif"])
   func alphaIsDecoded(name: String) throws {
-    let (image, _, opaque) = try Self.fixture(name)
+    let (image, _, opaque) = try Self.decodeFixture(name)
     #expect(!opaque)
     // Clear corners, an opaque middle (the fixture's ellipse).
     #expect(image.pixel(0, 0)[3] < 16)
@@ -82,7 +66,7 @@ import Testing
   }
 
   @Test func opaquePicturesSayOpaque() throws {
-    let (image, _, opaque) = try Self.fixture("rocket.heic")
+    let (image, _, opaque) = try Self.decodeFixture("rocket.heic")
     #expect(opaque)
     #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 })
   }
@@ -90,7 +74,7 @@ import Testing
   /// Lossless 10-bit RGB bands of known values: each 8-bit sample is the 10-bit one
   /// rounded, (v × 255 + 511) / 1023, not truncated (3 gives 1, 513 gives 128).
   @Test func tenBitSamplesAreRoundedToEightBits() throws {
-    let (image, _, _) = try Self.fixture("bands-10bit.heic")
+    let (image, _, _) = try Self.decodeFixture("bands-10bit.heic")
     #expect(image.width == 64 && image.height == 16)
     let bands = [0, 2, 3, 512, 513, 514, 1021, 1023]
     for (band, value) in bands.enumerated() {
@@ -105,9 +89,9 @@ import Testing
 
   @Test(arguments: [("rocket-10bit.heic", "rocket.heic"), ("rocket-10bit.avif", "rocket.heic")])
   func tenBitPhotosMatchTheEightBitOne(deep: String, shallow: String) throws {
-    let ten = try Self.fixture(deep).image
-    let eight = try Self.fixture(shallow).image
-    #expect(Self.meanDifference(ten, eight) < 4)
+    let ten = try Self.decodeFixture(deep).image
+    let eight = try Self.decodeFixture(shallow).image
+    #expect(ten.meanColorDifference(from: eight) < 4)
   }
 
   @Test func integerRoundingIsTheNearestValue() {
@@ -131,8 +115,8 @@ import Testing
   /// An EXIF orientation tag (6: turn 90°) inside a HEIF file is never applied: the file
   /// comes out as the same file without the tag does, through the decoder and the renderer.
   @Test func exifOrientationInHEIFIsIgnored() throws {
-    let tagged = try Self.fixture("rocket-exif6.heic")
-    let plain = try Self.fixture("rocket.heic")
+    let tagged = try Self.decodeFixture("rocket-exif6.heic")
+    let plain = try Self.decodeFixture("rocket.heic")
     #expect(tagged.image.width == 128 && tagged.image.height == 85)
     #expect(tagged.metadata.exif == nil)
     #expect(tagged.image == plain.image)
@@ -141,40 +125,40 @@ import Testing
     var output = HexMask.Output()
     output.size = 64
     let fromTagged = try HexMask.render(
-      try Self.bytes("heif/rocket-exif6.heic"), output: output, input: input
+      try Fixtures.bytes("heif/rocket-exif6.heic"), output: output, input: input
     ).bytes
     let fromPlain = try HexMask.render(
-      try Self.bytes("heif/rocket.heic"), output: output, input: input
+      try Fixtures.bytes("heif/rocket.heic"), output: output, input: input
     ).bytes
     #expect(fromTagged == fromPlain)
   }
 
   @Test func iccProfileIsKeptByteForByte() throws {
-    let (_, metadata, _) = try Self.fixture("rocket-icc.heic")
-    #expect(metadata.iccProfile == (try Self.bytes("heif/rocket-icc.icc")))
-    #expect(try Self.fixture("rocket.heic").metadata.iccProfile == nil)
+    let (_, metadata, _) = try Self.decodeFixture("rocket-icc.heic")
+    #expect(metadata.iccProfile == (try Fixtures.bytes("heif/rocket-icc.icc")))
+    #expect(try Self.decodeFixture("rocket.heic").metadata.iccProfile == nil)
   }
 
   @Test func thumbnailServesSmallSizes() throws {
     // The thumbnail is 64×42: used while 2 × targetSide ≤ 42.
     for side in [1, 16, 21] {
-      let image = try Self.fixture("rocket-thumbnail.heic", targetSide: side).image
+      let image = try Self.decodeFixture("rocket-thumbnail.heic", targetSide: side).image
       #expect(image.width == 64 && image.height == 42, "targetSide \(side)")
     }
     for side in [22, 64, 256] {
-      let image = try Self.fixture("rocket-thumbnail.heic", targetSide: side).image
+      let image = try Self.decodeFixture("rocket-thumbnail.heic", targetSide: side).image
       #expect(image.width == 128 && image.height == 85, "targetSide \(side)")
     }
-    #expect(try Self.fixture("rocket-thumbnail.heic").image.width == 128)
+    #expect(try Self.decodeFixture("rocket-thumbnail.heic").image.width == 128)
     // No thumbnail: the primary whatever the size.
-    #expect(try Self.fixture("rocket.heic", targetSide: 1).image.width == 128)
+    #expect(try Self.decodeFixture("rocket.heic", targetSide: 1).image.width == 128)
   }
 
   @Test func pixelLimitRefusesFromTheHeader() throws {
     let limit = 128 * 85 - 1
     let error = thrownError { () throws(ImageError) in
       _ = try openHEIF(
-        bytes: try! Self.bytes("heif/rocket.heic"), maxPixels: limit, targetSide: nil)
+        bytes: try! Fixtures.bytes("heif/rocket.heic"), maxPixels: limit, targetSide: nil)
     }
     #expect(error?.kind == .tooLarge)
     #expect(error?.pixels == ImageError.PixelLimit(width: 128, height: 85, limit: limit))
@@ -182,7 +166,7 @@ import Testing
     // A thumbnail within the limit does not let a primary over it through.
     let thumbnailError = thrownError { () throws(ImageError) in
       _ = try openHEIF(
-        bytes: try! Self.bytes("heif/rocket-thumbnail.heic"), maxPixels: 64 * 42, targetSide: 8)
+        bytes: try! Fixtures.bytes("heif/rocket-thumbnail.heic"), maxPixels: 64 * 42, targetSide: 8)
     }
     #expect(thumbnailError?.kind == .tooLarge)
     // Through the bytes API.
@@ -191,8 +175,10 @@ import Testing
     var output = HexMask.Output()
     output.size = 8
     let result = Result(catching: { () throws(HexMask.Error) -> [UInt8] in
-      try HexMask.render(try! Self.bytes("heif/rocket-alpha.avif"), output: output, input: input)
-        .bytes
+      try HexMask.render(
+        try! Fixtures.bytes("heif/rocket-alpha.avif"), output: output, input: input
+      )
+      .bytes
     })
     guard case .failure(.decoding(let failure)) = result else {
       Issue.record("expected a decoding error, got \(result)")
@@ -206,25 +192,25 @@ import Testing
   /// its brand says it is a sequence, and only the first picture is shown, with a warning.
   @Test func anImageSequenceGivesItsPrimaryPictureWithAWarning() throws {
     let decoder = try openHEIF(
-      bytes: try Self.bytes("heif/sequence.avifs"), maxPixels: 1 << 20, targetSide: nil,
+      bytes: try Fixtures.bytes("heif/sequence.avifs"), maxPixels: 1 << 20, targetSide: nil,
       isAVIF: true)
     #expect(decoder.width == 16)
     #expect(decoder.warnings.map(\.kind) == [.otherPicturesIgnored])
     let still = try openHEIF(
-      bytes: try Self.bytes("heif/rocket-alpha.avif"), maxPixels: 1 << 20, targetSide: nil,
+      bytes: try Fixtures.bytes("heif/rocket-alpha.avif"), maxPixels: 1 << 20, targetSide: nil,
       isAVIF: true)
     #expect(still.warnings.isEmpty)
   }
 
   @Test func picturesWithLongSidesWithinTheLimitDecode() throws {
     // libheif's own limit bounds sides; it must not refuse a picture inside maxPixels.
-    let bytes = try Self.bytes("heif/bands-10bit.heic")  // 64×16
+    let bytes = try Fixtures.bytes("heif/bands-10bit.heic")  // 64×16
     let decoder = try openHEIF(bytes: bytes, maxPixels: 64 * 16, targetSide: nil)
     #expect(decoder.width == 64)
   }
 
   @Test func truncatedAndDamagedFilesGiveOneLineErrors() throws {
-    let whole = try Self.bytes("heif/rocket-alpha.heic")
+    let whole = try Fixtures.bytes("heif/rocket-alpha.heic")
     var refused = 0
     for length in stride(from: 12, to: whole.count, by: 97) {
       let error = thrownError { () throws(ImageError) in
@@ -267,12 +253,11 @@ import Testing
     #expect(failure.kind == .corrupt, "\(failure)")
   }
 
-  // MARK: - libheif's files, when ../shared/corpus/heif is there
+  // MARK: - libheif's files, when the shared corpus is there
 
-  static let corpus = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus/heif")
+  static let corpus = SharedCorpus.url("heif")
 
-  static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+  static var hasCorpus: Bool { SharedCorpus.has("heif") }
 
   @Test(.enabled(if: hasCorpus)) func corpusExampleIsThePrimaryWithAWarning() throws {
     let path = Self.corpus.appendingPathComponent("example.heic").path

@@ -34,7 +34,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
     let (width, height) = (96, 64)
     let pixels = blockPicture(width: width, height: height)
     let background = RGBAColor(red: 30, green: 160, blue: 90)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.jpg"
       #expect(
         try writeJPEG(pixels, width: width, height: height, to: path, background: background)
@@ -62,7 +63,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
 
   @Test func transparentImageIsWhiteByDefaultNeverBlack() throws {
     let pixels = [UInt8](repeating: 0, count: 24 * 24 * 4)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.jpg"
       try writeJPEG(pixels, width: 24, height: 24, to: path)
       let image = try withFile(path) { file in try decode(file: file) }
@@ -96,7 +98,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
 
   @Test func sameImageGivesSameBytes() throws {
     let pixels = randomPixels(width: 50, height: 33, seed: 5)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try writeJPEG(pixels, width: 50, height: 33, to: directory + "/a.jpg")
       try writeJPEG(pixels, width: 50, height: 33, to: directory + "/b.jpg")
       let first = try fileBytes(directory + "/a.jpg")
@@ -113,7 +116,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
 
   @Test func iccProfileRoundTrips() throws {
     let profile = try #require(try metadata("icc/p3.png").iccProfile)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.jpg"
       #expect(
         try writeJPEG(
@@ -129,7 +133,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
     var generator = SplitMix64(state: 3)
     var profile = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     profile.replaceSubrange(16..<20, with: Array("RGB ".utf8))
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.jpg"
       #expect(
         try writeJPEG(
@@ -144,7 +149,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
 
   @Test func grayProfileIsLeftOutWithAWarning() throws {
     let profile = try #require(try metadata("icc/grayscale-icc.jpg").iccProfile)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.jpg"
       let warnings = try writeJPEG(
         randomPixels(width: 4, height: 4, seed: 9), width: 4, height: 4, to: path,
@@ -171,7 +177,8 @@ private func markers(of jpeg: [UInt8]) -> [UInt8] {
   }
 
   @Test func finishingEarlyAndBadSettingsAreErrors() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out.jpg", mode: "wb") { file in
         let writer = try JPEGWriter(file: file, width: 4, height: 3)
         let row = [UInt8](repeating: 0, count: 16)

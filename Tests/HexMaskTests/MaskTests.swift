@@ -106,7 +106,8 @@ func shape(
     let shape = try shape(side: 90, line: 6, layout: layout)
     let mask = maskPixels(of: shape)
     #expect(mask.contains(0) && mask.contains(255) && mask.contains { $0 != 0 && $0 != 255 })
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/mask.png"
       try writeImage(mask, width: 90, height: 90, channels: 1, to: path) { file in
         try PNGStreamEncoder(file: file, width: 90, height: 90, channels: 1)
@@ -122,7 +123,8 @@ func shape(
   }
 
   @Test func pngEncoderRefusesOtherChannelCounts() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       _ = try withFile(directory + "/out.png", mode: "wb") { file in
         #expect(
           throws: ImageError(.writeFailed, "PNG pixels must have 1 (gray) or 4 (RGBA) bytes, not 3")

@@ -19,7 +19,8 @@ func metadata(_ name: String) throws -> ImageMetadata {
 
 /// The metadata of `bytes`, and whether every row then decodes.
 func metadata(bytes: [UInt8]) throws -> (metadata: ImageMetadata, image: DecodedImage) {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/input"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let found = try withFile(path) { file in
@@ -102,10 +103,10 @@ func noMetadataIsNil(name: String) throws {
   #expect(found.image.width == 1)
 }
 
-/// Every photo of the EXIF set has its block (CI has shared/corpus beside the checkout;
+/// Every photo of the EXIF set has its block (CI has the shared corpus, `SharedCorpus`;
 /// these are 250–350 KB each, too big for Fixtures/).
-@Test(.enabled(if: sharedCorpusHas("exif"))) func exifOfTheOrientationSet() throws {
-  let folder = sharedCorpus.appendingPathComponent("exif").path
+@Test(.enabled(if: SharedCorpus.has("exif"))) func exifOfTheOrientationSet() throws {
+  let folder = SharedCorpus.path("exif")
   let names = try FileManager.default.contentsOfDirectory(atPath: folder)
     .filter { $0.hasSuffix(".jpg") }
   #expect(!names.isEmpty)
@@ -209,10 +210,10 @@ func malformedIccSequenceIsDroppedWithAWarning(name: String, warning: String) th
   #expect(reassembleICCProfile([[1, 2, 9]]).profile == nil)
 }
 
-/// icc_profile_big.jpg (in shared/corpus only, 500 KB) spreads a 400 KB profile over 7 segments.
-@Test(.enabled(if: sharedCorpusHas("icc/icc_profile_big.jpg")))
+/// icc_profile_big.jpg (in the shared corpus only, 500 KB) spreads a 400 KB profile over 7 segments.
+@Test(.enabled(if: SharedCorpus.has("icc/icc_profile_big.jpg")))
 func bigIccProfileFromTheCorpus() throws {
-  let path = sharedCorpus.appendingPathComponent("icc/icc_profile_big.jpg").path
+  let path = SharedCorpus.path("icc/icc_profile_big.jpg")
   let found = try withFile(path) { file in try openDecoder(file: file, maxPixels: 1 << 28).metadata
   }
   let profile = try #require(found.iccProfile)
@@ -238,7 +239,8 @@ func iccFromPngIccpChunk(name: String, size: Int) throws {
 ])
 func cutInsideMetadata(name: String) throws {
   let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/cut"
     for end in stride(from: 3, to: min(bytes.count, 3000), by: 37) {
       try Data(bytes[..<end]).write(to: URL(fileURLWithPath: path))

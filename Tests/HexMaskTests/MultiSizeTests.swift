@@ -7,10 +7,6 @@ import Testing
 /// Several sizes from one decode: every source row is decoded once, few are kept, and
 /// each size looks like a render of that size alone.
 @Suite struct MultiSizeTests {
-  static func bytes(_ name: String) throws -> [UInt8] {
-    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  }
-
   /// A 1600 × 1200 JPEG made from the rocket photo: large enough that a 64 px render alone
   /// is shrunk on load (by 4) while the 256 px one of the list is decoded at 1/2.
   static func largePhoto() throws -> [UInt8] {
@@ -19,7 +15,8 @@ import Testing
     output.kind = .jpeg(.init(quality: 95))
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
-    return try HexMask.render(try bytes("photos/rocket.jpg"), shape: shape, output: output).bytes
+    return try HexMask.render(try Fixtures.bytes("photos/rocket.jpg"), shape: shape, output: output)
+      .bytes
   }
 
   /// The mean difference of two RGBA8 images, premultiplied, in levels per channel.
@@ -53,7 +50,7 @@ import Testing
     "large", "photos/rocket.jpg", "pngsuite/basn6a08.png", "jpeg/pil_sample_rgb.jpg",
   ])
   func eachSizeIsWithinOneLevelOfItsOwnRender(fixture: String) throws {
-    let input = fixture == "large" ? try Self.largePhoto() : try Self.bytes(fixture)
+    let input = fixture == "large" ? try Self.largePhoto() : try Fixtures.bytes(fixture)
     let sizes = [256, 17, 24, 32, 48, 64, 128, 300]
     var output = HexMask.Output()
     output.upscale = true
@@ -73,7 +70,7 @@ import Testing
 
   /// A list of one size is exactly the single render: the same pipeline.
   @Test func oneSizeListIsTheSingleRender() throws {
-    let input = try Self.bytes("photos/rocket.jpg")
+    let input = try Fixtures.bytes("photos/rocket.jpg")
     var output = HexMask.Output()
     output.size = 96
     let alone = try HexMask.render(input, shape: Self.shape, output: output).bytes
@@ -85,7 +82,7 @@ import Testing
   /// which holds the whole picture) and a PNG with alpha.
   @Test(arguments: ["exif/Portrait_6.jpg", "pngsuite/basn6a08.png"])
   func withoutShrinkingEachSizeIsTheSeparateRunsBytes(fixture: String) throws {
-    let input = try Self.bytes(fixture)
+    let input = try Fixtures.bytes(fixture)
     let sizes = [48, 128, 64, 256]
     let together = try HexMask.render(input, sizes: sizes, shape: Self.shape).map(\.bytes)
     for (size, png) in zip(sizes, together) {
@@ -97,9 +94,10 @@ import Testing
 
   /// The descriptor API writes the same bytes as the bytes API, one file per size.
   @Test func descriptorsGetTheSameBytes() throws {
-    let input = try Self.bytes("exif/Landscape_5.jpg")
+    let input = try Fixtures.bytes("exif/Landscape_5.jpg")
     let expected = try HexMask.render(input, sizes: [40, 80], shape: Self.shape).map(\.bytes)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)
@@ -162,11 +160,12 @@ import Testing
   @Test func aSizeTooSmallForTheCornerIsNamed() throws {
     var shape = HexMask.Shape()
     shape.corner = .pixels(30)
-    let input = try Self.bytes("photos/rocket.jpg")
+    let input = try Fixtures.bytes("photos/rocket.jpg")
     #expect(throws: HexMask.Error.self) {
       try HexMask.render(input, sizes: [256, 32], shape: shape).map(\.bytes)
     }
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let inPath = directory + "/in.jpg"
       try Data(input).write(to: URL(fileURLWithPath: inPath))
       let source = open(inPath, O_RDONLY)

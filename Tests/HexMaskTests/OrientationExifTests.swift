@@ -21,19 +21,19 @@ func tiffBlock(
   bigEndian: Bool, entries: [IFDEntry], ifdOffset: Int = 8, entryCount: Int? = nil,
   nextIFD: Int = 0
 ) -> [UInt8] {
-  func bytes(_ value: Int, _ size: Int) -> [UInt8] {
+  func integer(_ value: Int, _ size: Int) -> [UInt8] {
     let big = (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     return bigEndian ? big : big.reversed()
   }
   var block: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
-  block += bytes(42, 2) + bytes(ifdOffset, 4)
-  block += bytes(entryCount ?? entries.count, 2)
+  block += integer(42, 2) + integer(ifdOffset, 4)
+  block += integer(entryCount ?? entries.count, 2)
   for entry in entries {
-    block += bytes(entry.tag, 2) + bytes(entry.type, 2) + bytes(entry.count, 4)
+    block += integer(entry.tag, 2) + integer(entry.type, 2) + integer(entry.count, 4)
     // A SHORT is left-justified in the 4-byte field whatever the byte order.
-    block += entry.type == 3 ? bytes(entry.value, 2) + [0, 0] : bytes(entry.value, 4)
+    block += entry.type == 3 ? integer(entry.value, 2) + [0, 0] : integer(entry.value, 4)
   }
-  return block + bytes(nextIFD, 4)
+  return block + integer(nextIFD, 4)
 }
 
 /// The entries of a typical camera IFD0, with Orientation in the middle.

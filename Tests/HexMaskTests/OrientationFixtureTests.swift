@@ -49,13 +49,6 @@ func decodeUpright(_ name: String) throws -> (orientation: Orientation, image: D
 }
 
 /// The mean absolute difference of each channel R, G, B, A between two same-size images.
-func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> [Double] {
-  var sums = [0, 0, 0, 0]
-  for index in a.pixels.indices {
-    sums[index % 4] += abs(Int(a.pixels[index]) - Int(b.pixels[index]))
-  }
-  return sums.map { Double($0) / Double(a.width * a.height) }
-}
 
 let exifSets = ["Landscape", "Portrait"]
 
@@ -73,7 +66,7 @@ func everyOrientationGivesTheSameUprightPicture(set: String, value: Int) throws 
   let landscape = set == "Landscape"
   #expect(reference.width == (landscape ? 225 : 150) && reference.height == (landscape ? 150 : 225))
   try #require(image.width == reference.width && image.height == reference.height)
-  let difference = meanDifference(image, reference)
+  let difference = image.meanChannelDifferences(from: reference)
   #expect(difference.allSatisfy { $0 < 4 }, "mean difference per channel \(difference)")
 }
 
@@ -82,7 +75,7 @@ func everyOrientationGivesTheSameUprightPicture(set: String, value: Int) throws 
 func ignoringTheOrientationIsNoticed(set: String, value: Int) throws {
   let reference = try decodeUpright("\(set)_1.jpg").image
   let stored = try withFile(Fixtures.path("exif/\(set)_\(value).jpg")) { try decode(file: $0) }
-  let difference = meanDifference(stored, reference)
+  let difference = stored.meanChannelDifferences(from: reference)
   #expect(difference.contains { $0 > 20 }, "mean difference per channel \(difference)")
 }
 

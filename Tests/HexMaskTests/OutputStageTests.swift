@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -156,7 +157,7 @@ import Testing
 
   /// Each kind's settings make a picture.
   @Test func everyKindsSettingsWork() throws {
-    let photo = try BytesInputTests.bytes("pngsuite/basn2c08.png")
+    let photo = try Fixtures.bytes("pngsuite/basn2c08.png")
     let kinds: [HexMask.Output.Kind] = [
       .jpeg(.init(quality: 40)),
       .webp(.init(quality: .lossy(40))),

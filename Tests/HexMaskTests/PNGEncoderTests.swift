@@ -34,7 +34,8 @@ func writePNG(
 @Test(arguments: [(1, 1, 0), (17, 5, 6), (64, 48, 9), (300, 2, 1)])
 func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throws {
   let pixels = randomPixels(width: width, height: height, seed: UInt64(width * 1000 + height))
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     try writePNG(pixels, width: width, height: height, to: path, compressionLevel: level)
     let image = try withFile(path) { file in try decode(file: file) }
@@ -46,7 +47,8 @@ func writtenPixelsDecodeBackIdentical(width: Int, height: Int, level: Int) throw
 
 @Test func sameImageGivesSameBytes() throws {
   let pixels = randomPixels(width: 40, height: 30, seed: 7)
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let first = directory + "/first.png"
     let second = directory + "/second.png"
     try writePNG(pixels, width: 40, height: 30, to: first)
@@ -91,7 +93,8 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 }
 
 @Test func finishingEarlyIsAnError() throws {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     try withFile(directory + "/out.png", mode: "wb") { file in
       let writer = try PNGStreamEncoder(file: file, width: 4, height: 3)
       let row = [UInt8](repeating: 0, count: 16)
@@ -104,7 +107,8 @@ func chunkTypes(of png: [UInt8]) -> [String] {
 }
 
 @Test func badSizesAndLevelsAreRefused() throws {
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     try withFile(directory + "/out.png", mode: "wb") { file in
       #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
       #expect(throws: ImageError.self) {
@@ -136,7 +140,8 @@ func writePNG(iccProfile: [UInt8]?, to path: String) throws -> [String] {
 ])
 func iccProfileRoundTrips(name: String) throws {
   let profile = try #require(try metadata(name).iccProfile)
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [])
     let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
@@ -150,12 +155,13 @@ func iccProfileRoundTrips(name: String) throws {
   }
 }
 
-@Test(.enabled(if: sharedCorpusHas("icc/icc_profile_big.jpg")))
+@Test(.enabled(if: SharedCorpus.has("icc/icc_profile_big.jpg")))
 func bigIccProfileRoundTrips() throws {
-  let source = sharedCorpus.appendingPathComponent("icc/icc_profile_big.jpg").path
+  let source = SharedCorpus.path("icc/icc_profile_big.jpg")
   let profile = try #require(
     try withFile(source) { try openDecoder(file: $0, maxPixels: 1 << 28).metadata.iccProfile })
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [])
     let written = try withFile(path) { file in try openDecoder(file: file, maxPixels: 100).metadata
@@ -178,7 +184,8 @@ func bigIccProfileRoundTrips() throws {
   ])
 func refusedIccProfileIsAWarning(name: String, warning: String) throws {
   let profile = try #require(try metadata(name).iccProfile)
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     #expect(try writePNG(iccProfile: profile, to: path) == [warning])
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -190,7 +197,8 @@ func refusedIccProfileIsAWarning(name: String, warning: String) throws {
 
 @Test func sameProfileSameBytes() throws {
   let profile = try #require(try metadata("icc/p3.png").iccProfile)
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     _ = try writePNG(iccProfile: profile, to: directory + "/a.png")
     _ = try writePNG(iccProfile: profile, to: directory + "/b.png")
     let first = try Data(contentsOf: URL(fileURLWithPath: directory + "/a.png"))
@@ -206,7 +214,8 @@ func refusedIccProfileIsAWarning(name: String, warning: String) throws {
 ])
 func outputCarriesNoOtherMetadata(name: String) throws {
   let image = try decodeFixture(name)
-  try withTemporaryFolder { directory in
+  try withTemporaryFolder { url in
+    let directory = url.path
     let path = directory + "/out.png"
     try writePNG(image.pixels, width: image.width, height: image.height, to: path)
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -39,7 +39,8 @@ import Testing
   static func written(_ pixels: [UInt8], side: Int, channels: Int = 4, colors: Int) throws
     -> [UInt8]
   {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { url in
+      let folder = url.path
       let path = folder + "/palette.png"
       try writeImage(pixels, width: side, height: side, channels: channels, to: path) {
         try PalettePNGWriter(

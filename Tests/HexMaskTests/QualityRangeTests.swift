@@ -12,7 +12,8 @@ import Testing
 
   @Test func bothWritersAcceptExactlyTheRange() throws {
     let range = HexMask.Output.qualityRange
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out", mode: "wb") { file in
         for quality in [range.lowerBound, range.upperBound] {
           _ = try JPEGWriter(file: file, width: 3, height: 3, quality: quality)

@@ -8,7 +8,7 @@ import Testing
 /// every compared pixel must be within 1 level of 255 of the exact area, for the fill, the
 /// fill eroded and dilated by half the line width, and the border between those two. The worst errors seen are printed and written to
 /// `hexmask-accuracy.txt` in the run's `testRunFolder`.
-@Suite("Rasterizer accuracy against an exact reference")
+@Suite("Rasterizer accuracy against an exact reference", .tags(.slow), .outsideTheFastLane)
 struct RasterizerAccuracyTests {
   /// One shape to compare; everything needed to rebuild it is in its description.
   struct Case: Sendable, CustomTestStringConvertible, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HexMask
@@ -7,7 +8,7 @@ import Testing
 @Suite struct RenderedWarningsTests {
   /// rocket.jpg cut at 60 %: libjpeg decodes the rows it has and fills the rest with gray.
   static func truncatedPhoto() throws -> (whole: [UInt8], cut: [UInt8]) {
-    let whole = try BytesInputTests.bytes("photos/rocket.jpg")
+    let whole = try Fixtures.bytes("photos/rocket.jpg")
     return (whole, Array(whole.prefix(whole.count * 6 / 10)))
   }
 
@@ -66,7 +67,7 @@ import Testing
     arguments: [(OutputFormat.png, nil), (.png, 16), (.webp, nil), (.avif, nil)]
       as [(OutputFormat, Int?)])
   func aGrayProfileIsLeftOutWithAWarning(format: OutputFormat, colors: Int?) throws {
-    let photo = try BytesInputTests.bytes("icc/grayscale-icc.jpg")
+    let photo = try Fixtures.bytes("icc/grayscale-icc.jpg")
     var output = Self.output
     output.kind = .init(format)
     if let colors { output.kind = .png(.init(palette: .init(colors: colors))) }

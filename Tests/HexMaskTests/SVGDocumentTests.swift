@@ -146,8 +146,8 @@ private func rasterize(_ svg: String, zoom: Int, in directory: String) throws ->
     let svg = svgDocument(for: shape, borderColor: .white)
     var errors: [Int: Double] = [:]
     for zoom in [1, 4] {
-      let rendered = try withTemporaryFolder { directory in
-        try rasterize(svg, zoom: zoom, in: directory)
+      let rendered = try withTemporaryFolder { url in
+        try rasterize(svg, zoom: zoom, in: url.path)
       }
       #expect(rendered.width == side * zoom && rendered.height == side * zoom)
       let alphaSum = stride(from: 3, to: rendered.pixels.count, by: 4).reduce(0) {

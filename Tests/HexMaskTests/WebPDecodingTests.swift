@@ -27,10 +27,6 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
 }
 
 @Suite struct WebPDecodingTests {
-  static func bytes(_ name: String) throws -> [UInt8] {
-    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  }
-
   /// Runs `body` on a read-only stdio stream over `bytes`.
   static func withStream<R>(_ bytes: [UInt8], _ body: (CFile) throws -> R) throws -> R {
     var copy = bytes
@@ -112,20 +108,20 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var input = HexMask.Input()
     input.strict = true
     #expect(throws: HexMask.Error.self) {
-      try HexMask.render(try Self.bytes("webp/animated.webp"), input: input).bytes
+      try HexMask.render(try Fixtures.bytes("webp/animated.webp"), input: input).bytes
     }
-    let png = try HexMask.render(try Self.bytes("webp/animated.webp")).bytes
+    let png = try HexMask.render(try Fixtures.bytes("webp/animated.webp")).bytes
     #expect(try Self.decodeBytes(png).width == 32)
   }
 
   @Test func iccProfileIsKeptByteForByte() throws {
-    let profile = try Self.bytes("webp/icc-p3.icc")
+    let profile = try Fixtures.bytes("webp/icc-p3.icc")
     #expect(profile.count == 548)
     #expect(try Self.decoder("webp/icc-p3.webp").metadata.iccProfile == profile)
     #expect(try Self.decoder("webp/lossy-photo.webp").metadata.iccProfile == nil)
 
     // And forwarded into the output, as for PNG and JPEG input.
-    let png = try HexMask.render(try Self.bytes("webp/icc-p3.webp")).bytes
+    let png = try HexMask.render(try Fixtures.bytes("webp/icc-p3.webp")).bytes
     let forwarded = try Self.withStream(png) { file in
       try openDecoder(file: file, maxPixels: 1 << 28).metadata.iccProfile
     }
@@ -140,7 +136,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
       try decodeFixture("webp/exif-orientation-6.webp") == decodeFixture("webp/lossy-photo.webp"))
     var output = HexMask.Output()
     output.size = nil
-    let png = try HexMask.render(try Self.bytes("webp/exif-orientation-6.webp"), output: output)
+    let png = try HexMask.render(try Fixtures.bytes("webp/exif-orientation-6.webp"), output: output)
       .bytes
     #expect(try Self.decodeBytes(png).width == 65)
   }
@@ -160,7 +156,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     input.maxPixels = pixels - 1
     var output = HexMask.Output()
     output.size = 8
-    let bytes = try Self.bytes(fixture)
+    let bytes = try Fixtures.bytes(fixture)
     #expect(throws: HexMask.Error.self) {
       try HexMask.render(bytes, output: output, input: input).bytes
     }
@@ -193,7 +189,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     "webp/animated.webp", "webp/icc-p3.webp",
   ])
   func truncatedFilesAreTypedErrors(fixture: String) throws {
-    let bytes = try Self.bytes(fixture)
+    let bytes = try Fixtures.bytes(fixture)
     for cut in [12, 20, 30, bytes.count / 2, bytes.count - 1] {
       let error = try #require(
         try Self.errorDecoding(Array(bytes.prefix(cut))), "\(fixture) cut at \(cut)")
@@ -208,7 +204,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
   /// line, never a crash.
   @Test(arguments: ["webp/lossy-photo.webp", "webp/lossless-alpha.webp", "webp/animated.webp"])
   func damagedFilesDecodeOrFailInOneLine(fixture: String) throws {
-    let bytes = try Self.bytes(fixture)
+    let bytes = try Fixtures.bytes(fixture)
     var random = SplitMix64(seed: UInt64(bytes.count))
     var failures = 0
     for _ in 0..<40 {
@@ -232,7 +228,7 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var output = HexMask.Output()
     output.kind = .webp(
       .init(quality: lossless ? .lossless : .lossy(HexMask.Output.defaultQuality)))
-    let webp = try HexMask.render(try Self.bytes("pngsuite/basn2c08.png"), output: output).bytes
+    let webp = try HexMask.render(try Fixtures.bytes("pngsuite/basn2c08.png"), output: output).bytes
     #expect(ImageFormat(sniffing: webp.prefix(ImageFormat.sniffLength)) == .webp)
     let decoded = try Self.decodeBytes(webp)
     #expect(decoded.width == 32 && decoded.height == 32)

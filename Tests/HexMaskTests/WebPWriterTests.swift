@@ -47,7 +47,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
   @Test(arguments: [(1, 1), (17, 5), (64, 48)])
   func losslessDecodesBackIdentical(width: Int, height: Int) throws {
     let pixels = randomPixels(width: width, height: height, seed: UInt64(width + 100 * height))
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.webp"
       #expect(try writeWebP(pixels, width: width, height: height, to: path, lossless: true) == [])
       let image = try decodeWebP(try fileBytes(path))
@@ -60,7 +61,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
   func lossyKeepsAlphaAndApproximatesColour(quality: Int) throws {
     let (width, height) = (96, 64)
     let pixels = blockPicture(width: width, height: height)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.webp"
       try writeWebP(
         pixels, width: width, height: height, to: path, lossless: false, quality: quality)
@@ -89,7 +91,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
   @Test(arguments: [false, true])
   func sameImageGivesSameBytes(lossless: Bool) throws {
     let pixels = blockPicture(width: 40, height: 30)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try writeWebP(pixels, width: 40, height: 30, to: directory + "/a.webp", lossless: lossless)
       try writeWebP(pixels, width: 40, height: 30, to: directory + "/b.webp", lossless: lossless)
       let first = try fileBytes(directory + "/a.webp")
@@ -102,7 +105,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
   func iccProfileRoundTrips(lossless: Bool) throws {
     let profile = try #require(try metadata("icc/p3.png").iccProfile)
     let pixels = blockPicture(width: 32, height: 32)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.webp"
       #expect(
         try writeWebP(
@@ -117,7 +121,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
 
   @Test func grayProfileIsLeftOutWithAWarning() throws {
     let profile = try #require(try metadata("icc/grayscale-icc.jpg").iccProfile)
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       let path = directory + "/out.webp"
       let warnings = try writeWebP(
         randomPixels(width: 4, height: 4, seed: 9), width: 4, height: 4, to: path, lossless: true,
@@ -128,7 +133,8 @@ private func iccChunk(_ bytes: [UInt8]) -> [UInt8]? {
   }
 
   @Test func sizesRowsAndDiskErrors() throws {
-    try withTemporaryFolder { directory in
+    try withTemporaryFolder { url in
+      let directory = url.path
       try withFile(directory + "/out.webp", mode: "wb") { file in
         #expect(throws: ImageError.self) { try WebPWriter(file: file, width: 16384, height: 3) }
         #expect(throws: ImageError.self) { try WebPWriter(file: file, width: 3, height: 0) }

@@ -7,10 +7,34 @@ public let packageRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent()  // Tests
   .deletingLastPathComponent()  // package root
 
-/// The shared test corpus beside the package (`../shared/corpus`), which a test may sweep
-/// when it is there; the suite passes without it.
-public let sharedCorpus = packageRoot.deletingLastPathComponent()
-  .appendingPathComponent("shared/corpus")
+/// A corpus of test files kept outside the repository, which some tests sweep when it is
+/// there: the folder named by the environment variable `HEXMASK_CORPUS` (`make check` sets it
+/// when `CORPUS` is given). Tests that need it are `.enabled(if: SharedCorpus.has(…))`, so
+/// that without it they show as skipped rather than passing with nothing checked.
+public enum SharedCorpus {
+  /// The corpus folder, or nil when `HEXMASK_CORPUS` is unset or empty; a relative path is
+  /// taken from the package root.
+  public static let root: URL? = ProcessInfo.processInfo.environment["HEXMASK_CORPUS"]
+    .flatMap { (value: String) -> URL? in
+      if value.isEmpty { return nil }
+      if value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+      return packageRoot.appendingPathComponent(value).standardizedFileURL
+    }
+
+  /// The file or folder `item` of the corpus (the corpus itself for ""); a name that does not
+  /// exist when there is no corpus.
+  public static func url(_ item: String = "") -> URL {
+    (root ?? packageRoot.appendingPathComponent(".no-corpus")).appendingPathComponent(item)
+  }
+
+  /// The path of `item` in the corpus.
+  public static func path(_ item: String = "") -> String { url(item).path }
+
+  /// Whether `item` of the corpus (the corpus itself by default) is there.
+  public static func has(_ item: String = "") -> Bool {
+    root != nil && FileManager.default.fileExists(atPath: path(item))
+  }
+}
 
 /// Test files in `Fixtures/` at the package root.
 public enum Fixtures {
@@ -19,6 +43,11 @@ public enum Fixtures {
   /// The path of `name` inside `Fixtures/`, e.g. `"pngsuite/basn0g08.png"`.
   public static func path(_ name: String) -> String {
     root.appendingPathComponent(name).path
+  }
+
+  /// The bytes of the fixture `name`, e.g. `"heif/rocket.heic"`.
+  public static func bytes(_ name: String) throws -> [UInt8] {
+    try [UInt8](Data(contentsOf: root.appendingPathComponent(name)))
   }
 
   /// The file names in a fixture folder, sorted, filtered by `include`.
@@ -35,23 +64,14 @@ public enum Fixtures {
   }
 }
 
-/// The absolute path of a file under the package's `Fixtures/` folder.
-public func fixture(_ relativePath: String) -> String {
-  Fixtures.path(relativePath)
-}
-
-/// Calls `body` with a new empty directory that is removed afterwards.
-public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+/// Calls `body` with a new empty folder under the temporary directory (`TMPDIR`), removed
+/// afterwards with everything in it.
+public func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("hexmask-tests-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
   return try body(directory)
-}
-
-/// Calls `body` with the path of a new empty folder that is removed afterwards.
-public func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
-  try withTemporaryDirectory { (url: URL) throws -> T in try body(url.path) }
 }
 
 /// A folder of this test run's own under the temporary directory (`TMPDIR`), for reports that

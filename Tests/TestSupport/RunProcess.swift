@@ -41,7 +41,7 @@ public func runProcess(
   _ executable: URL, _ arguments: [String], standardInput: Data? = nil, in directory: URL? = nil,
   environment: [String: String]? = nil, timeout: TimeInterval? = nil
 ) throws -> ProcessRun {
-  try withTemporaryDirectory { scratch in
+  try withTemporaryFolder { scratch in
     let inputURL = scratch.appendingPathComponent("stdin")
     let outputURL = scratch.appendingPathComponent("stdout")
     let errorURL = scratch.appendingPathComponent("stderr")
@@ -104,4 +104,16 @@ public func hexmaskExecutable(named name: String = "hexmask") throws -> URL {
       description: "no built \(name) in \(candidates.map(\.path).joined(separator: ", "))")
   }
   return found
+}
+
+/// The program `name` on PATH (`swift test` itself was found there): tests never look for
+/// tools in places outside the repository that only one machine has.
+public func executableOnPath(named name: String) throws -> URL {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+  let candidates = path.split(separator: ":").map { "\($0)/\(name)" }
+  guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+  else {
+    throw ProcessRunError(description: "no \(name) on PATH (\(path))")
+  }
+  return URL(fileURLWithPath: found)
 }

@@ -31,7 +31,8 @@ import Testing
   }
 
   @Test func anOutputThatIsAnInputIsAConflict() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(dir, copies: ["a.png": pngFixture, "sub/a.jpg": photoFixture])
       // As the search finds them: with their files' identities.
       let inputs = findInputs([dir + "/sub/a.jpg", dir + "/a.png"], rules: InputRules())
@@ -44,7 +45,8 @@ import Testing
   /// The face model's cascades are inputs too: an output or a record that is one of them,
   /// by name or through a hard link, is a conflict that says so.
   @Test func anOutputOrRecordThatIsTheFaceModelIsAConflict() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(
         dir, copies: ["a.jpg": photoFixture],
         texts: ["o/m.png": "<opencv_storage/>", "o/.hexmask/a.png.rec": "<opencv_storage/>"])

@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test func existingOutputsAreSkippedUnlessOverwriting() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(dir, texts: ["o.png": "old"])
       let item = [BatchItem(input: "in.jpg", output: dir + "/o.png")]
       let fake: BatchRenderer = { _, outputs, _ throws(FileFailure) in
@@ -70,7 +71,8 @@ import Testing
   }
 
   @Test func realRendersAreTheSameBytesWhateverTheJobs() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       let names = (0..<6).map { "p\($0)" }
       try makeTree(
         dir,

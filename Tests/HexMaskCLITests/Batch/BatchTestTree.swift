@@ -21,8 +21,8 @@ func makeTree(_ root: String, copies: [String: String] = [:], texts: [String: St
 }
 
 /// The fixture photo and a small PNG, for trees of inputs.
-let photoFixture = fixture("photos/rocket.jpg")
-let pngFixture = fixture("pngsuite/basn2c08.png")
+let photoFixture = Fixtures.path("photos/rocket.jpg")
+let pngFixture = Fixtures.path("pngsuite/basn2c08.png")
 
 /// A render result for fake renderers: a `side` square, no warnings, no file.
 func fakeRendered(side: Int, warnings: [String] = []) -> RenderedFile {

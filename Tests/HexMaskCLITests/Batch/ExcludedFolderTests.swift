@@ -8,7 +8,8 @@ import Testing
 /// A folder argument that is the output folder itself, however it is spelled.
 @Suite struct ExcludedFolderTests {
   @Test func theOutputFolderNamedAsAnInputIsFound() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(dir, copies: ["nest/sub/a.jpg": photoFixture, "nest/b.jpg": photoFixture])
       let rules = InputRules(excludedFolder: dir + "/nest/sub")
       #expect(excludedFolder(among: [dir + "/nest/sub"], rules: rules) == dir + "/nest/sub")
@@ -20,7 +21,8 @@ import Testing
   }
 
   @Test func aParentOrAFileInsideIsNotTheOutputFolder() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(dir, copies: ["nest/sub/a.jpg": photoFixture])
       let rules = InputRules(recursive: true, excludedFolder: dir + "/nest/sub")
       #expect(excludedFolder(among: [dir + "/nest", dir + "/nest/sub/a.jpg"], rules: rules) == nil)
@@ -28,7 +30,8 @@ import Testing
   }
 
   @Test func aMissingOutputFolderExcludesNothing() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(dir, copies: ["photos/a.jpg": photoFixture])
       let rules = InputRules(excludedFolder: dir + "/out")
       #expect(excludedFolder(among: [dir + "/photos", dir + "/out"], rules: rules) == nil)

@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct ImageFormatTests {
   @Test func sniffsSignaturesNotNames() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makeTree(
         dir, copies: ["photo.png": photoFixture, "picture": pngFixture],
         texts: ["fake.jpg": "not an image", "empty.png": ""])
@@ -65,7 +66,8 @@ import Testing
   /// format the sniffer names.
   @Test func folderDiscoveryAndTheDecoderAgree() throws {
     let heads = try Self.heads()
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       for head in heads {
         try Data(head.bytes).write(to: URL(fileURLWithPath: dir + "/" + head.name))
       }
@@ -99,7 +101,7 @@ import Testing
 }
 
 private func fixtureBytes(_ name: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name))))
+  [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
 }
 
 /// Calls `body` with the file at `path` opened for reading, and closes it.

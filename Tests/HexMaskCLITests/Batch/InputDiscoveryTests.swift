@@ -19,7 +19,8 @@ import Testing
   }
 
   @Test func aFolderGivesItsImagesInNameOrder() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makePhotos(dir)
       let found = findInputs([dir + "/photos"], rules: InputRules())
       #expect(found.map(\.path) == [dir + "/photos/a.jpg", dir + "/photos/b.png"])
@@ -28,7 +29,8 @@ import Testing
   }
 
   @Test func recursionMirrorsSubfoldersAndSkipsHiddenOnes() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makePhotos(dir)
       let found = findInputs([dir + "/photos/"], rules: InputRules(recursive: true))
       #expect(
@@ -41,7 +43,8 @@ import Testing
   }
 
   @Test func theOutputFolderIsNeverSearched() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makePhotos(dir)
       try makeTree(dir, copies: ["photos/out/old.png": pngFixture])
       let rules = InputRules(recursive: true, excludedFolder: dir + "/photos/./out")
@@ -52,7 +55,8 @@ import Testing
   }
 
   @Test func linkedFoldersAreFollowedOnlyWhenAsked() throws {
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makePhotos(dir)
       try makeTree(dir, copies: ["elsewhere/f.jpg": photoFixture])
       try FileManager.default.createSymbolicLink(
@@ -80,7 +84,8 @@ import Testing
 
   @Test func anUnreadableFolderIsAProblemNotACrash() throws {
     guard getuid() != 0 else { return }  // root reads everything
-    try withTemporaryFolder { dir in
+    try withTemporaryFolder { url in
+      let dir = url.path
       try makePhotos(dir)
       chmod(dir + "/photos/sub", 0)
       defer { chmod(dir + "/photos/sub", 0o755) }

@@ -1,5 +1,6 @@
 import Foundation
 import HexMask
+import TestSupport
 import Testing
 
 @testable import HexMaskCLI
@@ -257,49 +258,48 @@ import Testing
   }
 
   @Test func aRecordIsWrittenAtomicallyIntoFoldersItMakes() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hexmask-records-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/.hexmask/a/b/c.png.rec"
-    let record = RunRecord(recipe: 42, side: 64, output: Self.input)
-    try record.write(to: path)
-    #expect(RunRecord(contentsOf: path) == record)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: folder + "/.hexmask/a/b") == [
-        "c.png.rec"
-      ])
+    try withTemporaryFolder { url in
+      let folder = url.path
+      let path = folder + "/.hexmask/a/b/c.png.rec"
+      let record = RunRecord(recipe: 42, side: 64, output: Self.input)
+      try record.write(to: path)
+      #expect(RunRecord(contentsOf: path) == record)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder + "/.hexmask/a/b") == [
+          "c.png.rec"
+        ])
+    }
   }
 
   @Test func theRerunReasonComparesInputOptionsAndOutput() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hexmask-rerun-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let item = BatchItem(
-      input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
-    try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
-    let options = RenderSettings()
-    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .new)
+    try withTemporaryFolder { url in
+      let folder = url.path
+      let item = BatchItem(
+        input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
+      try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
+      let options = RenderSettings()
+      #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .new)
 
-    try Data("picture".utf8).write(to: URL(fileURLWithPath: item.output))
-    // An output without a record: nothing vouches for it.
-    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)
+      try Data("picture".utf8).write(to: URL(fileURLWithPath: item.output))
+      // An output without a record: nothing vouches for it.
+      #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)
 
-    let input = try #require(FileStamp(path: item.input))
-    let output = try #require(FileStamp(path: item.output))
-    let record = try #require(item.record)
-    try RunRecord(
-      recipe: RunRecord.recipe(input: input, side: 64, options: options), side: 64,
-      output: output
-    ).write(to: record)
-    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == nil)
-    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: true) == .forced)
-    var other = options
-    other.shape.sides = 3
-    #expect(rerunReason(for: item, recipe: Recipe(options: other), force: false) == .changed)
+      let input = try #require(FileStamp(path: item.input))
+      let output = try #require(FileStamp(path: item.output))
+      let record = try #require(item.record)
+      try RunRecord(
+        recipe: RunRecord.recipe(input: input, side: 64, options: options), side: 64,
+        output: output
+      ).write(to: record)
+      #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == nil)
+      #expect(rerunReason(for: item, recipe: Recipe(options: options), force: true) == .forced)
+      var other = options
+      other.shape.sides = 3
+      #expect(rerunReason(for: item, recipe: Recipe(options: other), force: false) == .changed)
 
-    try Data("another picture".utf8).write(to: URL(fileURLWithPath: item.output))
-    #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)
+      try Data("another picture".utf8).write(to: URL(fileURLWithPath: item.output))
+      #expect(rerunReason(for: item, recipe: Recipe(options: options), force: false) == .changed)
+    }
   }
 
   @Test(arguments: [
@@ -312,46 +312,45 @@ import Testing
   }
 
   @Test func leftoversOlderThanTheRunAreRemovedOthersStay() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hexmask-leftovers-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let old = folder + "/.a.png.hexmask-Old123"
-    let fresh = folder + "/.b.png.hexmask-New123"
-    let other = folder + "/.c.png.other-Old123"
-    for path in [old, fresh, other] {
-      #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    try withTemporaryFolder { url in
+      let folder = url.path
+      let old = folder + "/.a.png.hexmask-Old123"
+      let fresh = folder + "/.b.png.hexmask-New123"
+      let other = folder + "/.c.png.other-Old123"
+      for path in [old, fresh, other] {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+      }
+      let hourAgo = Date().addingTimeInterval(-3600)
+      for path in [old, other] {
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path)
+      }
+      let now = Int(Date().timeIntervalSince1970)
+      #expect(removeLeftoverTemporaries(in: folder, olderThan: now - 60) == 1)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+          ".b.png.hexmask-New123", ".c.png.other-Old123",
+        ])
     }
-    let hourAgo = Date().addingTimeInterval(-3600)
-    for path in [old, other] {
-      try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path)
-    }
-    let now = Int(Date().timeIntervalSince1970)
-    #expect(removeLeftoverTemporaries(in: folder, olderThan: now - 60) == 1)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
-        ".b.png.hexmask-New123", ".c.png.other-Old123",
-      ])
   }
 
   @Test func spellingsOfOneFileHaveOneKey() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hexmask-keys-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(
-      atPath: folder + "/sub", withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let file = folder + "/a.png"
-    #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-    #expect(link(file, folder + "/hard.png") == 0)
-    #expect(symlink("a.png", folder + "/soft.png") == 0)
-    let key = FileKey(output: file)
-    for spelling in ["/./a.png", "/sub/../a.png", "/hard.png", "/soft.png"] {
-      #expect(FileKey(output: folder + spelling) == key, "\(spelling)")
+    try withTemporaryFolder { url in
+      let folder = url.path
+      try FileManager.default.createDirectory(
+        atPath: folder + "/sub", withIntermediateDirectories: true)
+      let file = folder + "/a.png"
+      #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+      #expect(link(file, folder + "/hard.png") == 0)
+      #expect(symlink("a.png", folder + "/soft.png") == 0)
+      let key = FileKey(output: file)
+      for spelling in ["/./a.png", "/sub/../a.png", "/hard.png", "/soft.png"] {
+        #expect(FileKey(output: folder + spelling) == key, "\(spelling)")
+      }
+      #expect(FileKey(output: folder + "/new.png") == FileKey(output: folder + "/sub/../new.png"))
+      #expect(FileKey(output: folder + "/new.png") != FileKey(output: folder + "/sub/new.png"))
+      #expect(symlink("made-later.png", folder + "/dangling.png") == 0)
+      #expect(
+        FileKey(output: folder + "/dangling.png") == FileKey(output: folder + "/made-later.png"))
     }
-    #expect(FileKey(output: folder + "/new.png") == FileKey(output: folder + "/sub/../new.png"))
-    #expect(FileKey(output: folder + "/new.png") != FileKey(output: folder + "/sub/new.png"))
-    #expect(symlink("made-later.png", folder + "/dangling.png") == 0)
-    #expect(
-      FileKey(output: folder + "/dangling.png") == FileKey(output: folder + "/made-later.png"))
   }
 }
