@@ -87,7 +87,8 @@ import Testing
   func theLibraryThrowsExactlyWhereTheCommandExitsWith2(format: OutputFormat, mask: Bool)
     throws
   {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { folderURL in
+      let folder = folderURL.path
       // The batch's input has this format's extension (its bytes are sniffed, not named).
       let input = "\(folder)/photo.\(format.fileExtension)"
       try FileManager.default.copyItem(atPath: Self.photo, toPath: input)
@@ -122,7 +123,8 @@ import Testing
     #expect(throws: HexMask.Error.output(.backgroundNotOpaque(translucent, format: .jpeg))) {
       try HexMask.render(bytes, output: output)
     }
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { folderURL in
+      let folder = folderURL.path
       let run = try runHexMask([Self.photo, "\(folder)/out.jpg", "--background", "transparent"])
       #expect(run.status == 2)
       #expect(
@@ -136,7 +138,8 @@ import Testing
   /// whose names turn out JPEG says the mask is what cannot be JPEG, as one file does
   /// (it once blamed the background, which `--mask-only` ignores).
   @Test func aMaskNamedJPEGBlamesTheMaskNotItsIgnoredBackground() throws {
-    try withTemporaryFolder { folder in
+    try withTemporaryFolder { folderURL in
+      let folder = folderURL.path
       let input = "\(folder)/photo.jpg"
       try FileManager.default.copyItem(atPath: Self.photo, toPath: input)
       let run = try runHexMask([
