@@ -10,14 +10,23 @@ extension HexMask {
   /// 1/4 (1008 × 756) and stays under it; a larger output decodes again instead.
   static let decodeOnceLimit = 4 << 20
 
-  /// Looks at a small copy of the picture in `source` and turns a crop that depends on it
-  /// (``CropChoice/faces(_:)``, ``CropChoice/attention``) into the focus of the square it
-  /// chooses, with the faces found (nil for attention). Where the render's own decode
-  /// (`need`, whole) is small, it is kept and returned as `picture`, upright, to render
-  /// from; otherwise `picture` is nil and `source` is back where it was, to decode again.
+  /// Looks at a small copy of the picture in `source` and decides where the square of a
+  /// crop that depends on it (``CropChoice/faces(_:)``, ``CropChoice/attention``) goes, with
+  /// the faces found (nil for attention). Where the render's own decode (`need`, whole) is
+  /// small, it is kept and returned as `picture`, upright, to render from; otherwise
+  /// `picture` is nil and `source` is back where it was, to decode again.
+  ///
+  /// Why a large picture is decoded twice: the square must be known before the render's
+  /// first row, and the look needs the whole picture; keeping a large decode whole until
+  /// the look is done would make memory follow the area instead of the width. A JPEG's
+  /// extra decode is the look's small one (1/8), a PNG's a full one (PNG cannot shrink on
+  /// load). HEIF and WebP decode whole anyway, but the look's own
+  /// decode may differ from the render's (a HEIF thumbnail, libwebp's scaling), so serving
+  /// a large picture's look from the render's decode could move the square and so change
+  /// the output.
   static func lookAndChoose(
-    _ source: CFile, need: PictureNeed, shape: Shape, output: Output, input: Input
-  ) throws(ImageError) -> (crop: CropChoice, faces: [Face]?, picture: (any ImageDecoder)?) {
+    _ source: CFile, need: PictureNeed, crop: CropChoice, shape: Shape, input: Input
+  ) throws(ImageError) -> (decision: CropDecision, faces: [Face]?, picture: (any ImageDecoder)?) {
     let start = ftello(source)
     func rewind() throws(ImageError) {
       clearerr(source)
@@ -34,8 +43,8 @@ extension HexMask {
       let look = Look(
         picture: try SmallPicture(averaging: kept.view(), longSide: Look.longSide),
         width: kept.width, height: kept.height)
-      let chosen = choose(look, crop: output.crop, shape: shape)
-      return (chosen.crop, chosen.faces, kept.view())
+      let chosen = choose(look, crop: crop, shape: shape)
+      return (chosen.decision, chosen.faces, kept.view())
     }
     // Too large to keep: a small decode of its own to look at, then the render's.
     try rewind()
@@ -43,8 +52,8 @@ extension HexMask {
       file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
       memory: input.memoryBudget)
     try rewind()
-    let chosen = choose(look, crop: output.crop, shape: shape)
-    return (chosen.crop, chosen.faces, nil)
+    let chosen = choose(look, crop: crop, shape: shape)
+    return (chosen.decision, chosen.faces, nil)
   }
 
   /// The upright picture `source` decodes to for `need`, when it is small enough to keep
@@ -92,7 +101,7 @@ extension HexMask {
 
   /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).
   static func choose(_ look: Look, crop: CropChoice, shape: Shape) -> (
-    crop: CropChoice, faces: [Face]?
+    decision: CropDecision, faces: [Face]?
   ) {
     var faces: [Face]? = nil
     var square: CropSquare? = nil
@@ -115,16 +124,13 @@ extension HexMask {
     return (.focus(x: focus.x, y: focus.y), faces)
   }
 
-  /// The square the render shows, in upright input pixels: the crop's own rule applied to
-  /// the full upright size (the render applied it to the size it decoded at).
+  /// The square the render shows, in upright input pixels: the decision applied to the
+  /// full upright size (the render applied it to the size it decoded at).
   static func cropInInput(
-    stored: any ImageDecoder, orientation: Orientation, shape: Shape, crop: CropChoice
+    stored: any ImageDecoder, orientation: Orientation, decision: CropDecision
   ) -> Crop {
     let (width, height) = stored.uprightStoredSize(orientation)
-    let square =
-      shape.layout == .seed
-      ? CropSquare(left: 0, top: 0, side: min(width, height))
-      : crop.square(width: width, height: height)
+    let square = decision.square(width: width, height: height)
     return Crop(x: square.left, y: square.top, side: square.side)
   }
 
