@@ -46,14 +46,36 @@ extension HexMask {
       let chosen = choose(look, crop: crop, shape: shape)
       return (chosen.decision, chosen.faces, kept.view())
     }
-    // Too large to keep: a small decode of its own to look at, then the render's.
+    // Too large to keep: a small decode of its own to look at, then the render's, unless
+    // the look's decode is the render's picture already.
     try rewind()
-    let look = try Look(
-      file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
-      memory: input.memoryBudget)
-    try rewind()
+    let lookDecode = try openDecoder(
+      file: source, maxPixels: input.maxPixels, need: Look.need, memory: input.memoryBudget,
+      autoOrient: input.autoOrient)
+    let look = try Look(stored: lookDecode, autoOrient: input.autoOrient)
     let chosen = choose(look, crop: crop, shape: shape)
+    if let again = servesRender(lookDecode, need: need) {
+      return (chosen.decision, chosen.faces, again)
+    }
+    try rewind()
     return (chosen.decision, chosen.faces, nil)
+  }
+
+  /// The look's decode again, from its first row, when it gives the render exactly what
+  /// the render's own decode for `need` would; nil otherwise. That is when the look's
+  /// decoder held the whole picture at its stored size (a HEIF without a thumbnail large
+  /// enough for the look, a WebP too small to scale) and the render would not decode
+  /// smaller (its largest side is no smaller than the look's): then a HEIF's render finds
+  /// no thumbnail either, and a WebP's window would be unscaled, cut from the same pixels
+  /// with a margin the resizer never reaches past (``DecodeWindow``).
+  private static func servesRender(_ decoded: any ImageDecoder, need: PictureNeed)
+    -> (any ImageDecoder)?
+  {
+    guard let whole = decoded as? WholePicture, whole.chosenSquare == nil,
+      whole.width == whole.metadata.storedWidth, whole.height == whole.metadata.storedHeight,
+      let lookSide = Look.need.largestSide, need.largestSide.map({ $0 >= lookSide }) ?? true
+    else { return nil }
+    return whole.rewound()
   }
 
   /// The upright picture `source` decodes to for `need`, when it is small enough to keep
