@@ -12,18 +12,20 @@ extension HexMask {
 
   /// Looks at a small copy of the picture in `source` and decides where the square of a
   /// crop that depends on it (``CropChoice/faces(_:)``, ``CropChoice/attention``) goes, with
-  /// the faces found (nil for attention). Where the render's own decode (`need`, whole) is
-  /// small, it is kept and returned as `picture`, upright, to render from; otherwise
-  /// `picture` is nil and `source` is back where it was, to decode again.
+  /// the faces found (nil for attention). Where one decode serves both the look and the
+  /// render, it is returned as `picture`, upright, to render from; otherwise `picture` is
+  /// nil and `source` is back where it was, to decode again.
   ///
-  /// Why a large picture is decoded twice: the square must be known before the render's
-  /// first row, and the look needs the whole picture; keeping a large decode whole until
-  /// the look is done would make memory follow the area instead of the width. A JPEG's
-  /// extra decode is the look's small one (1/8), a PNG's a full one (PNG cannot shrink on
-  /// load). HEIF and WebP decode whole anyway, but the look's own
-  /// decode may differ from the render's (a HEIF thumbnail, libwebp's scaling), so serving
-  /// a large picture's look from the render's decode could move the square and so change
-  /// the output.
+  /// One decode serves both when the render's own decode (`need`, whole) is small enough
+  /// to keep (``decodeOnceLimit``), or is a picture its decoder holds whole anyway (HEIF,
+  /// WebP) that the look's own decode would equal; and the look's decode serves the render
+  /// when it equals the render's (``servesRender(_:need:)``). Otherwise a large picture is
+  /// decoded twice, because the square must be known before the render's first row and
+  /// the look needs the whole picture: keeping a large decode whole until the look is done
+  /// would make memory follow the area instead of the width. A JPEG's extra decode is the
+  /// look's small one (1/8), a PNG's a full one (PNG cannot shrink on load); a HEIF's or
+  /// WebP's look may use a thumbnail or libwebp's scaling the render's decode does not, so
+  /// taking the look from the render's decode there could move the square.
   static func lookAndChoose(
     _ source: CFile, need: PictureNeed, crop: CropChoice, shape: Shape, input: Input
   ) throws(ImageError) -> (decision: CropDecision, faces: [Face]?, picture: (any ImageDecoder)?) {
@@ -71,8 +73,7 @@ extension HexMask {
   private static func servesRender(_ decoded: any ImageDecoder, need: PictureNeed)
     -> (any ImageDecoder)?
   {
-    guard let whole = decoded as? WholePicture, whole.chosenSquare == nil,
-      whole.width == whole.metadata.storedWidth, whole.height == whole.metadata.storedHeight,
+    guard let whole = decoded as? WholePicture, isWholeAtStoredSize(whole),
       let lookSide = Look.need.largestSide, need.largestSide.map({ $0 >= lookSide }) ?? true
     else { return nil }
     return whole.rewound()
@@ -94,6 +95,9 @@ extension HexMask {
     let (fullWidth, fullHeight) = opened.uprightStoredSize(orientation)
     let longEnough =
       max(upright.width, upright.height) >= min(Look.smallestDecode, max(fullWidth, fullHeight))
+    if let whole = opened as? WholePicture, orientation == .up, servesLook(whole, need: need) {
+      return ({ whole.rewound() }, fullWidth, fullHeight)
+    }
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
     guard longEnough, !overflow, pixels <= decodeOnceLimit,
       let buffer = PixelBuffer(zeroedCount: pixels * 4)
@@ -119,6 +123,23 @@ extension HexMask {
           warnings: warnings, isOpaque: isOpaque)
       }, fullWidth, fullHeight
     )
+  }
+
+  /// True when `whole`, the render's decode for `need`, is what the look's own decode
+  /// would be, so it serves both however large it is: the whole picture at its stored size,
+  /// held whole in memory anyway (a HEIF, a WebP), and the render no larger than the look
+  /// (at most its largest side), so the look would find no thumbnail or scaling the render
+  /// did not. Larger renders decode for the look apart (``servesRender(_:need:)``).
+  private static func servesLook(_ whole: WholePicture, need: PictureNeed) -> Bool {
+    guard let side = need.largestSide, let lookSide = Look.need.largestSide else { return false }
+    return isWholeAtStoredSize(whole) && side <= lookSide
+  }
+
+  /// True when `whole` is the whole picture at its stored size: no thumbnail, no scaling,
+  /// no window.
+  private static func isWholeAtStoredSize(_ whole: WholePicture) -> Bool {
+    whole.chosenSquare == nil && whole.width == whole.metadata.storedWidth
+      && whole.height == whole.metadata.storedHeight
   }
 
   /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).
