@@ -48,6 +48,14 @@ final class WholePicture: ImageDecoder {
     self.reservation = reservation
   }
 
+  /// The same picture from its first row again, sharing the pixels (and their share of the
+  /// memory budget): a picture decoded whole serves a second reader without a second decode.
+  func rewound() -> WholePicture {
+    WholePicture(
+      width: width, height: height, pixels: pixels, metadata: metadata, warnings: warnings,
+      isOpaque: isOpaque, chosenSquare: chosenSquare, reservation: reservation)
+  }
+
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
     try checkRead(of: row, index: rowsRead)
     let start = rowsRead * width * 4

@@ -24,10 +24,19 @@ extension Look {
   package init(
     file: CFile, maxPixels: Int, autoOrient: Bool, memory: MemoryBudget?
   ) throws(ImageError) {
-    // Ask for a short side about twice that of the look's (shrink-on-load's rule).
-    let need = PictureNeed(largestSide: Self.longSide * 3 / 8, smallestSide: nil, scalesWhole: true)
     let stored = try openDecoder(
-      file: file, maxPixels: maxPixels, need: need, memory: memory, autoOrient: autoOrient)
+      file: file, maxPixels: maxPixels, need: Self.need, memory: memory, autoOrient: autoOrient)
+    try self.init(stored: stored, autoOrient: autoOrient)
+  }
+
+  /// What a look asks of the decoder: a short side about twice that of the look's
+  /// (shrink-on-load's rule), the whole picture.
+  static var need: PictureNeed {
+    PictureNeed(largestSide: longSide * 3 / 8, smallestSide: nil, scalesWhole: true)
+  }
+
+  /// The look at `stored`, a decoder opened for ``need``, read to its end.
+  init(stored: any ImageDecoder, autoOrient: Bool) throws(ImageError) {
     let metadata = stored.metadata
     let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(stored, orientation: orientation)

@@ -10,14 +10,25 @@ extension HexMask {
   /// 1/4 (1008 × 756) and stays under it; a larger output decodes again instead.
   static let decodeOnceLimit = 4 << 20
 
-  /// Looks at a small copy of the picture in `source` and turns a crop that depends on it
-  /// (``CropChoice/faces(_:)``, ``CropChoice/attention``) into the focus of the square it
-  /// chooses, with the faces found (nil for attention). Where the render's own decode
-  /// (`need`, whole) is small, it is kept and returned as `picture`, upright, to render
-  /// from; otherwise `picture` is nil and `source` is back where it was, to decode again.
+  /// Looks at a small copy of the picture in `source` and decides where the square of a
+  /// crop that depends on it (``CropChoice/faces(_:)``, ``CropChoice/attention``) goes, with
+  /// the faces found (nil for attention). Where one decode serves both the look and the
+  /// render, it is returned as `picture`, upright, to render from; otherwise `picture` is
+  /// nil and `source` is back where it was, to decode again.
+  ///
+  /// One decode serves both when the render's own decode (`need`, whole) is small enough
+  /// to keep (``decodeOnceLimit``), or is a picture its decoder holds whole anyway (HEIF,
+  /// WebP) that the look's own decode would equal; and the look's decode serves the render
+  /// when it equals the render's (``servesRender(_:need:)``). Otherwise a large picture is
+  /// decoded twice, because the square must be known before the render's first row and
+  /// the look needs the whole picture: keeping a large decode whole until the look is done
+  /// would make memory follow the area instead of the width. A JPEG's extra decode is the
+  /// look's small one (1/8), a PNG's a full one (PNG cannot shrink on load); a HEIF's or
+  /// WebP's look may use a thumbnail or libwebp's scaling the render's decode does not, so
+  /// taking the look from the render's decode there could move the square.
   static func lookAndChoose(
-    _ source: CFile, need: PictureNeed, shape: Shape, output: Output, input: Input
-  ) throws(ImageError) -> (crop: CropChoice, faces: [Face]?, picture: (any ImageDecoder)?) {
+    _ source: CFile, need: PictureNeed, crop: CropChoice, shape: Shape, input: Input
+  ) throws(ImageError) -> (decision: CropDecision, faces: [Face]?, picture: (any ImageDecoder)?) {
     let start = ftello(source)
     func rewind() throws(ImageError) {
       clearerr(source)
@@ -34,17 +45,38 @@ extension HexMask {
       let look = Look(
         picture: try SmallPicture(averaging: kept.view(), longSide: Look.longSide),
         width: kept.width, height: kept.height)
-      let chosen = choose(look, crop: output.crop, shape: shape)
-      return (chosen.crop, chosen.faces, kept.view())
+      let chosen = choose(look, crop: crop, shape: shape)
+      return (chosen.decision, chosen.faces, kept.view())
     }
-    // Too large to keep: a small decode of its own to look at, then the render's.
+    // Too large to keep: a small decode of its own to look at, then the render's, unless
+    // the look's decode is the render's picture already.
     try rewind()
-    let look = try Look(
-      file: source, maxPixels: input.maxPixels, autoOrient: input.autoOrient,
-      memory: input.memoryBudget)
+    let lookDecode = try openDecoder(
+      file: source, maxPixels: input.maxPixels, need: Look.need, memory: input.memoryBudget,
+      autoOrient: input.autoOrient)
+    let look = try Look(stored: lookDecode, autoOrient: input.autoOrient)
+    let chosen = choose(look, crop: crop, shape: shape)
+    if let again = servesRender(lookDecode, need: need) {
+      return (chosen.decision, chosen.faces, again)
+    }
     try rewind()
-    let chosen = choose(look, crop: output.crop, shape: shape)
-    return (chosen.crop, chosen.faces, nil)
+    return (chosen.decision, chosen.faces, nil)
+  }
+
+  /// The look's decode again, from its first row, when it gives the render exactly what
+  /// the render's own decode for `need` would; nil otherwise. That is when the look's
+  /// decoder held the whole picture at its stored size (a HEIF without a thumbnail large
+  /// enough for the look, a WebP too small to scale) and the render would not decode
+  /// smaller (its largest side is no smaller than the look's): then a HEIF's render finds
+  /// no thumbnail either, and a WebP's window would be unscaled, cut from the same pixels
+  /// with a margin the resizer never reaches past (``DecodeWindow``).
+  private static func servesRender(_ decoded: any ImageDecoder, need: PictureNeed)
+    -> (any ImageDecoder)?
+  {
+    guard let whole = decoded as? WholePicture, isWholeAtStoredSize(whole),
+      let lookSide = Look.need.largestSide, need.largestSide.map({ $0 >= lookSide }) ?? true
+    else { return nil }
+    return whole.rewound()
   }
 
   /// The upright picture `source` decodes to for `need`, when it is small enough to keep
@@ -63,6 +95,9 @@ extension HexMask {
     let (fullWidth, fullHeight) = opened.uprightStoredSize(orientation)
     let longEnough =
       max(upright.width, upright.height) >= min(Look.smallestDecode, max(fullWidth, fullHeight))
+    if let whole = opened as? WholePicture, orientation == .up, servesLook(whole, need: need) {
+      return ({ whole.rewound() }, fullWidth, fullHeight)
+    }
     let (pixels, overflow) = upright.width.multipliedReportingOverflow(by: upright.height)
     guard longEnough, !overflow, pixels <= decodeOnceLimit,
       let buffer = PixelBuffer(zeroedCount: pixels * 4)
@@ -90,9 +125,26 @@ extension HexMask {
     )
   }
 
+  /// True when `whole`, the render's decode for `need`, is what the look's own decode
+  /// would be, so it serves both however large it is: the whole picture at its stored size,
+  /// held whole in memory anyway (a HEIF, a WebP), and the render no larger than the look
+  /// (at most its largest side), so the look would find no thumbnail or scaling the render
+  /// did not. Larger renders decode for the look apart (``servesRender(_:need:)``).
+  private static func servesLook(_ whole: WholePicture, need: PictureNeed) -> Bool {
+    guard let side = need.largestSide, let lookSide = Look.need.largestSide else { return false }
+    return isWholeAtStoredSize(whole) && side <= lookSide
+  }
+
+  /// True when `whole` is the whole picture at its stored size: no thumbnail, no scaling,
+  /// no window.
+  private static func isWholeAtStoredSize(_ whole: WholePicture) -> Bool {
+    whole.chosenSquare == nil && whole.width == whole.metadata.storedWidth
+      && whole.height == whole.metadata.storedHeight
+  }
+
   /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).
   static func choose(_ look: Look, crop: CropChoice, shape: Shape) -> (
-    crop: CropChoice, faces: [Face]?
+    decision: CropDecision, faces: [Face]?
   ) {
     var faces: [Face]? = nil
     var square: CropSquare? = nil
@@ -115,16 +167,13 @@ extension HexMask {
     return (.focus(x: focus.x, y: focus.y), faces)
   }
 
-  /// The square the render shows, in upright input pixels: the crop's own rule applied to
-  /// the full upright size (the render applied it to the size it decoded at).
+  /// The square the render shows, in upright input pixels: the decision applied to the
+  /// full upright size (the render applied it to the size it decoded at).
   static func cropInInput(
-    stored: any ImageDecoder, orientation: Orientation, shape: Shape, crop: CropChoice
+    stored: any ImageDecoder, orientation: Orientation, decision: CropDecision
   ) -> Crop {
     let (width, height) = stored.uprightStoredSize(orientation)
-    let square =
-      shape.layout == .seed
-      ? CropSquare(left: 0, top: 0, side: min(width, height))
-      : crop.square(width: width, height: height)
+    let square = decision.square(width: width, height: height)
     return Crop(x: square.left, y: square.top, side: square.side)
   }
 

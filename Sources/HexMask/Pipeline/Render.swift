@@ -4,9 +4,10 @@
   import Darwin
 #endif
 
-// The render itself over C streams: decode, orient, crop, then draw every output in turns.
-// The entry points (EntryPoints.swift) open the streams; the writers come from
-// WriterFactory.swift.
+// The render itself over C streams: open the picture and decide the square
+// (OpenedPicture.swift), plan every output (RenderPlan.swift), then carry the plan out,
+// drawing every output in turns. The entry points (EntryPoints.swift) open the streams;
+// the writers come from WriterFactory.swift.
 
 extension HexMask {
   /// One output of a render: its size (nil: the square's own) and the C stream it is
@@ -39,144 +40,129 @@ extension HexMask {
 
   /// The pipeline over C streams: decode once (shrunk on load when a JPEG is much larger
   /// than the largest output needs) → orient → crop → for each target: resize → coverage
-  /// → composite → encode. The targets' rows are made in turns, each target's next row
-  /// when it is the furthest behind (relative to its size), so they read the decoded rows
-  /// at the same pace and only a few filter heights of rows are kept (``SharedRows``).
+  /// → composite → encode. The picture is opened and the square decided first
+  /// (``OpenedPicture``), then everything else (``RenderPlan``), before any writer exists.
   /// `output.size` is not used: each target has its own.
   static func render(
     from source: CFile, to targets: [Target], shape: Shape, output: Output, input: Input
   ) throws(TargetedError) -> [Report] {
     func forInput(_ error: Error) -> TargetedError { TargetedError(error: error, target: nil) }
     do throws(Error) { try checkOutput(output) } catch { throw forInput(error) }
-    var output = output
-    var faces: [Face]? = nil
-    if output.crop.looksAtPicture && shape.layout != .seed && !output.maskOnly {
-      guard isSeekable(source) else {
-        // A pipe is read once: keep its bytes, then look and render from memory.
-        let bytes: [UInt8]
-        do throws(Error) {
-          bytes = try decoding { () throws(ImageError) in
-            try readWhole(source, after: [], maxPixels: input.maxPixels)
-          }
-        } catch {
-          throw forInput(error)
+    if CropDecision(shape: shape, output: output) == nil && !isSeekable(source) {
+      // A pipe is read once, and whether the look needs a second decode (a picture too
+      // large to keep) is known only after the first has read it: keep its bytes, then
+      // look and render from memory.
+      let bytes: [UInt8]
+      do throws(Error) {
+        bytes = try decoding { () throws(ImageError) in
+          try readWhole(source, after: [], maxPixels: input.maxPixels)
         }
-        return try readingBytes(targeted: bytes) { memory throws(TargetedError) in
-          try render(from: memory, to: targets, shape: shape, output: output, input: input)
-        }
+      } catch {
+        throw forInput(error)
+      }
+      return try readingBytes(targeted: bytes) { memory throws(TargetedError) in
+        try render(from: memory, to: targets, shape: shape, output: output, input: input)
       }
     }
     let sizes = targets.map(\.size)
-    // Shrink only as far as the largest output allows; nil (own size) forbids any.
-    let fixedSizes = sizes.contains(nil) ? [] : sizes.compactMap { $0 }
-    let need = PictureNeed(largestSide: fixedSizes.max(), smallestSide: fixedSizes.min()) {
-      width, height in
-      // The seed crops the top-left square, as UIKit's view bounds do.
-      shape.layout == .seed
-        ? CropSquare(left: 0, top: 0, side: min(width, height))
-        : output.crop.square(width: width, height: height)
-    }
-    let stored: any ImageDecoder
+    let picture: OpenedPicture
     do throws(Error) {
-      stored = try decoding { () throws(ImageError) in
-        guard output.crop.looksAtPicture && shape.layout != .seed && !output.maskOnly else {
-          return try openDecoder(
-            file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
-            autoOrient: input.autoOrient)
-        }
-        // The square depends on the picture: look first (decoding once where the render's
-        // decode is small enough to keep), then render the square chosen.
-        let chosen = try lookAndChoose(
-          source, need: need, shape: shape, output: output, input: input)
-        (output.crop, faces) = (chosen.crop, chosen.faces)
-        if let picture = chosen.picture { return picture }
-        return try openDecoder(
-          file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
-          autoOrient: input.autoOrient)
+      picture = try decoding { () throws(ImageError) in
+        try openPicture(source, sizes: sizes, shape: shape, output: output, input: input)
       }
     } catch {
       throw forInput(error)
     }
-    let metadata = stored.metadata
-    let orientation = input.autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
-    let upright = openOriented(stored, orientation: orientation)
-    // A decoder that delivered only a window around the square (WebP) says where it is.
-    let crop =
-      (orientation == .up ? stored.chosenSquare : nil)
-      ?? (need.square?(upright.width, upright.height)
-        ?? CropSquare(imageWidth: upright.width, imageHeight: upright.height))
-    // Every size must fit the shape before anything is written.
-    var shapes: [(side: Int, mask: MaskShape)] = []
-    for (index, target) in targets.enumerated() {
-      var side = target.size ?? crop.side
-      if !output.upscale { side = min(side, crop.side) }
-      do throws(Error) {
-        try checkOutputSize(side: side, output: output, input: input)
-        shapes.append((side, try maskShape(shape, side: side)))
-      } catch {
-        throw TargetedError(error: error, target: index)
-      }
-    }
-    // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
-    let profile = output.keepColorProfile && !output.maskOnly ? metadata.iccProfile : nil
-    let shared = SharedRows(upright)
-    var outputs: [TargetRender] = []
-    for (index, (side, mask)) in shapes.enumerated() {
-      let branch = shared.branch()
-      let picture = ResizedDecoder(branch, crop: crop, side: side)
-      do throws(Error) {
-        let writer = try encoding { () throws(ImageError) in
-          try makeWriter(
-            file: targets[index].file, side: side, output: output, profile: profile,
-            memory: input.memoryBudget)
-        }
-        outputs.append(
-          TargetRender(
-            branch: branch, picture: picture, writer: writer,
-            rows: RowPipeline(
-              shape: mask, border: shape.borderColor, output: output,
-              imageIsOpaque: picture.isOpaque)))
-      } catch {
-        throw TargetedError(error: error, target: index)
-      }
-    }
-    guard !outputs.isEmpty else { return [] }
+    let plan = try RenderPlan(
+      picture: picture, sizes: sizes, shape: shape, output: output, input: input)
+    return try carryOut(
+      plan, picture: picture, files: targets.map(\.file), border: shape.borderColor,
+      memory: input.memoryBudget)
+  }
 
-    let picture = outputs[try drawInTurns(&outputs, readsPicture: !output.maskOnly)].picture
-    if input.strict && !output.maskOnly {
+  /// Carries out `plan`: each output's writer, then every row of every output in turns
+  /// (each target's next row when it is the furthest behind, relative to its size, so they
+  /// read the decoded rows at the same pace and only a few filter heights of rows are kept:
+  /// ``SharedRows``), strict mode's reading on, and the files finished.
+  private static func carryOut(
+    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], border: RGBAColor,
+    memory: MemoryBudget?
+  ) throws(TargetedError) -> [Report] {
+    var renders = try startOutputs(
+      plan, picture: picture, files: files, border: border, memory: memory)
+    guard !renders.isEmpty else { return [] }
+    let last = renders[try drawInTurns(&renders, readsPicture: plan.readsPicture)].picture
+    if plan.strict && plan.readsPicture {
       // Rows below the crop are normally never decoded (like vips' sequential access);
       // strict mode reads them too, so damage anywhere in the file is found.
       do throws(Error) {
-        try decoding { () throws(ImageError) in try picture.readRemainingSourceRows() }
+        try decoding { () throws(ImageError) in try last.readRemainingSourceRows() }
       } catch {
-        throw forInput(error)
+        throw TargetedError(error: error, target: nil)
       }
     }
-    let readWarnings = (output.keepColorProfile ? metadata.warnings : []) + picture.warnings
-    let inputCrop = cropInInput(
-      stored: stored, orientation: orientation, shape: shape, crop: output.crop)
-    var reports = outputs.map { target in
-      Report(
-        side: target.side, warnings: readWarnings + target.writer.warnings, crop: inputCrop,
-        faces: faces)
+    let reports = reports(plan, picture: picture, read: last, renders: renders)
+    if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
+      throw TargetedError(error: .warningInStrictMode(first), target: nil)
     }
-    let (width, height) = stored.uprightStoredSize(orientation)
-    let facts = PictureFacts(
-      width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
-      isTurned: (metadata.exif.map(Orientation.fromExif) ?? .up) != .up,
-      isClean: picture.hasReadEverySourceRow && metadata.warnings.isEmpty
-        && reports.allSatisfy(\.warnings.isEmpty))
-    for index in reports.indices { reports[index].picture = facts }
-    if input.strict, let first = reports.lazy.flatMap(\.warnings).first {
-      throw forInput(.warningInStrictMode(first))
-    }
-    for (index, target) in outputs.enumerated() {
+    for (index, render) in renders.enumerated() {
       do throws(Error) {
-        try encoding { () throws(ImageError) in try target.writer.finish() }
+        try encoding { () throws(ImageError) in try render.writer.finish() }
       } catch {
         throw TargetedError(error: error, target: index)
       }
     }
+    return reports
+  }
+
+  /// Each planned output's resized picture, row buffers and writer, in order.
+  private static func startOutputs(
+    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], border: RGBAColor,
+    memory: MemoryBudget?
+  ) throws(TargetedError) -> [TargetRender] {
+    let shared = SharedRows(picture.upright)
+    var renders: [TargetRender] = []
+    for (index, planned) in plan.outputs.enumerated() {
+      let branch = shared.branch()
+      let resized = ResizedDecoder(branch, crop: plan.square, side: planned.side)
+      do throws(Error) {
+        let writer = try encoding { () throws(ImageError) in
+          try makeWriter(
+            file: files[index], side: planned.side, output: plan.output, profile: plan.profile,
+            memory: memory)
+        }
+        renders.append(
+          TargetRender(
+            branch: branch, picture: resized, writer: writer,
+            rows: RowPipeline(
+              shape: planned.mask, border: border, output: plan.output,
+              imageIsOpaque: resized.isOpaque)))
+      } catch {
+        throw TargetedError(error: error, target: index)
+      }
+    }
+    return renders
+  }
+
+  /// One report per output: the warnings of reading and of its writer, the square in the
+  /// input, the faces found, and what the picture is (`read`: the picture read furthest).
+  private static func reports(
+    _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, renders: [TargetRender]
+  ) -> [Report] {
+    let metadata = picture.stored.metadata
+    let readWarnings = (plan.output.keepColorProfile ? metadata.warnings : []) + read.warnings
+    var reports = renders.map { render in
+      Report(
+        side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,
+        faces: plan.faces)
+    }
+    let (width, height) = picture.stored.uprightStoredSize(picture.orientation)
+    let facts = PictureFacts(
+      width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
+      isTurned: (metadata.exif.map(Orientation.fromExif) ?? .up) != .up,
+      isClean: read.hasReadEverySourceRow && metadata.warnings.isEmpty
+        && reports.allSatisfy(\.warnings.isEmpty))
+    for index in reports.indices { reports[index].picture = facts }
     return reports
   }
 

@@ -1,0 +1,62 @@
+// What a render will do, decided before any writer exists: the square, each output's side
+// and shape, the colour profile and the encoder settings. A plan that cannot be carried
+// out (a side too large for the pixel limit or the format, a shape that does not fit)
+// fails here, so nothing is written; the draw loop (Render.swift) then carries it out.
+
+extension HexMask {
+  /// A render decided, as plain values.
+  struct RenderPlan {
+    /// One output: its side, and the shape on a canvas of that side.
+    struct Planned {
+      var side: Int
+      var mask: MaskShape
+    }
+
+    /// Where the square goes, the square in the decoded upright picture, and the same
+    /// square in upright input pixels (as reports give it).
+    var decision: CropDecision
+    var square: CropSquare
+    var inputCrop: Crop
+    /// The faces the look found (nil: no look for faces).
+    var faces: [Face]?
+    /// One per target, in order.
+    var outputs: [Planned]
+    /// The colour profile written into every output (nil: none).
+    var profile: [UInt8]?
+    /// The encoder settings, the same for every output at its own side.
+    var output: Output
+    /// False for a mask: the picture's rows are never read.
+    var readsPicture: Bool
+    /// Strict mode: the rows below the square are read too, and any warning fails.
+    var strict: Bool
+
+    /// The plan for `picture` with outputs of `sizes` (nil: the square's own); the first
+    /// size that does not fit fails, naming its index.
+    init(
+      picture: OpenedPicture, sizes: [Int?], shape: Shape, output: Output, input: Input
+    ) throws(TargetedError) {
+      square = picture.square
+      outputs = []
+      for (index, size) in sizes.enumerated() {
+        var side = size ?? square.side
+        if !output.upscale { side = min(side, square.side) }
+        do throws(Error) {
+          try HexMask.checkOutputSize(side: side, output: output, input: input)
+          outputs.append(Planned(side: side, mask: try HexMask.maskShape(shape, side: side)))
+        } catch {
+          throw TargetedError(error: error, target: index)
+        }
+      }
+      decision = picture.decision
+      inputCrop = HexMask.cropInInput(
+        stored: picture.stored, orientation: picture.orientation, decision: decision)
+      faces = picture.faces
+      // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
+      let iccProfile = picture.stored.metadata.iccProfile
+      profile = output.keepColorProfile && !output.maskOnly ? iccProfile : nil
+      self.output = output
+      readsPicture = !output.maskOnly
+      strict = input.strict
+    }
+  }
+}
