@@ -143,26 +143,6 @@ extension HexMask {
     /// Where the interest is: edges, saturated colour and skin tones, found on a small
     /// copy of the picture, as libvips' `attention` does.
     case attention
-
-    /// True when the square depends on what the picture shows, so it is chosen by a
-    /// look at a small copy before the render.
-    var looksAtPicture: Bool {
-      switch self {
-      case .gravity, .focus: false
-      case .faces, .attention: true
-      }
-    }
-
-    /// The square of a `width × height` picture (the centre one for the choices that
-    /// look at the picture: the render chooses theirs first and passes it as a focus).
-    func square(width: Int, height: Int) -> CropSquare {
-      switch self {
-      case .gravity(let gravity):
-        CropSquare(imageWidth: width, imageHeight: height, gravity: gravity)
-      case .focus(let x, let y): CropSquare(imageWidth: width, imageHeight: height, focus: (x, y))
-      case .faces, .attention: CropSquare(imageWidth: width, imageHeight: height)
-      }
-    }
   }
 }
 
