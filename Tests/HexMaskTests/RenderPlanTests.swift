@@ -7,10 +7,6 @@ import Testing
 /// The render decides before it draws: where the square goes (``HexMask/CropDecision``),
 /// and a smart crop's look decoded no more often than the format needs.
 @Suite struct RenderPlanTests {
-  static func bytes(_ name: String) throws -> [UInt8] {
-    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
-  }
-
   /// Any face model: the decision does not run it.
   static var model: HexMask.FaceModel {
     get throws { try HexMask.FaceModel(faceCascades: [CascadeTests.tinyCascade()]) }
@@ -38,7 +34,7 @@ import Testing
     shape.layout = layout
     var output = HexMask.Output()
     output.crop = crop
-    output.maskOnly = maskOnly
+    if maskOnly { output.kind = .mask(.init()) }
     #expect(HexMask.CropDecision(shape: shape, output: output) == expected)
   }
 
@@ -47,13 +43,13 @@ import Testing
   static func largeAVIF() throws -> [UInt8] {
     var output = HexMask.Output()
     output.size = 2100
-    output.format = .avif
-    output.quality = 30
-    output.effort = 0
+    output.kind = .avif(.init(quality: .lossy(30), effort: 0))
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
-    return try HexMask.render(try bytes("attention/coffee-160.png"), shape: shape, output: output)
-      .bytes
+    return try HexMask.render(
+      try Fixtures.bytes("attention/coffee-160.png"), shape: shape, output: output
+    )
+    .bytes
   }
 
   /// 128: the render's decode serves the look (no thumbnail or scaling could make the
@@ -92,11 +88,11 @@ import Testing
   func streamedPictureIsNotKept() throws {
     var output = HexMask.Output()
     output.size = 2100
-    output.format = .png
+    output.kind = .png(.init())
     var shape = HexMask.Shape()
     shape.line = .pixels(0)
     let png = try HexMask.render(
-      try Self.bytes("attention/coffee-160.png"), shape: shape, output: output
+      try Fixtures.bytes("attention/coffee-160.png"), shape: shape, output: output
     ).bytes
     let kept = try HexMask.readingBytes(png) { file throws(HexMask.Error) in
       try HexMask.decoding { () throws(ImageError) in
