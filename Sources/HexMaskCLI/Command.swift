@@ -32,8 +32,11 @@ public func runHexMask(_ arguments: [String]) -> Int32 {
   // The command's own setting: the library never changes its host's allocator.
   hm_return_large_blocks(1 << 20)
   // Same input, same bytes, even where a decoder leaves part of a damaged picture unwritten:
-  // a batch once gave six different outputs for six copies of one damaged HEIC. Pictures
-  // themselves are calloc'ed (never filled: a huge claimed size costs nothing until decoded).
+  // a batch once gave six different outputs for six copies of one damaged HEIC. hexmask's
+  // own pictures are calloc'ed (never filled: a huge claimed size costs nothing until
+  // decoded), but libde265 decides from memory of its own it never wrote (valgrind: jumps
+  // on values from its posix_memalign), and zeroing the planes it allocates through its
+  // image-allocation functions does not change that; only the allocator can.
   hm_fill_new_blocks()
   // From here on descriptor 2 is /dev/null and messages go to its duplicate.
   let console = Console.system(errorDescriptor: silenceDecoderChatter())
