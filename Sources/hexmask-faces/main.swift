@@ -2,6 +2,10 @@
 // upright size, as OpenCV's detectMultiScale(gray, 1.1, 3) would, and prints one JSON line
 // per picture. The agreement test and scripts/opencv_faces.py compare these boxes with
 // OpenCV's own. Not a product; not installed.
+//
+// hexmask-faces --crop CASCADE.xml[,PET.xml] PICTURE…: the faces the crop itself finds
+// (`--gravity face`'s look and detector), in upright input pixels, one JSON line per
+// picture: what scripts measure the crop's detection rate with.
 import HexMask
 
 #if canImport(Glibc)
@@ -16,7 +20,9 @@ func complain(_ line: String) {
   _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+var arguments = CommandLine.arguments.dropFirst()
+let cropMode = arguments.first == "--crop"
+if cropMode { arguments = arguments.dropFirst() }
 guard arguments.count >= 2, let cascadePath = arguments.first else {
   complain("usage: hexmask-faces CASCADE.xml PICTURE...")
   exit(2)
@@ -32,6 +38,47 @@ func readFile(_ path: String) -> [UInt8]? {
     if count == 0 { return ferror(file) == 0 ? bytes : nil }
     bytes += chunk[..<count]
   }
+}
+
+if cropMode {
+  let paths = cascadePath.split(separator: ",").map(String.init)
+  let model: HexMask.FaceModel
+  do {
+    let bytes = paths.compactMap(readFile)
+    guard bytes.count == paths.count else {
+      complain("hexmask-faces: cannot read \(cascadePath)")
+      exit(1)
+    }
+    model = try HexMask.FaceModel(
+      faceCascades: [bytes[0]], petCascades: Array(bytes.dropFirst()))
+  } catch {
+    complain("hexmask-faces: \(cascadePath): \(error)")
+    exit(1)
+  }
+  var failed = false
+  for path in arguments.dropFirst() {
+    guard let file = fopen(path, "rb") else {
+      complain("hexmask-faces: cannot open \(path)")
+      failed = true
+      continue
+    }
+    defer { fclose(file) }
+    do throws(ImageError) {
+      let look = try Look(file: file, maxPixels: 1 << 28, autoOrient: true, memory: nil)
+      let faces = model.faces(in: look.picture).map { face in
+        look.inInput(PixelBox(x: face.x, y: face.y, width: face.width, height: face.height))
+      }
+      let list = faces.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }
+        .joined(separator: ",")
+      print(
+        "{\"file\":\"\(path)\",\"width\":\(look.width),\"height\":\(look.height),"
+          + "\"faces\":[\(list)]}")
+    } catch {
+      complain("hexmask-faces: \(path): \(error.reason)")
+      failed = true
+    }
+  }
+  exit(failed ? 1 : 0)
 }
 
 guard let xml = readFile(cascadePath) else {

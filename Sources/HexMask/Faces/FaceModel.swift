@@ -104,7 +104,7 @@ extension HexMask.FaceModel {
 
   /// The faces in `look` (a small upright copy), in its pixels: every face cascade's
   /// groups, overlapping ones merged (the larger kept); where there are none, the pets'.
-  func faces(in look: SmallPicture) -> [HexMask.Face] {
+  package func faces(in look: SmallPicture) -> [HexMask.Face] {
     for (cascades, isPet) in [(faceCascades, false), (petCascades, true)] where !cascades.isEmpty {
       // A window costs about a tenth of a microsecond (eight at a time); at 256 pixels
       // a photo has some 10⁵ of them.

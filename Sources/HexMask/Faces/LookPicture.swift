@@ -55,7 +55,7 @@ extension Look {
   }
 
   /// A box of the look in upright input pixels.
-  func inInput(_ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
+  package func inInput(_ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
     let sx = Double(width) / Double(max(picture.width, 1))
     let sy = Double(height) / Double(max(picture.height, 1))
     func scaled(_ value: Int, _ factor: Double) -> Int {
