@@ -64,15 +64,20 @@ if cropMode {
     }
     defer { fclose(file) }
     do throws(ImageError) {
+      let started = now()
       let look = try Look(file: file, maxPixels: 1 << 28, autoOrient: true, memory: nil)
-      let faces = model.faces(in: look.picture).map { face in
+      let looked = now()
+      let found = model.faces(in: look.picture)
+      let detected = now()
+      let faces = found.map { face in
         look.inInput(PixelBox(x: face.x, y: face.y, width: face.width, height: face.height))
       }
       let list = faces.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }
         .joined(separator: ",")
       print(
         "{\"file\":\"\(path)\",\"width\":\(look.width),\"height\":\(look.height),"
-          + "\"faces\":[\(list)]}")
+          + "\"faces\":[\(list)],\"lookMs\":\(looked - started),"
+          + "\"detectMs\":\(detected - looked)}")
     } catch {
       complain("hexmask-faces: \(path): \(error.reason)")
       failed = true
@@ -91,6 +96,13 @@ do {
 } catch {
   complain("hexmask-faces: \(cascadePath): \(error.reason)")
   exit(1)
+}
+
+/// Milliseconds on the monotonic clock.
+func now() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
 }
 
 var failed = false

@@ -39,10 +39,12 @@ extension Cascade {
   /// ```
   package func detect(
     in picture: GrayPicture, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
-    coarse: Bool = false
+    coarse: Bool = false, minDeviation: Double = 0, gate: SkinGate? = nil
   ) -> [PixelBox] {
     groupRectangles(
-      windows(in: picture, scaleFactor: scaleFactor, coarse: coarse),
+      windows(
+        in: picture, scaleFactor: scaleFactor, coarse: coarse, minDeviation: minDeviation,
+        gate: gate),
       minNeighbors: minNeighbors, eps: 0.2)
   }
 
@@ -51,11 +53,14 @@ extension Cascade {
   /// windows there, for the crop, which needs faces, not OpenCV's exact list.
   /// `vectorized: false` runs every window on its own (the reference the vectorized
   /// scan is tested against: both accept exactly the same windows).
+  /// `minDeviation` and `gate` are the crop's cheap rejections: windows flatter than that
+  /// (standard deviation of gray levels) or without skin colour are not judged, and each
+  /// scale is resized only where the gate admits windows.
   /// At most `work` nodes are evaluated in all (``Cascade/workPerPicture``): the windows
   /// found until then are the answer.
   package func windows(
     in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false, vectorized: Bool = true,
-    work: Int = Cascade.workPerPicture
+    minDeviation: Double = 0, gate: SkinGate? = nil, work: Int = Cascade.workPerPicture
   ) -> [PixelBox] {
     let (width, height) = (picture.width, picture.height)
     guard width >= windowWidth, height >= windowHeight, picture.pixels.count == width * height,
@@ -72,17 +77,39 @@ extension Cascade {
       let shrunkHeight = roundEven(Float(height) / scale)
       guard shrunkWidth >= windowWidth, shrunkHeight >= windowHeight else { continue }
       let step = scale >= 2 && !coarse ? 1 : 2
-      evaluator.load(
-        exactBilinearResize(picture, width: shrunkWidth, height: shrunkHeight), step: step)
       // Positions whose window lies inside the integral image (OpenCV's working size).
-      let lastX = shrunkWidth + 1 - windowWidth
-      let lastY = shrunkHeight + 1 - windowHeight
+      var (lastX, lastY) = (shrunkWidth + 1 - windowWidth, shrunkHeight + 1 - windowHeight)
+      // The part of this scale to resize and scan: all of it, or the rectangle of the
+      // positions the gate admits (with their windows), none at all when it admits none.
+      var region = PixelBox(x: 0, y: 0, width: shrunkWidth, height: shrunkHeight)
+      var candidates: LevelCandidates? = nil
+      if let gate, gate.isActive {
+        guard
+          let admitted = gate.candidates(
+            scale: scale, window: max(windowWidth, windowHeight), step: step, lastX: lastX,
+            lastY: lastY)
+        else { continue }
+        let right = admitted.left + (admitted.columns - 1) * step
+        let bottom = admitted.top + (admitted.rows - 1) * step
+        region = PixelBox(
+          x: admitted.left, y: admitted.top,
+          width: min(shrunkWidth, right + windowWidth) - admitted.left,
+          height: min(shrunkHeight, bottom + windowHeight) - admitted.top)
+        (lastX, lastY) = (right - admitted.left + 1, bottom - admitted.top + 1)
+        candidates = admitted
+      }
+      evaluator.load(
+        exactBilinearResize(
+          picture, width: shrunkWidth, height: shrunkHeight,
+          region: candidates == nil ? nil : region), step: step)
       evaluator.scan(
-        step: step, lastX: lastX, lastY: lastY, vectorized: vectorized, budget: &budget
-      ) { x, y in
+        step: step, lastX: lastX, lastY: lastY, vectorized: vectorized,
+        minDeviation: minDeviation, candidates: candidates, budget: &budget
+      ) { x, y, result in
+        guard result > 0 else { return }
         found.append(
           PixelBox(
-            x: roundEven(Float(x) * scale), y: roundEven(Float(y) * scale),
+            x: roundEven(Float(x + region.x) * scale), y: roundEven(Float(y + region.y) * scale),
             width: winWidth, height: winHeight))
       }
     }

@@ -87,11 +87,10 @@ private func fnv1a(_ bytes: [UInt8]) -> String {
 }
 
 extension HexMask.FaceModel {
-  /// The long side faces are looked for at: faces down to a tenth of a 4:3 picture's
-  /// short side are still the cascade's 20 pixels. Of the detect fixtures' 40 upright
-  /// faces it finds 39, as 320 does, where 288 finds 38, 240 39, 224 36; 256 costs 64 % of
-  /// 320's windows. The 60 scenes' faces are all found from 192 to 320.
-  static let detectionSide = 256
+  /// The long side faces are looked for at: the look's own (``Look/longSide``), where a
+  /// face of 2.5 % of the long side is still the cascade's 20 pixels. At 256, as before,
+  /// nothing under 8 % was found: a person a few metres away, anyone in a group.
+  static let detectionSide = Look.longSide
   /// The long side pets are looked for at: a pet's face fills its avatar (the fixtures'
   /// cats are a third of the short side), and at 160 pixels faces down to a fifth of it
   /// are still the cat cascade's 24 pixels, for 40 % of the windows at 256. Pets are
@@ -101,6 +100,13 @@ extension HexMask.FaceModel {
   /// neighbours the crop needs it: on the detect fixtures' 40 upright faces, 1.1 finds 39
   /// at 256 (and at 320), 1.12 finds 37, 1.15 38 (32 at 320), 1.2 21.
   static let scaleFactor = 1.1
+  /// The least spread of gray levels (standard deviation, in levels) a face's window has:
+  /// eyes, brows and a mouth make one far from flat (the fixtures' faces spread 35 to 50;
+  /// a face in dim light still about 20). Flatter windows (sky, walls, out-of-focus
+  /// backgrounds, a phone photo's smooth areas) are not run through the cascade at all,
+  /// which OpenCV does only for a window of a single level. It saves about a third of the
+  /// look's work on an ordinary photo.
+  static let flatFace = 10.0
 
   /// The faces in `look` (a small upright copy), in its pixels: every face cascade's
   /// groups, overlapping ones merged (the larger kept); where there are none, the pets'.
@@ -111,12 +117,15 @@ extension HexMask.FaceModel {
       let small = look.shrunk(longSide: isPet ? Self.petDetectionSide : Self.detectionSide)
       let back = Double(look.width) / Double(max(small.width, 1))
       let gray = GrayPicture(width: small.width, height: small.height, pixels: small.gray)
+      // Pets' faces are fur, not skin.
+      let gate = isPet ? nil : SkinGate(small)
       var found: [PixelBox] = []
       for cascade in cascades {
         // Pets' cascades find fewer windows per face (the cat cascade 4 to 13 on the
         // fixtures): they need OpenCV's own one-pixel steps.
         for box in cascade.detect(
-          in: gray, scaleFactor: Self.scaleFactor, minNeighbors: 3, coarse: !isPet)
+          in: gray, scaleFactor: Self.scaleFactor, minNeighbors: 3, coarse: !isPet,
+          minDeviation: isPet ? 0 : Self.flatFace, gate: gate)
         where !found.contains(where: { overlap($0, box) > 0.3 }) {
           found.append(box)
         }

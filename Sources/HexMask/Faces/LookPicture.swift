@@ -9,12 +9,14 @@ package struct Look: Sendable {
 
 extension Look {
   /// The long side a look is made at: a face needs about 20 pixels for the cascades to
-  /// see it, so this finds faces down to 1/19 of a 4:3 picture's short side, and a phone
-  /// photo's JPEG decodes straight to it (1/8 of 4032 × 3024 is 504 × 378).
-  package static let longSide = 512
+  /// see it, so this finds faces down to 2.5 % of the long side (100 pixels of a 4032
+  /// pixel phone photo, 30 of a 1200 pixel one), on any aspect ratio, and a phone photo's
+  /// JPEG decodes close to it (1/4 of 4032 × 3024 is 1008 × 756).
+  package static let longSide = 800
   /// The smallest long side a render's own decode may have to serve as the look: three
-  /// quarters of ``longSide``, so a phone photo's 1/8 decode (504 × 378, what a look of
-  /// its own would decode too) serves an avatar without a second decode.
+  /// quarters of ``longSide``. The render's decode is asked for no less than the look's
+  /// (``HexMask/lookAndChoose(_:need:crop:shape:input:)``), so only a format that cannot
+  /// decode that size falls short of it.
   package static let smallestDecode = longSide * 3 / 4
 
   /// Decodes `file` as small as its format allows (JPEG's 1/2…1/8, libwebp's scaling,

@@ -39,6 +39,11 @@ extension HexMask {
     var whole = need
     whole.square = nil
     whole.scalesWhole = true
+    // No smaller than the look's own decode, so one decode serves both for small outputs
+    // too (a 128 px avatar's 1/8 decode of a phone photo is too small to find its faces).
+    if let largest = need.largestSide, let lookSide = Look.need.largestSide {
+      whole.largestSide = max(largest, lookSide)
+    }
     // The render's decode, kept when small; its decoder (and the memory it reserved) is
     // gone before a second decode reserves any.
     if let kept = try keepWhole(source, need: whole, input: input) {

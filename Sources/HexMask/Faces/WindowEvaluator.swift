@@ -56,22 +56,92 @@ struct WindowEvaluator {
     normOffsets = (at(1, 1), at(1 + w, 1), at(1, 1 + h), at(1 + w, 1 + h))
   }
 
-  /// Calls `accepted` with every window (x, y) the cascade accepts, for x below `lastX`
-  /// and y below `lastY` in steps of `step` (1 or 2), as OpenCV visits them: a window
-  /// rejected by the very first stage makes the scan skip the next position, whose
-  /// window likely fails too.
+  /// Calls `judged` with every window (x, y) judged and its result (1 accepted, `-stage`
+  /// for the stage that failed, -1 too flat), for x below `lastX` and y below `lastY` in
+  /// steps of `step` (1 or 2), as OpenCV visits them: a window rejected by the very first
+  /// stage makes the scan skip the next position, whose window likely fails too.
   /// The picture must have been loaded with the same `step`.
   ///
   /// Each window judged costs `budget` the nodes on its way (every node of the stages it
   /// reached, ``Cascade/nodesThrough``); the scan stops when `budget` runs out, so a model
   /// whose every stage accepts everything cannot make a picture cost more than `budget`.
+  ///
+  /// With `candidates`, only the windows it admits are judged, and eight neighbours none of
+  /// which it admits are skipped together.
   func scan(
-    step: Int, lastX: Int, lastY: Int, vectorized: Bool, budget: inout Int,
-    accepted: (Int, Int) -> Void
+    step: Int, lastX: Int, lastY: Int, vectorized: Bool, minDeviation: Double = 0,
+    candidates: LevelCandidates? = nil, budget: inout Int, judged: (Int, Int, Int) -> Void
   ) {
-    guard step == 1 || step == 2, step == (columns == .evenThenOdd ? 2 : 1), lastX > 0,
-      lastY > 0
-    else { return }
+    let evenThenOdd = columns == .evenThenOdd
+    guard step == (evenThenOdd ? 2 : 1), lastX > 0, lastY > 0 else { return }
+    withReader(minDeviation: minDeviation) { reader, nodesThrough in
+      let vectorTrees = vectorized && cascade.largestTree <= Self.largestVectorTree
+      let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
+        capacity: Self.largestVectorTree)
+      chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
+      defer { chosen.deallocate() }
+      let last = nodesThrough.count - 1
+      /// The nodes a window's `result` walked through.
+      func cost(_ result: Int) -> Int {
+        nodesThrough[result > 0 ? last : min(-result, last)]
+      }
+      func origin(_ x: Int, _ y: Int) -> Int { (evenThenOdd ? x / 2 : x) + y * reader.stride }
+      var y = 0
+      while y < lastY && budget > 0 {
+        var x = 0
+        while x < lastX && budget > 0 {
+          if vectorTrees {
+            var admitted = SIMDMask<Lanes<Int64>>(repeating: true)
+            if let candidates {
+              for lane in 0..<Self.lanes {
+                admitted[lane] = candidates.admits(x: x + lane * step, y: y)
+              }
+              if !admitted.count(1) {
+                x += Self.lanes * step
+                continue
+              }
+            }
+            // Eight windows from x on; each lane is used only if the scan in order
+            // reaches it.
+            let block = reader.firstStages(
+              origin: origin(x, y), chosen: chosen, admitted: admitted)
+            var lane = 0
+            while lane < Self.lanes && x < lastX && budget > 0 {
+              let result =
+                block.alive[lane]
+                ? reader.stages(
+                  from: block.stage, origin: origin(x, y), normalizer: block.normalizer[lane])
+                : Int(block.result[lane])
+              if admitted[lane] {
+                budget -= cost(result)
+                judged(x, y, result)
+              }
+              if result == 0 {
+                x += step
+                lane += 1
+              }
+              x += step
+              lane += 1
+            }
+          } else {
+            if let candidates, !candidates.admits(x: x, y: y) {
+              x += step
+              continue
+            }
+            let result = reader.window(origin: origin(x, y))
+            budget -= cost(result)
+            judged(x, y, result)
+            if result == 0 { x += step }
+            x += step
+          }
+        }
+        y += step
+      }
+    }
+  }
+
+  /// Calls `body` with a reader of the loaded picture and the cascade's node counts.
+  private func withReader(minDeviation: Double, _ body: (Reader, [Int]) -> Void) {
     integral.sums.withUnsafeBufferPointer { sums in
       integral.squares.withUnsafeBufferPointer { squares in
         offsets.withUnsafeBufferPointer { offsets in
@@ -80,58 +150,12 @@ struct WindowEvaluator {
               cascade.trees.withUnsafeBufferPointer { trees in
                 cascade.leaves.withUnsafeBufferPointer { leaves in
                   cascade.stages.withUnsafeBufferPointer { stages in
-                    let vectorTrees =
-                      vectorized && cascade.largestTree <= Self.largestVectorTree
                     let reader = Reader(
                       sums: sums, squares: squares, offsets: offsets, weights: weights,
                       nodes: nodes, trees: trees, leaves: leaves, stages: stages,
-                      stride: integral.width, norm: normOffsets, area: normArea)
-                    let chosen = UnsafeMutablePointer<SIMD8<Float>>.allocate(
-                      capacity: Self.largestVectorTree)
-                    chosen.initialize(repeating: .zero, count: Self.largestVectorTree)
-                    defer { chosen.deallocate() }
-                    let nodesThrough = cascade.nodesThrough
-                    let last = nodesThrough.count - 1
-                    /// The nodes a window's `result` walked through.
-                    func cost(_ result: Int) -> Int {
-                      nodesThrough[result > 0 ? last : min(-result, last)]
-                    }
-                    var y = 0
-                    while y < lastY && budget > 0 {
-                      var x = 0
-                      while x < lastX && budget > 0 {
-                        if vectorTrees {
-                          // Eight windows from x on; each lane is used only if the
-                          // scan in order reaches it.
-                          let block = reader.firstStages(
-                            origin: x / step + y * reader.stride, chosen: chosen)
-                          var lane = 0
-                          while lane < Self.lanes && x < lastX && budget > 0 {
-                            let result =
-                              block.alive[lane]
-                              ? reader.stages(
-                                from: block.stage, origin: x / step + y * reader.stride,
-                                normalizer: block.normalizer[lane])
-                              : Int(block.result[lane])
-                            budget -= cost(result)
-                            if result > 0 { accepted(x, y) }
-                            if result == 0 {
-                              x += step
-                              lane += 1
-                            }
-                            x += step
-                            lane += 1
-                          }
-                        } else {
-                          let result = reader.window(origin: x / step + y * reader.stride)
-                          budget -= cost(result)
-                          if result > 0 { accepted(x, y) }
-                          if result == 0 { x += step }
-                          x += step
-                        }
-                      }
-                      y += step
-                    }
+                      stride: integral.width, norm: normOffsets, area: normArea,
+                      minSpread: normArea * normArea * minDeviation * minDeviation)
+                    body(reader, cascade.nodesThrough)
                   }
                 }
               }
@@ -141,7 +165,6 @@ struct WindowEvaluator {
       }
     }
   }
-
 }
 
 /// The arrays one scale's windows are read from, held as pointers for the scan's loop.
@@ -157,6 +180,9 @@ private struct Reader {
   let stride: Int
   let norm: (Int, Int, Int, Int)
   let area: Double
+  /// Windows whose spread (area² × variance) is at most this are too flat to judge: 0 is
+  /// OpenCV's rule (only a window of one gray level).
+  let minSpread: Double
 
   typealias Lanes<T: SIMDScalar> = WindowEvaluator.Lanes<T>
 
@@ -172,7 +198,7 @@ private struct Reader {
       squares[origin + norm.0] &- squares[origin + norm.1]
       &- squares[origin + norm.2] &+ squares[origin + norm.3]
     let spread = area * Double(square) - Double(sum) * Double(sum)
-    guard spread > 0 else { return -1 }
+    guard spread > minSpread else { return -1 }
     let normalizer = Float(1 / spread.squareRoot())
     guard area * Double(normalizer) < 0.1 else { return -1 }
     return stages(from: 0, origin: origin, normalizer: normalizer)
@@ -212,12 +238,15 @@ private struct Reader {
     return 1
   }
 
-  /// Eight neighbouring windows from `origin` in the ``LaneView``: each lane's normalizer, and the lanes'
+  /// Eight neighbouring windows from `origin` in the ``LaneView``, those `admitted`: each lane's normalizer, and the lanes'
   /// results through the first stages, while enough of them are alive. A lane still alive
   /// goes on alone from `stage`; a lane not alive has its final `result`. `chosen` holds
   /// ``WindowEvaluator/largestVectorTree`` lanes of scratch.
   @inline(__always)
-  func firstStages(origin: Int, chosen: UnsafeMutablePointer<Lanes<Float>>) -> (
+  func firstStages(
+    origin: Int, chosen: UnsafeMutablePointer<Lanes<Float>>,
+    admitted: SIMDMask<Lanes<Int64>>
+  ) -> (
     alive: SIMDMask<Lanes<Int64>>, stage: Int, normalizer: Lanes<Float>, result: Lanes<Int64>
   ) {
     guard let sumBase = sums.baseAddress, let squareBase = squares.baseAddress else {
@@ -237,7 +266,7 @@ private struct Reader {
       &- loadSquares(origin + norm.2) &+ loadSquares(origin + norm.3)
     let sumD = Lanes<Double>(sum)
     let spread = area * Lanes<Double>(square) - sumD * sumD
-    var alive = spread .> 0
+    var alive = admitted .& (spread .> 0) .& (spread .> minSpread)
     let normalizerD =
       Lanes<Double>(repeating: 1)
       / spread.replacing(with: 1, where: .!alive)
@@ -289,7 +318,7 @@ private struct Reader {
 extension SIMDMask {
   /// True when at least `count` lanes are set.
   @inline(__always)
-  fileprivate func count(_ count: Int) -> Bool {
+  func count(_ count: Int) -> Bool {
     var set = 0
     for lane in 0..<scalarCount where self[lane] { set += 1 }
     return set >= count
