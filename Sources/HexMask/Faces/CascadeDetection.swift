@@ -49,8 +49,10 @@ extension Cascade {
   }
 
   /// Every window the cascade accepts, before grouping, in picture pixels. `coarse` steps
-  /// two pixels at every scale (OpenCV steps one from a shrink of 2 on): a quarter of the
-  /// windows there, for the crop, which needs faces, not OpenCV's exact list.
+  /// two pixels up to a shrink of 4 (OpenCV steps one from a shrink of 2 on): a quarter of
+  /// the windows there, for the crop, which needs faces, not OpenCV's exact list. Above
+  /// it a face spans too few positions of two (a 200 px face in a 480 px picture was
+  /// missed), and windows are few.
   /// `vectorized: false` runs every window on its own (the reference the vectorized
   /// scan is tested against: both accept exactly the same windows).
   /// `minDeviation` and `gate` are the crop's cheap rejections: windows flatter than that
@@ -76,7 +78,7 @@ extension Cascade {
       let shrunkWidth = roundEven(Float(width) / scale)
       let shrunkHeight = roundEven(Float(height) / scale)
       guard shrunkWidth >= windowWidth, shrunkHeight >= windowHeight else { continue }
-      let step = scale >= 2 && !coarse ? 1 : 2
+      let step = scale >= (coarse ? 4 : 2) ? 1 : 2
       // Positions whose window lies inside the integral image (OpenCV's working size).
       var (lastX, lastY) = (shrunkWidth + 1 - windowWidth, shrunkHeight + 1 - windowHeight)
       // The part of this scale to resize and scan: all of it, or the rectangle of the
