@@ -92,9 +92,17 @@ package struct CropSquare: Equatable, Sendable {
     let short = min(imageWidth, imageHeight)
     // A share outside 0…1 (or NaN) is the full side: the decision never makes one.
     let share = sideShare > 0 && sideShare <= 1 ? sideShare : 1
-    side = min(max(Int((share * Double(short)).rounded()), 1), max(short, 0))
-    left = Self.offset(fraction: focus.x, length: imageWidth, side: side)
-    top = Self.offset(fraction: focus.y, length: imageHeight, side: side)
+    let side = min(max(Int((share * Double(short)).rounded()), 1), max(short, 0))
+    self.side = side
+    // Rounded to the nearest pixel: the centre comes from fractions, and at the size it
+    // was found on must give back the same square.
+    func start(_ fraction: Double, _ length: Int) -> Int {
+      guard fraction.isFinite else { return (length - side) / 2 }
+      let start = (fraction * Double(length) - Double(side) / 2).rounded()
+      return Int(min(max(start, 0), Double(max(length - side, 0))))
+    }
+    left = start(focus.x, imageWidth)
+    top = start(focus.y, imageHeight)
   }
 
   /// Where a span of `side` centred on `fraction` of `length` starts, kept inside `length`.
