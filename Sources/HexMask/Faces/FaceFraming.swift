@@ -25,10 +25,10 @@ package enum FaceFraming {
   /// Where the eyes sit in a face box of OpenCV's frontal cascades, as a share of the box's
   /// height from its top. Measured with OpenCV's `haarcascade_eye.xml` inside the boxes
   /// `haarcascade_frontalface_alt2.xml` finds (scripts/eye_height.py): 0.359–0.389 (mean
-  /// 0.374) on the 44 boxes of Fixtures/faces/detect (one person at 30–250 px), and
-  /// 0.367–0.412 (mean 0.390) on six photographs of four other people. 0.38 lies between
-  /// the two means; a few hundredths either way moves the eyes by about 1 % of a framed
-  /// square's side at `faceSize` 0.4.
+  /// 0.374) on the 40 boxes of Fixtures/faces/detect (one person at 30–250 px), and
+  /// 0.367–0.412 (mean 0.390) on six photographs of four people, three of them others.
+  /// 0.38 lies between the two means; a few hundredths either way moves the eyes by about
+  /// 1 % of a framed square's side at `faceSize` 0.4.
   package static let eyeHeight = 0.38
   /// Where the eyes go in the framed square, as a share of its side from its top: a
   /// portrait's rule of thumb, which leaves room below the face for the chin and neck and
