@@ -1,4 +1,4 @@
-// Framing a face (`Output.faceSize`, the command's `--face-size`): instead of the full-side
+// Framing a face (`Output.faceSize`): instead of the full-side
 // square the faces crop slides along the long side, a smaller square cut around the face
 // so that the face box spans a chosen share of its side, with the eyes at the same height
 // in every avatar. docs/faces.md, "Frame the face", says the same for users.
