@@ -166,6 +166,25 @@ struct FaceSizeEndToEndTests {
     }
   }
 
+  /// Where `--gravity face` looks for no face, `--face-size` frames none: a warning, and
+  /// the output as without it.
+  @Test(arguments: [["--mask-only"], ["--layout", "seed"]])
+  func noFaceLookedForNoneFramed(extra: [String]) throws {
+    try withTemporaryFolder { folder in
+      let framed = try runHexMask(
+        [Self.pair, "framed.png", "--size", "32", "--gravity", "face", "--face-size", "0.4"]
+          + extra, in: folder)
+      #expect(framed.status == 0, "\(framed.standardError)")
+      #expect(framed.standardError.contains("warning: --face-size has no effect with --"))
+      let plain = try runHexMask(
+        [Self.pair, "plain.png", "--size", "32", "--gravity", "face"] + extra, in: folder)
+      #expect(plain.status == 0)
+      #expect(
+        try Data(contentsOf: folder.appendingPathComponent("framed.png"))
+          == Data(contentsOf: folder.appendingPathComponent("plain.png")))
+    }
+  }
+
   @Test func jsonAndVerboseSayHowTheSquareWasFramed() throws {
     try withTemporaryFolder { folder in
       let run = try runHexMask(
