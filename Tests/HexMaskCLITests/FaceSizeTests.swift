@@ -273,6 +273,43 @@ struct FaceSizeEndToEndTests {
     }
   }
 
+  /// Ten pictures of Fixtures/faces/detect whose face the crop's detector finds and whose
+  /// framed square at 0.4 fits inside: against the pasted boxes of detect-truth.json, the
+  /// face spans 0.3–0.5 of the side, centred across, its eyes near 40 % from the top.
+  @Test func detectPicturesAgainstTheirTruth() throws {
+    let names = [
+      "astronaut", "face064-mirrored", "face056-gray", "face090-dark",
+      "face070-retina-portrait", "face060-hubble-portrait", "face072-tilt-cw", "face090-bright",
+      "exif6-face090", "face052-rocket",
+    ]
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("faces/detect-truth.json")))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let pictures = try #require(root["pictures"] as? [String: [String: Any]])
+    try withTemporaryFolder { folder in
+      let run = try runHexMask(
+        names.map { Fixtures.path("faces/detect/\($0).jpg") }
+          + [
+            "--out-dir", "o", "--size", "128", "--gravity", "face", "--face-size", "0.4", "--json",
+          ],
+        in: folder)
+      let rows = try Self.rows(run)
+      #expect(rows.count == names.count)
+      for (name, row) in zip(names, rows) {
+        let faces = try #require(pictures["\(name).jpg"]?["faces"] as? [[String: Any]])
+        let box = try #require(faces.first?["box"] as? [Int])
+        let crop = try Self.crop(row)
+        let side = Double(crop.side)
+        #expect(row["framing"] as? String == "face", "\(name)")
+        let share = Double(box[2]) / side
+        #expect((0.3...0.5).contains(share), "\(name): \(share)")
+        let across = (Double(box[0]) + Double(box[2]) / 2 - Double(crop.x)) / side
+        #expect(abs(across - 0.5) < 0.05, "\(name): \(across)")
+        let eyes = (Double(box[1]) + 0.38 * Double(box[3]) - Double(crop.y)) / side
+        #expect(abs(eyes - 0.4) < 0.05, "\(name): \(eyes)")
+      }
+    }
+  }
+
   /// The pasted face (Fixtures/faces/framing/truth.json) spans 0.3–0.5 of the square at
   /// 0.4, centred across, its eyes near 40 % from the top.
   @Test func aRealFaceSpansTheShareAskedFor() throws {
