@@ -64,19 +64,19 @@ extension HexMask {
     // The square depends on the picture: look first (decoding once where the render's
     // decode is small enough to keep), then open for the square chosen.
     let start = ftello(source)
-    let chosen = try lookAndChoose(
+    var chosen = try lookAndChoose(
       source, need: need, crop: output.crop, shape: shape, input: input)
     var decision = chosen.decision
     var framing: Framing?
-    var kept = chosen.picture
     if let faceSize = output.faceSize {
       (decision, framing) = decision.framed(faceSize: faceSize)
       // A decoder that shrinks the whole picture keeps the smaller square large enough.
       need.squareShare = decision.squareShare
-      if let picture = kept, !servesFramed(picture, decision: decision, need: need) {
-        // Kept for the full-side square, it is too small for the framed one: decode again,
-        // at the size the smaller square needs (a JPEG's second decode, and its last).
-        kept = nil
+      if let kept = chosen.picture, !servesFramed(kept, decision: decision, need: need) {
+        // Kept for the full-side square, it is too small for the framed one: let it go (and
+        // the memory it holds, before the next decode takes any), and decode again at the
+        // size the smaller square needs (a JPEG's second decode, and its last).
+        chosen.picture = nil
         clearerr(source)
         guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
           throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
@@ -84,7 +84,7 @@ extension HexMask {
       }
     }
     let stored: any ImageDecoder
-    if let kept { stored = kept } else { stored = try open(decision) }
+    if let kept = chosen.picture { stored = kept } else { stored = try open(decision) }
     return OpenedPicture(
       stored: stored, autoOrient: input.autoOrient, decision: decision, faces: chosen.faces,
       framing: framing)
