@@ -52,16 +52,20 @@ extension HexMask {
     public var faces: [Face]?
     /// What the picture read was, as far as options can act on it; nil for a mask.
     public var picture: PictureFacts?
+    /// How ``Output/faceSize`` framed the square: a face, a group, or no face found (the
+    /// full-side attention square); nil without `faceSize`, and for a mask.
+    public var framing: Framing?
 
     public init(
       side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
-      picture: PictureFacts? = nil
+      picture: PictureFacts? = nil, framing: Framing? = nil
     ) {
       self.side = side
       self.warnings = warnings
       self.crop = crop
       self.faces = faces
       self.picture = picture
+      self.framing = framing
     }
   }
 
@@ -110,15 +114,19 @@ extension HexMask {
     /// The faces ``CropChoice/faces(_:)`` found, in upright input pixels; nil for the
     /// other crops.
     public var faces: [Face]?
+    /// How ``Output/faceSize`` framed the square (``Report/framing``); nil without it.
+    public var framing: Framing?
 
     public init(
-      bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil
+      bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
+      framing: Framing? = nil
     ) {
       self.bytes = bytes
       self.side = side
       self.warnings = warnings
       self.crop = crop
       self.faces = faces
+      self.framing = framing
     }
   }
 }

@@ -107,6 +107,10 @@ func run(
       // which is said before the other checks of an output (one it may not write).
       job.faceModelFiles = loaded.files
       try job.checkOutputsAreNotTheFaceModel()
+    } else {
+      // No face is looked for (a mask, the seed layout, an SVG alone), so none is framed:
+      // the warning said so, and the library refuses a share without the faces crop.
+      job.options.output.faceSize = nil
     }
     try job.checkFilesBeforeRendering()
     if job.action != .renderBatch { removeTemporaryFilesOnStopSignals() }

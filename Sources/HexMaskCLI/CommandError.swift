@@ -269,6 +269,7 @@ extension ValueKind {
       "a whole number from \(range.lowerBound) to \(range.upperBound)"
     case .length: "a number of pixels ≥ 0 or a percentage such as 8%"
     case .point: "two fractions from 0 to 1 such as 0.5,0.3"
+    case .fraction: "a fraction more than 0 and at most 1, such as 0.4"
     case .shard: "I/N with 0 ≤ I < N, such as 0/4"
     case .memory: "an amount of memory such as 512M or 2G, or a number of bytes"
     case .sizes(let range):
@@ -425,6 +426,7 @@ extension OutputError {
     // so this says only what went wrong if it ever did not.
     case .unusedField(let field, let format):
       "--\(field.rawValue) has no effect on \(format.displayName) output"
+    case .faceSizeWithoutFaces: Contradiction.faceSizeWithoutFaceGravity(nil).words
     }
   }
 }

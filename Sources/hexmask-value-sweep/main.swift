@@ -66,6 +66,8 @@ let otherCases =
   integerCases("Output.size") { $0.output.size = $1 }
   + doubleCases("Output.crop.focus.x") { $0.output.crop = .focus(x: $1, y: 0.5) }
   + doubleCases("Output.crop.focus.y") { $0.output.crop = .focus(x: 0.5, y: $1) }
+  // With the default crop: a share in range is then `.output(.faceSizeWithoutFaces)`.
+  + doubleCases("Output.faceSize") { $0.output.faceSize = $1 }
   + integerCases("Output.JPEG.quality") { $0.output.kind = .jpeg(.init(quality: $1)) }
   + integerCases("Output.WebP.quality") { $0.output.kind = .webp(.init(quality: .lossy($1))) }
   + integerCases("Output.AVIF.quality") { $0.output.kind = .avif(.init(quality: .lossy($1))) }

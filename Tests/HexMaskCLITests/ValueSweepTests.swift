@@ -18,6 +18,7 @@ import Testing
     "Output.size": { (1...65_500).contains($0) },
     "Output.crop.focus.x": { (0...1).contains($0) },
     "Output.crop.focus.y": { (0...1).contains($0) },
+    "Output.faceSize": { $0 > 0 && $0 <= 1 },
     "Output.JPEG.quality": { (1...100).contains($0) },
     "Output.WebP.quality": { (1...100).contains($0) },
     "Output.AVIF.quality": { (1...100).contains($0) },
@@ -46,9 +47,9 @@ import Testing
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
   /// through 4 entry points, Output and Input cases (size, the three kinds' qualities,
   /// effort, the PNG's and the mask's level and colours, threads, maxPixels, memory limit:
-  /// 17 values; focus x and y: 12) through the 3 that take them, and 7 size arguments
-  /// through 4 calls.
-  static let expectedCalls = (17 + 5 * 12) * 4 + (12 * 17 + 2 * 12) * 3 + 7 * 4
+  /// 17 values; focus x and y, faceSize: 12) through the 3 that take them, and 7 size
+  /// arguments through 4 calls.
+  static let expectedCalls = (17 + 5 * 12) * 4 + (12 * 17 + 3 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
     let run = try runHexMask([], timeout: 600, executable: "hexmask-value-sweep")

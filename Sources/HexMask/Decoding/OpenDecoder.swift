@@ -31,7 +31,8 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
 }
 
 /// `openDecoder(file:maxPixels:targetSide:)` for what the outputs `need`: the largest
-/// output side allows shrink-on-load (`need.largestSide` is the target side), and a WebP
+/// output side allows shrink-on-load (`need.wholeTargetSide` is the target side: the
+/// largest side, more for a framed face's smaller square), and a WebP
 /// is cropped and scaled to `need.square` while decoding (the decoder's `chosenSquare`
 /// then says where the square is). Every decode that holds more than a few rows (HEIF,
 /// AVIF, WebP, Adam7 PNG, progressive JPEG, and a PNG or JPEG an EXIF turn will copy
@@ -41,7 +42,7 @@ package func openDecoder(
   file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget? = nil,
   autoOrient: Bool = false
 ) throws(ImageError) -> any ImageDecoder {
-  let targetSide = need?.largestSide
+  let targetSide = need?.wholeTargetSide
   var head = [UInt8](repeating: 0, count: pngSignature.count)
   let count = fread(&head, 1, head.count, file)
   if count < head.count && ferror(file) != 0 {

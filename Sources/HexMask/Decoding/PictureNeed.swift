@@ -20,6 +20,22 @@ package struct PictureNeed {
   /// `largestSide` on its short side, when that is at most half of it), as a smart crop's
   /// look at the whole picture wants.
   package var scalesWhole = false
+  /// The square's side as a share of the picture's short side: 1 unless a face is framed
+  /// (``HexMask/Output/faceSize``). A decoder that shrinks the whole picture on load (a
+  /// JPEG's DCT scaling, a HEIF thumbnail) aims at ``wholeTargetSide``, so that the smaller
+  /// square still keeps twice `largestSide` of its pixels.
+  package var squareShare = 1.0
+
+  /// The side a decoder that shrinks the whole picture aims its short side at:
+  /// `largestSide` over ``squareShare``, rounded up (nil: no shrinking).
+  package var wholeTargetSide: Int? {
+    guard let largestSide else { return nil }
+    guard squareShare > 0 && squareShare < 1 else { return largestSide }
+    // At most 2³¹: the shrink rule doubles it and multiplies by 8 without overflow, and no
+    // picture is that large, so it simply forbids any shrinking.
+    let target = (Double(largestSide) / squareShare).rounded(.up)
+    return target < 0x1p31 ? Int(target) : 1 << 31
+  }
 
   package init(
     largestSide: Int?, smallestSide: Int?, scalesWhole: Bool = false,

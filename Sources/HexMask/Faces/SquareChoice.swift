@@ -148,6 +148,8 @@ extension HexMask {
   }
 
   /// The square `crop` picks in `look`, as a focus, and the faces it found (in input pixels).
+  /// Where it found faces, the decision carries them too (``CropDecision/faces(x:y:found:)``),
+  /// so that a framing (``Output/faceSize``) can cut around them.
   static func choose(_ look: Look, crop: CropChoice, shape: Shape) -> (
     decision: CropDecision, faces: [Face]?
   ) {
@@ -169,6 +171,10 @@ extension HexMask {
     }
     // Attention is the crop itself, or what faces fall back to where none were found.
     let focus = look.focus(of: square ?? look.picture.attentionSquare())
+    if square != nil, let faces {
+      let found = CropDecision.FoundFaces(faces: faces, width: look.width, height: look.height)
+      return (.faces(x: focus.x, y: focus.y, found: found), faces)
+    }
     return (.focus(x: focus.x, y: focus.y), faces)
   }
 

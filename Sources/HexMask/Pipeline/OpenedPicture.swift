@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // The render's first step: the input opened for what the outputs need, upright, with the
-// square decided (by the options, or by a look at the picture). Nothing is written yet;
-// the plan (RenderPlan.swift) is made from this.
+// square decided (by the options, or by a look at the picture, a framed face's after it).
+// Nothing is written yet; the plan (RenderPlan.swift) is made from this.
 
 extension HexMask {
   /// The picture a render reads, opened, and where its square is.
@@ -14,15 +20,19 @@ extension HexMask {
     /// Where the square goes, and the faces the look found (nil: no look for faces).
     let decision: CropDecision
     let faces: [Face]?
+    /// How ``Output/faceSize`` framed the square; nil without it.
+    let framing: Framing?
 
     init(
-      stored: any ImageDecoder, autoOrient: Bool, decision: CropDecision, faces: [Face]?
+      stored: any ImageDecoder, autoOrient: Bool, decision: CropDecision, faces: [Face]?,
+      framing: Framing? = nil
     ) {
       self.stored = stored
       orientation = autoOrient ? stored.metadata.exif.map(Orientation.fromExif) ?? .up : .up
       upright = openOriented(stored, orientation: orientation)
       self.decision = decision
       self.faces = faces
+      self.framing = framing
     }
 
     /// The square in `upright`'s pixels: where a decoder that delivered only a window
@@ -53,12 +63,44 @@ extension HexMask {
     }
     // The square depends on the picture: look first (decoding once where the render's
     // decode is small enough to keep), then open for the square chosen.
-    let chosen = try lookAndChoose(
+    let start = ftello(source)
+    var chosen = try lookAndChoose(
       source, need: need, crop: output.crop, shape: shape, input: input)
+    var decision = chosen.decision
+    var framing: Framing?
+    if let faceSize = output.faceSize {
+      (decision, framing) = decision.framed(faceSize: faceSize)
+      // A decoder that shrinks the whole picture keeps the smaller square large enough.
+      need.squareShare = decision.squareShare
+      if let kept = chosen.picture, !servesFramed(kept, decision: decision, need: need) {
+        // Kept for the full-side square, it is too small for the framed one: let it go (and
+        // the memory it holds, before the next decode takes any), and decode again at the
+        // size the smaller square needs (a JPEG's second decode, and its last).
+        chosen.picture = nil
+        clearerr(source)
+        guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
+          throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
+        }
+      }
+    }
     let stored: any ImageDecoder
-    if let kept = chosen.picture { stored = kept } else { stored = try open(chosen.decision) }
+    if let kept = chosen.picture { stored = kept } else { stored = try open(decision) }
     return OpenedPicture(
-      stored: stored, autoOrient: input.autoOrient, decision: chosen.decision,
-      faces: chosen.faces)
+      stored: stored, autoOrient: input.autoOrient, decision: decision, faces: chosen.faces,
+      framing: framing)
+  }
+
+  /// True when `picture`, the upright decode ``lookAndChoose(_:need:crop:shape:input:)``
+  /// kept, serves the render of `decision`'s square: it is the picture at full size, no
+  /// output size allows shrinking, or the square keeps at least twice the largest output
+  /// side of its pixels (what the render's own decode would keep: shrink-on-load's rule).
+  private static func servesFramed(
+    _ picture: any ImageDecoder, decision: CropDecision, need: PictureNeed
+  ) -> Bool {
+    guard let largest = need.largestSide else { return true }
+    let (width, height) = picture.uprightStoredSize(.up)
+    if max(picture.width, picture.height) >= max(width, height) { return true }
+    let square = decision.square(width: picture.width, height: picture.height)
+    return square.side >= 2 * largest
   }
 }

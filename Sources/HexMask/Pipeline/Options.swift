@@ -58,6 +58,15 @@ extension HexMask {
     /// Which square of a non-square picture is used (the seed layout always takes the
     /// top-left one, as the original does).
     public var crop = CropChoice.gravity(.center)
+    /// Frame the face: with ``CropChoice/faces(_:)``, cut the square around the face found
+    /// so that its box spans this share of the side (0 < faceSize ≤ 1; 0.4 is a head and
+    /// shoulders), the eyes at 40 % of the side from the top; the group of faces when they
+    /// fit together, else the most prominent one; where there is no face, the full-side
+    /// square attention picks (``Report/framing`` says which). The square is at most the
+    /// picture's short side and is enlarged to `size` unless ``upscale`` is false. nil: the
+    /// full-side square the faces crop slides along the long side. Set with another crop, it
+    /// is ``OutputError/faceSizeWithoutFaces``.
+    public var faceSize: Double? = nil
     /// What to write, with the settings of that kind (``Kind``): a PNG unless told
     /// otherwise. Settings gathered before the kind is known become one with
     /// ``Choices/kind(for:)``.

@@ -22,6 +22,9 @@ extension HexMask {
     /// ``Output/Choices`` of a JPEG, WebP or AVIF, which have no palette. `format` is the
     /// output's (`.png` for a mask).
     case unusedField(Output.Field, format: OutputFormat)
+    /// ``Output/faceSize`` is set, but ``Output/crop`` is not ``CropChoice/faces(_:)``: only
+    /// the faces crop finds a face to frame.
+    case faceSizeWithoutFaces
   }
 }
 
@@ -51,6 +54,9 @@ extension HexMask.OutputError: CustomStringConvertible {
       "the PNG's background is set, but a mask has no background"
     case .unusedField(let field, let format):
       "Choices.\(field.rawValue) is set, but a \(format.rawValue) output does not use it"
+    case .faceSizeWithoutFaces:
+      "Output.faceSize frames the face that the faces crop finds, but Output.crop is another "
+        + "crop; set Output.crop to .faces(model), or faceSize to nil"
     }
   }
 }

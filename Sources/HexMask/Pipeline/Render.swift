@@ -154,7 +154,7 @@ extension HexMask {
     var reports = renders.map { render in
       Report(
         side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,
-        faces: plan.faces)
+        faces: plan.faces, framing: plan.framing)
     }
     let (width, height) = picture.stored.uprightStoredSize(picture.orientation)
     let facts = PictureFacts(

@@ -19,6 +19,8 @@ extension HexMask {
     var inputCrop: Crop
     /// The faces the look found (nil: no look for faces).
     var faces: [Face]?
+    /// How a face was framed (nil: no ``Output/faceSize``).
+    var framing: Framing?
     /// One per target, in order.
     var outputs: [Planned]
     /// The colour profile written into every output (nil: none).
@@ -51,6 +53,7 @@ extension HexMask {
       inputCrop = HexMask.cropInInput(
         stored: picture.stored, orientation: picture.orientation, decision: decision)
       faces = picture.faces
+      framing = picture.framing
       // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
       let iccProfile = picture.stored.metadata.iccProfile
       profile = output.keepColorProfile && !output.maskOnly ? iccProfile : nil

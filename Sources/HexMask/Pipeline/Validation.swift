@@ -71,6 +71,11 @@ extension HexMask {
         throw invalid("Output.crop.focus.\(name)", "\(value)", "a fraction from 0 to 1")
       }
     }
+    if let faceSize = output.faceSize, !(faceSize > 0 && faceSize <= 1) {
+      // A share of the side: 0 would ask for an endless square, more than 1 for a face
+      // larger than the square.
+      throw invalid("Output.faceSize", "\(faceSize)", "a fraction more than 0 and at most 1")
+    }
     try check(output.kind)
     try checkInt(output.threads, in: Output.threadsRange, field: "Output.threads")
   }

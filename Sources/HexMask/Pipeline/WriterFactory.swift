@@ -21,9 +21,12 @@ extension HexMask {
   }
 
   /// Refuses an output that asks for what it cannot be (a JPEG on a background that is not
-  /// opaque), before the input is read. Everything else a kind cannot use, it cannot hold.
+  /// opaque, a face framed without the faces crop), before the input is read. Everything else a kind cannot use, it cannot hold.
   static func checkOutput(_ output: Output) throws(Error) {
     do throws(OutputError) { try output.kind.check() } catch { throw .output(error) }
+    if output.faceSize != nil {
+      guard case .faces = output.crop else { throw .output(.faceSizeWithoutFaces) }
+    }
   }
 
   /// The mask ``renderMask(side:to:shape:output:input:)`` writes for an output of `kind`:

@@ -43,8 +43,9 @@ extension HexMask {
 /// The largest square inside an image, in the image's pixels: the part of the picture
 /// the shape is cut from.
 ///
-/// The side is always the image's short side, so only one of `left` and `top` can be
-/// other than 0.
+/// The side is the image's short side, so only one of `left` and `top` can be other than
+/// 0, except for a framed face (``init(imageWidth:imageHeight:focus:sideShare:)``), whose
+/// square may be smaller.
 ///
 /// ```swift
 /// let middle = CropSquare(imageWidth: 640, imageHeight: 427, gravity: .center)
@@ -81,6 +82,27 @@ package struct CropSquare: Equatable, Sendable {
     side = min(imageWidth, imageHeight)
     left = Self.offset(fraction: focus.x, length: imageWidth, side: side)
     top = Self.offset(fraction: focus.y, length: imageHeight, side: side)
+  }
+
+  /// The square whose side is `sideShare` (0…1) of the short side, rounded, at least 1
+  /// pixel, centred on `focus` as nearly as the image allows: a framed face's square.
+  package init(
+    imageWidth: Int, imageHeight: Int, focus: (x: Double, y: Double), sideShare: Double
+  ) {
+    let short = min(imageWidth, imageHeight)
+    // A share outside 0…1 (or NaN) is the full side: the decision never makes one.
+    let share = sideShare > 0 && sideShare <= 1 ? sideShare : 1
+    let side = min(max(Int((share * Double(short)).rounded()), 1), max(short, 0))
+    self.side = side
+    // Rounded to the nearest pixel: the centre comes from fractions, and at the size it
+    // was found on must give back the same square.
+    func start(_ fraction: Double, _ length: Int) -> Int {
+      guard fraction.isFinite else { return (length - side) / 2 }
+      let start = (fraction * Double(length) - Double(side) / 2).rounded()
+      return Int(min(max(start, 0), Double(max(length - side, 0))))
+    }
+    left = start(focus.x, imageWidth)
+    top = start(focus.y, imageHeight)
   }
 
   /// Where a span of `side` centred on `fraction` of `length` starts, kept inside `length`.

@@ -197,7 +197,10 @@ final class BatchReporter: Sendable {
       let side = result.report?.side ?? 0
       let details =
         [result.reason?.rawValue ?? "new", "\(side)x\(side)"]
-        + [result.report?.crop.map(cropWords), result.report?.faces.map(faceWords)]
+        + [
+          result.report?.crop.map(cropWords), result.report?.faces.map(faceWords),
+          result.report?.framing.map(framingWords),
+        ]
         .compactMap { $0 } + ["\(result.milliseconds) ms"]
       lines.append(
         "hexmask: wrote \(displayName(result.item.output)) from "
@@ -279,12 +282,24 @@ func faceWords(_ faces: [HexMask.Face]) -> String {
   return "\(faces.count) \(pets)face\(faces.count == 1 ? "" : "s")"
 }
 
+/// How `--face-size` framed the square, for `--verbose`: `framed on the face`, `framed on
+/// the group`, or `not framed (no face: attention's full-side square)`.
+func framingWords(_ framing: HexMask.Framing) -> String {
+  switch framing {
+  case .face: "framed on the face"
+  case .group: "framed on the group"
+  case .attention: "not framed (no face: attention's full-side square)"
+  }
+}
+
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
 /// `warnings` (`[]` when there are none) says what a file written from a damaged input
 /// lacks, as the warnings on standard error do. `crop` is the square of the upright input
 /// the output shows, `{"x":…,"y":…,"side":…}`, null unless written; `faces`, the number of
 /// faces found, is there only for outputs written with `--gravity face`; `kept`, true, only
-/// for a failed file whose earlier output is still there, left as it was. The keys older
+/// for a failed file whose earlier output is still there, left as it was; `framing` (`face`,
+/// `group`, or `attention` where no face was found: ``HexMask/Framing``) only for outputs
+/// written with `--face-size`. The keys older
 /// versions printed keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
@@ -304,6 +319,9 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
   ]
   if let faces = result.report?.faces { fields.append(("faces", String(faces.count))) }
   if result.keptOutput { fields.append(("kept", "true")) }
+  if let framing = result.report?.framing {
+    fields.append(("framing", jsonString(framing.rawValue)))
+  }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }
 

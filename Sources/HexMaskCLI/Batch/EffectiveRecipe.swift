@@ -10,7 +10,7 @@ import HexMask
 /// crop as its top-left square whatever `--gravity` or `--focus` say. Options that cannot
 /// change this output are left out: `--quality` unless JPEG or lossy WebP or AVIF,
 /// `--lossless` unless WebP or AVIF, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
-/// options for a mask, the border colour without a border, `--max-pixels` (a limit: an
+/// options for a mask (`--face-size` too, and with the seed layout), the border colour without a border, `--max-pixels` (a limit: an
 /// output that was written was within it) and the thread count.
 ///
 /// Each line is `key value` in a fixed order with fixed spellings (numbers in decimal,
@@ -27,7 +27,8 @@ import HexMask
 /// own side is its own size; `--strip` without a profile, `--no-rotate` without an EXIF
 /// turn, `--strict` on a picture read whole without a warning, and a `--gravity` or
 /// `--focus` along an axis the picture is not longer in (y on a landscape, both on a
-/// square) change nothing and are left out.
+/// square) change nothing and are left out. With `--face-size` the side is the output's
+/// own (the framed square's depends on the faces) and `--size` is kept as given.
 func effectiveRecipe(
   of settings: RenderSettings, side: Int, format: OutputFormat,
   picture: HexMask.PictureFacts? = nil
@@ -41,7 +42,10 @@ func effectiveRecipe(
   let mask = if case .mask = kind { true } else { false }
   var side = side
   add("format", mask ? "mask" : format.rawValue)
-  if let picture {
+  // A framed face's own side depends on the faces, not on the picture's facts: the side
+  // is the one the output was made at (its record's), and `--size` counts as given.
+  let framed = output.faceSize != nil && !mask && settings.shape.layout != .seed
+  if let picture, !framed {
     let own = min(picture.width, picture.height)
     side = output.size.map { output.upscale ? $0 : min($0, own) } ?? own
     add("side", String(side))
@@ -103,6 +107,8 @@ func effectiveRecipe(
       "crop",
       settings.shape.layout == .seed
         ? "gravity northwest" : picture.map { crop(output.crop, on: $0) } ?? crop(output.crop))
+    // Only with a face framed, so that the recipes of every other output stay as they were.
+    if framed, let faceSize = output.faceSize { add("face-size", bits(faceSize)) }
     // JPEG has no transparency: without --background it is flattened onto white.
     add("background", kind.background.map(hex) ?? "none")
     if picture?.hasColorProfile ?? true {

@@ -72,10 +72,13 @@ struct RenderedFile: Equatable, Sendable {
   var faces: [HexMask.Face]?
   /// What the input was, which a rerun record keeps; nil for a mask.
   var picture: HexMask.PictureFacts?
+  /// How `--face-size` framed the square; nil without it.
+  var framing: HexMask.Framing?
 
   init(
     side: Int, warnings: [FileWarning], stamp: FileStamp?, crop: HexMask.Crop? = nil,
-    faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil
+    faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil,
+    framing: HexMask.Framing? = nil
   ) {
     self.side = side
     self.warnings = warnings
@@ -83,12 +86,13 @@ struct RenderedFile: Equatable, Sendable {
     self.crop = crop
     self.faces = faces
     self.picture = picture
+    self.framing = framing
   }
 
   init(report: HexMask.Report, stamp: FileStamp?) {
     self.init(
       side: report.side, warnings: report.warnings.map(FileWarning.render), stamp: stamp,
-      crop: report.crop, faces: report.faces, picture: report.picture)
+      crop: report.crop, faces: report.faces, picture: report.picture, framing: report.framing)
   }
 }
 

@@ -10,6 +10,10 @@ import HexMask
 enum Contradiction: Equatable, Sendable {
   /// `--gravity` and `--focus` were both given.
   case gravityAndFocus
+  /// `--face-size` without `--gravity face`: with another `--gravity` word (nil: none).
+  case faceSizeWithoutFaceGravity(GravityWord?)
+  /// `--face-size` with `--focus`, which places the square itself.
+  case faceSizeAndFocus
   /// `--format` names another format than the output name `name` (`named`).
   case formatAndName(OutputFormat, name: String, named: OutputFormat)
   /// A `--name` template ends in `.ext`, which names no format hexmask writes.
@@ -43,6 +47,15 @@ enum Contradiction: Equatable, Sendable {
   var words: String {
     switch self {
     case .gravityAndFocus: "--gravity and --focus both choose the square; give only one"
+    case .faceSizeWithoutFaceGravity(let word?):
+      "--face-size frames the face that --gravity face finds, and --gravity \(word.rawValue) "
+        + "finds none; use --gravity face, or drop --face-size"
+    case .faceSizeWithoutFaceGravity(nil):
+      "--face-size frames the face that --gravity face finds; add --gravity face, or drop "
+        + "--face-size"
+    case .faceSizeAndFocus:
+      "--face-size frames the face that --gravity face finds, and --focus places the square "
+        + "itself; use --gravity face instead of --focus, or drop --face-size"
     case .formatAndName(let format, let name, let named):
       "--format \(format.rawValue) contradicts the name \(quotedName(name)), \(named.aName); "
         + "drop one, or name a .\(format.fileExtension) file"
@@ -83,7 +96,7 @@ enum Contradiction: Equatable, Sendable {
     case .backgroundNotOpaque: backgroundNotOpaque.words
     case .maskMustBePNG(let format): maskNotPNG(format).words
     case .unusedField(.colors, let format): colorsNotPNG(format).words
-    case .tooManyPixels, .tooLargeForFormat, .unusedField: error.words
+    case .tooManyPixels, .tooLargeForFormat, .unusedField, .faceSizeWithoutFaces: error.words
     }
   }
 
@@ -96,7 +109,8 @@ enum Contradiction: Equatable, Sendable {
       return backgroundAndJPEGName(output: output, template: template).words
     case .maskMustBePNG(let named): (option, format) = ("--mask-only", named)
     case .unusedField(.colors, let named): (option, format) = ("--colors", named)
-    case .tooManyPixels, .tooLargeForFormat, .unusedField: return error.words
+    case .tooManyPixels, .tooLargeForFormat, .unusedField, .faceSizeWithoutFaces:
+      return error.words
     }
     return pngOptionAndName(option: option, output: output, template: template, format: format)
       .words

@@ -48,6 +48,17 @@ enum GravityWord: RawRepresentable, CaseIterable, Equatable, Sendable {
 }
 
 extension Job {
+  /// The `--gravity` word given; nil without one (or with `--focus`).
+  var gravityWord: GravityWord? {
+    guard givenOptions.contains("gravity") else { return nil }
+    if faceCrop { return .face }
+    switch options.output.crop {
+    case .gravity(let gravity): return .side(gravity)
+    case .attention: return .attention
+    case .faces, .focus: return nil
+    }
+  }
+
   /// True when the run renders a picture whose square `--gravity` or `--focus` chooses: a
   /// mask, help or an SVG alone has no square to choose, and the seed layout always takes
   /// the top-left one, as the original does.

@@ -95,13 +95,15 @@ extension Job {
       warnings.append(.noUpscaleWithoutSize)
     }
     if options.choices.maskOnly {
-      for option in ["background", "focus", "gravity", "border-color", "strip", "no-rotate"]
+      for option in [
+        "background", "focus", "gravity", "face-size", "border-color", "strip", "no-rotate",
+      ]
       where given(option) {
         warnings.append(.withMaskOnly(option: option))
       }
     } else if options.shape.layout == .seed && action != .writeShape {
       // The seed layout always takes the top-left square, as the original does.
-      for option in ["focus", "gravity"] where given(option) {
+      for option in ["focus", "gravity", "face-size"] where given(option) {
         warnings.append(.withSeedLayout(option: option))
       }
     }
@@ -130,7 +132,8 @@ extension Job {
   /// the shape has.
   private static let pictureOnlyOptions = [
     "format", "quality", "lossless", "effort", "compression", "colors", "dither", "background",
-    "focus", "gravity", "strip", "no-rotate", "no-upscale", "mask-only", "strict", "memory-limit",
+    "focus", "gravity", "face-size", "strip", "no-rotate", "no-upscale", "mask-only", "strict",
+    "memory-limit",
   ]
 
   /// The actions that write pictures or shapes, which the warnings are about.

@@ -66,6 +66,11 @@ extension Job {
     if givenOptions.contains("gravity") && givenOptions.contains("focus") {
       throw .contradiction(.gravityAndFocus)
     }
+    // Only the faces crop finds a face to frame; the others would ignore it silently.
+    if givenOptions.contains("face-size") && !faceCrop {
+      if givenOptions.contains("focus") { throw .contradiction(.faceSizeAndFocus) }
+      throw .contradiction(.faceSizeWithoutFaceGravity(gravityWord))
+    }
     // An empty word (an unset shell variable in quotes) names no file; say so before it
     // reaches the file system as "No such file or directory".
     guard !files.contains("") else { throw .emptyFileName }

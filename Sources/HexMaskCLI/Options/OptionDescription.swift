@@ -76,6 +76,8 @@ enum ValueKind: Equatable, Sendable {
   case path
   /// Two fractions 0…1 separated by a comma, e.g. `0.3,0.25`.
   case point
+  /// One fraction more than 0 and at most 1, e.g. `0.4`.
+  case fraction
   /// A PNG compression preset or zlib level.
   case compression
   /// An output name template as `NameTemplate(parsing:)` reads it.
@@ -200,6 +202,19 @@ struct OptionValue: Sendable {
         throw .invalidValue(text, option: option, kind: .point)
       }
       set(&job, x, y)
+    }
+  }
+
+  /// A share more than 0 and at most 1 (`0.4`): 0, a negative number, more than 1, `nan`
+  /// and `inf` are refused.
+  static func fraction(named name: String, _ set: @escaping @Sendable (inout Job, Double) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .fraction, name: name) { job, text, option throws(CommandError) in
+      guard let number = decimalNumber(text), number > 0, number <= 1 else {
+        throw .invalidValue(text, option: option, kind: .fraction)
+      }
+      set(&job, number)
     }
   }
 

@@ -67,6 +67,15 @@ let optionTable: [OptionDescription] = [
       + "height (0,0 is the top left), as far as it fits.",
     group: .canvas),
   OptionDescription(
+    long: "face-size",
+    value: .fraction(named: "F") { $0.options.output.faceSize = $1 },
+    help: "With --gravity face: cut the square around the face so that the face spans F of "
+      + "its side (0 < F ≤ 1; 0.4 is head and shoulders), the eyes 40 % from the top; the "
+      + "faces together when they fit, else the most prominent one (large, near the middle); "
+      + "where no face is found, the full-side square attention picks. A square smaller than "
+      + "--size is enlarged unless --no-upscale.",
+    group: .canvas, defaultValue: "the full short side"),
+  OptionDescription(
     long: "border-color",
     value: .color(named: "COLOR") { $0.options.shape.borderColor = $1 },
     help: "Colour of the border: #rgb, #rrggbb, #rrggbbaa or a CSS colour name such as "
@@ -277,7 +286,8 @@ let optionTable: [OptionDescription] = [
       + "status (written, skipped or failed), reason (new, changed or forced), error, width, "
       + "height, milliseconds, warnings "
       + "(a list, usually empty: a damaged input, a colour profile left out), crop (the square of the input shown: "
-      + "x, y, side) and, with --gravity face, faces (how many were found).",
+      + "x, y, side) and, with --gravity face, faces (how many were found); with --face-size, "
+      + "framing (face, group, or attention where no face was found).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",

@@ -63,6 +63,7 @@ import Testing
     }
     variant("crop") { $0.output.crop = .gravity(.north) }
     variant("focus") { $0.output.crop = .focus(x: 0.2, y: 0.3) }
+    variant("faceSize") { $0.output.faceSize = 0.4 }
     variant("format", .webp) { _ in }
     variant("quality", .jpeg) { $0.choices.quality = 89 }
     variant("compression") { $0.choices.compression = .small }
