@@ -14,7 +14,8 @@ Subcommands
     python3 scripts/face_sizes.py make --out /work/scenes-sizes/held --seed 2 --count 140
     python3 scripts/face_sizes.py make --fixtures        # Fixtures/faces/sizes (35, <= 1200 px)
     python3 scripts/face_sizes.py measure /work/scenes-sizes/train \\
-        --hexmask .build/optimised/release/hexmask --faces .build/optimised/release/hexmask-faces
+        --hexmask .build/optimised/release/hexmask --faces .build/optimised/release/hexmask-faces \
+        [--compare /path/to/main/hexmask] [--results results.json] [--skip-python]
 
 Scenes: a background (a corpus photo, sharp or defocused, a gradient or noise), then one
 face (three in four scenes) or a row of two or three different people of about the same
@@ -410,6 +411,9 @@ def measure_cmd(args):
     if args.hexmask:
         for g in ("face", "attention"):
             hm[g] = run_hexmask(args.hexmask, folder, names, g, args.jobs)
+    if args.compare:
+        for g in ("face", "attention"):
+            hm[g + " (compare)"] = run_hexmask(args.compare, folder, names, g, args.jobs)
 
     detection = {}
     if faces:
@@ -430,7 +434,9 @@ def measure_cmd(args):
         kept_rows["libvips attention"] = tally(scenes, lambda n, i, k: kept(i["faces"][k], py[n]["vips"]))
         kept_rows["OpenCV alt2 800 px, largest"] = tally(
             scenes, lambda n, i, k: kept(i["faces"][k], largest(py[n]["cv800"], i)))
-    for g, label in (("attention", "hexmask --gravity attention"), ("face", "hexmask --gravity face")):
+    for g, label in (("attention", "hexmask --gravity attention"), ("face", "hexmask --gravity face"),
+                     ("attention (compare)", "--compare --gravity attention"),
+                     ("face (compare)", "--compare --gravity face")):
         if g in hm:
             kept_rows[label] = tally(scenes, lambda n, i, k, g=g: kept(i["faces"][k], hm[g][n]))
 
@@ -471,6 +477,7 @@ def main():
     a.add_argument("folder")
     a.add_argument("--hexmask", help="a hexmask binary: --gravity face / attention crops")
     a.add_argument("--faces", help="a hexmask-faces binary: the crop's own detector")
+    a.add_argument("--compare", help="a second hexmask binary (say, main's), measured beside --hexmask")
     a.add_argument("--jobs", type=int, default=2)
     a.add_argument("--results", help="write the tables and per-scene answers here (JSON)")
     a.add_argument("--write-floor", action="store_true",
