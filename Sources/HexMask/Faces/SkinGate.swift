@@ -75,7 +75,8 @@ package struct SkinGate {
     let (x0, y0) = (max(0, min(x, width)), max(0, min(y, height)))
     let (x1, y1) = (max(0, min(x + side, width)), max(0, min(y + side, height)))
     let stride = width + 1
-    let skin = counts[y1 * stride + x1] - counts[y0 * stride + x1] - counts[y1 * stride + x0]
+    let skin =
+      counts[y1 * stride + x1] - counts[y0 * stride + x1] - counts[y1 * stride + x0]
       + counts[y0 * stride + x0]
     return Double(skin) >= Self.skinShare * Double(side * side)
   }
@@ -108,7 +109,8 @@ package struct SkinGate {
         let (upper, lower) = (ys[row] * stride, ye[row] * stride)
         for column in 0..<columns {
           let (x0, x1) = (xs[column], xe[column])
-          let skin = counts[lower + x1] &- counts[upper + x1] &- counts[lower + x0]
+          let skin =
+            counts[lower + x1] &- counts[upper + x1] &- counts[lower + x0]
             &+ counts[upper + x0]
           guard skin >= least else { continue }
           admitted[row * columns + column] = true
