@@ -330,10 +330,11 @@ def per_scene_python(path):
             "vips": vips_attention(path), "shape": gray_shape}
 
 
-def run_hexmask(binary, folder, names, gravity, jobs):
+def run_hexmask(binary, folder, names, gravity, jobs, extra=()):
     """hexmask --gravity G --size 256 --json over the scenes: name -> [x, y, side]."""
     with tempfile.TemporaryDirectory() as out:
         cmd = [binary, "--gravity", gravity, "--size", "256", "--json", "-j", str(jobs), "--out-dir", out]
+        cmd += list(extra)
         cmd += [os.path.join(folder, n) for n in names]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:
@@ -461,9 +462,50 @@ def measure_cmd(args):
                        "scenes": per_scene}, f, indent=1)
 
 
+def framing_cmd(args):
+    """--face-size F on the one-face scenes: how many outputs show the face at 0.3-0.5 of the
+    side, centred across (its centre within 0.1 side of the middle) and with its box's
+    centre between 0.4 and 0.6 of the side from the top (the eyes at about 0.38)."""
+    with open(os.path.join(args.folder, "truth.json")) as f:
+        scenes = json.load(f)["scenes"]
+    names = sorted(n for n, s in scenes.items() if len(s["faces"]) == 1)
+    crops = run_hexmask(args.hexmask, args.folder, names, "face", args.jobs,
+                        ["--face-size", str(args.share)])
+    rows = {}
+    for n in names:
+        x, y, w, h = scenes[n]["faces"][0]
+        cx, cy, side = crops[n]
+        share = w / side
+        across = abs(x + w / 2 - (cx + side / 2)) / side
+        down = (y + h / 2 - cy) / side
+        good = 0.3 <= share <= 0.5 and across <= 0.1 and 0.4 <= down <= 0.6
+        # Whether the square asked for fits the picture unclamped (face centred across, its
+        # box centre half a side down): near an edge the square slides and cannot centre it.
+        want = min(w / args.share, scenes[n]["width"], scenes[n]["height"])
+        fits = (x + w / 2 - want / 2 >= 0 and x + w / 2 + want / 2 <= scenes[n]["width"]
+                and y + h / 2 - want / 2 >= 0 and y + h / 2 + want / 2 <= scenes[n]["height"])
+        band = f"{int(round(scenes[n]['band'] * 100))} %"
+        r = rows.setdefault(band, [0, 0, 0, 0])
+        r[0] += good
+        r[1] += 1
+        r[2] += good and fits
+        r[3] += fits
+    total = [sum(r[i] for r in rows.values()) for i in range(4)]
+    print(f"--face-size {args.share} on {total[1]} one-face scenes of {args.folder}: framed as asked "
+          f"(share 0.3-0.5, centred across, box centre 0.4-0.6 down) in {total[0]}; "
+          f"of the {total[3]} whose square fits unclamped, {total[2]}")
+    print(" | ".join(f"{b}: {r[0]}/{r[1]} ({r[2]}/{r[3]} unclamped)"
+                     for b, r in sorted(rows.items(), key=lambda i: int(i[0].split()[0]))))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("framing", help="--face-size on the one-face scenes")
+    a.add_argument("folder")
+    a.add_argument("--hexmask", required=True)
+    a.add_argument("--share", type=float, default=0.4)
+    a.add_argument("--jobs", type=int, default=2)
     a = sub.add_parser("people")
     a.add_argument("source", help="folder holding the files PEOPLE names (unpacked wheels / sdist)")
     a = sub.add_parser("make")
@@ -487,7 +529,7 @@ def main():
     args = p.parse_args()
     if args.cmd == "make" and not args.fixtures and not args.out:
         p.error("make needs --out or --fixtures")
-    {"people": people_cmd, "make": make_cmd, "measure": measure_cmd}[args.cmd](args)
+    {"people": people_cmd, "make": make_cmd, "measure": measure_cmd, "framing": framing_cmd}[args.cmd](args)
 
 
 if __name__ == "__main__":
