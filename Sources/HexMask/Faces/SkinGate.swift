@@ -121,34 +121,54 @@ package struct SkinGate {
       }
     }
     guard right >= 0 else { return nil }
-    // The admitted positions of the rectangle, rows of its own width.
+    // The admitted positions of the rectangle, each row padded with a block of zeros so
+    // that eight neighbours read as one (``LevelCandidates/lanes(x:y:)``).
     let (first, last) = (left / step, right / step)
-    var inside: [Bool] = []
-    inside.reserveCapacity((last - first + 1) * (bottom - top + step) / step)
-    for row in (top / step)...(bottom / step) {
-      inside += admitted[(row * columns + first)...(row * columns + last)]
+    let span = last - first + 1
+    let padded = span + WindowEvaluator.lanes
+    var inside = [UInt8](repeating: 0, count: padded * ((bottom - top) / step + 1))
+    for (index, row) in ((top / step)...(bottom / step)).enumerated() {
+      for column in first...last where admitted[row * columns + column] {
+        inside[index * padded + column - first] = 1
+      }
     }
     return LevelCandidates(
-      left: left, top: top, columns: last - first + 1, rows: (bottom - top) / step + 1,
-      step: step, admitted: inside)
+      left: left, top: top, columns: span, rows: (bottom - top) / step + 1, step: step,
+      admitted: inside)
   }
 }
 
 /// The positions of one scale the gate admits: a rectangle of positions, `columns` ×
-/// `rows` of them `step` apart from (`left`, `top`), and which of them are admitted.
+/// `rows` of them `step` apart from (`left`, `top`), and which of them are admitted (1),
+/// rows of `columns` plus eight zeros.
 package struct LevelCandidates {
   var left: Int
   var top: Int
   var columns: Int
   var rows: Int
   var step: Int
-  var admitted: [Bool]
+  var admitted: [UInt8]
 
   /// True when the position (x, y), relative to (`left`, `top`), is admitted.
   @inline(__always)
   func admits(x: Int, y: Int) -> Bool {
     let (column, row) = (x / step, y / step)
     guard column >= 0, column < columns, row >= 0, row < rows else { return false }
-    return admitted[row * columns + column]
+    return admitted[row * (columns + WindowEvaluator.lanes) + column] != 0
+  }
+
+  /// Which of the eight positions from (x, y) on, `step` apart, are admitted.
+  @inline(__always)
+  func lanes(x: Int, y: Int) -> SIMDMask<SIMD8<Int64>> {
+    let (column, row) = (x / step, y / step)
+    guard column >= 0, column < columns, row >= 0, row < rows else {
+      return SIMDMask(repeating: false)
+    }
+    let bytes = admitted.withUnsafeBufferPointer { pointer -> SIMD8<UInt8> in
+      guard let base = pointer.baseAddress else { return .zero }
+      return UnsafeRawPointer(base + row * (columns + WindowEvaluator.lanes) + column)
+        .loadUnaligned(as: SIMD8<UInt8>.self)
+    }
+    return SIMD8<Int64>(truncatingIfNeeded: bytes) .!= 0
   }
 }

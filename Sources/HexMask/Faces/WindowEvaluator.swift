@@ -93,10 +93,8 @@ struct WindowEvaluator {
           if vectorTrees {
             var admitted = SIMDMask<Lanes<Int64>>(repeating: true)
             if let candidates {
-              for lane in 0..<Self.lanes {
-                admitted[lane] = candidates.admits(x: x + lane * step, y: y)
-              }
-              if !admitted.count(1) {
+              admitted = candidates.lanes(x: x, y: y)
+              if !any(admitted) {
                 x += Self.lanes * step
                 continue
               }
