@@ -159,17 +159,25 @@ struct FaceSceneTests {
 
   /// The faces are looked for on the same small copy whatever the output size: a JPEG
   /// shrunk on load for a 32 px avatar must not lose the face a 256 px one keeps.
-  @Test("the face crop does not depend on --size", .enabled(if: modelInstalled))
-  func sameCropForEverySize() throws {
+  /// A large JPEG decodes at 1/8, 1/4, 1/2 or whole for the render as the size asks; the
+  /// look is the same at every size (and so on a rerun with other sizes), framed or not.
+  @Test(
+    "the face crop does not depend on --size",
+    .enabled(if: modelInstalled),
+    arguments: [
+      ("faces/detect/face048-corner.jpg", [String]()),
+      ("faces/framing/one-face.jpg", []), ("faces/framing/one-face.jpg", ["--face-size", "0.4"]),
+    ])
+  func sameCropForEverySize(picture: String, extra: [String]) throws {
     var crops: [String] = []
-    for size in ["32", "64", "256"] {
+    for size in ["32", "64", "256", "700", "2048"] {
       try withTemporaryFolder { url in
         let folder = url.path
         let run = try runHexMask(
           [
-            Fixtures.path("faces/detect/face048-corner.jpg"), "--out-dir", folder, "--size", size,
+            Fixtures.path(picture), "--out-dir", folder, "--size", size,
             "--gravity", "face", "--json", "-q",
-          ], timeout: 120)
+          ] + extra, timeout: 120)
         let row = try #require(
           try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         #expect(row["faces"] as? Int == 1, "--size \(size)")

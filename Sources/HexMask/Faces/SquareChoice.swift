@@ -16,14 +16,14 @@ extension HexMask {
   /// render, it is returned as `picture`, upright, to render from; otherwise `picture` is
   /// nil and `source` is back where it was, to decode again.
   ///
-  /// One decode serves both when the render's own decode (`need`, whole) is small enough
-  /// to keep (``decodeOnceLimit``), or is a picture its decoder holds whole anyway (HEIF,
-  /// WebP) that the look's own decode would equal; and the look's decode serves the render
-  /// when it equals the render's (``servesRender(_:need:)``). Otherwise a large picture is
+  /// One decode serves both when the outputs are no larger than the look's need and its
+  /// decode is small enough to keep (``decodeOnceLimit``), or is a picture its decoder
+  /// holds whole anyway (HEIF, WebP); and the look's decode serves the render when it
+  /// equals the render's (``servesRender(_:need:)``). Otherwise a large picture is
   /// decoded twice, because the square must be known before the render's first row and
   /// the look needs the whole picture: keeping a large decode whole until the look is done
   /// would make memory follow the area instead of the width. A JPEG's extra decode is the
-  /// look's small one (1/8), a PNG's a full one (PNG cannot shrink on load); a HEIF's or
+  /// look's small one (1/4 of a phone photo), a PNG's a full one (PNG cannot shrink on load); a HEIF's or
   /// WebP's look may use a thumbnail or libwebp's scaling the render's decode does not, so
   /// taking the look from the render's decode there could move the square.
   static func lookAndChoose(
@@ -36,17 +36,19 @@ extension HexMask {
         throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
       }
     }
+    // The look is always made from the look's own decode, whatever the outputs' sizes, so
+    // a picture gets the same square at every output size, and again on a rerun with other
+    // sizes (a 1/2 decode averaged down finds slightly other boxes than a 1/4 one). Outputs
+    // no larger than the look's need (avatars) render from that very decode, kept when
+    // small; its decoder (and the memory it reserved) is gone before a second decode
+    // reserves any. Larger outputs decode again for the render.
     var whole = need
     whole.square = nil
     whole.scalesWhole = true
-    // No smaller than the look's own decode, so one decode serves both for small outputs
-    // too (a 128 px avatar's 1/8 decode of a phone photo is too small to find its faces).
-    if let largest = need.largestSide, let lookSide = Look.need.largestSide {
-      whole.largestSide = max(largest, lookSide)
-    }
-    // The render's decode, kept when small; its decoder (and the memory it reserved) is
-    // gone before a second decode reserves any.
-    if let kept = try keepWhole(source, need: whole, input: input) {
+    whole.largestSide = Look.need.largestSide
+    if let largest = need.largestSide, let lookSide = Look.need.largestSide, largest <= lookSide,
+      let kept = try keepWhole(source, need: whole, input: input)
+    {
       let look = Look(
         picture: try SmallPicture(averaging: kept.view(), longSide: Look.longSide),
         width: kept.width, height: kept.height)
