@@ -113,6 +113,28 @@ import Testing
     #expect(recipe(nil, size: nil).contains("side 700\n"))
   }
 
+  /// On a square picture every crop shows the whole picture (a rerun that switches to
+  /// `--gravity face` or `attention` rebuilds nothing), except a face framed smaller.
+  @Test func everyCropOnASquareIsTheWholePictureUnlessFramed() throws {
+    let square = HexMask.PictureFacts(
+      width: 800, height: 800, hasColorProfile: false, isTurned: false, isClean: true)
+    let model = try HexMask.FaceModel(faceCascades: [Array(tinyCascadeXML().utf8)])
+    func recipe(_ crop: HexMask.CropChoice, faceSize: Double? = nil) -> String {
+      var settings = RenderSettings()
+      settings.output.crop = crop
+      settings.output.faceSize = faceSize
+      settings.output.size = 256
+      return effectiveRecipe(of: settings, side: 256, format: .png, picture: square)
+    }
+    let centre = recipe(.gravity(.center))
+    for crop in [
+      HexMask.CropChoice.gravity(.north), .focus(x: 0.2, y: 0.9), .attention, .faces(model),
+    ] {
+      #expect(recipe(crop) == centre, "\(crop)")
+    }
+    #expect(recipe(.faces(model), faceSize: 0.4) != centre)
+  }
+
   @Test func verboseWords() {
     #expect(framingWords(.face) == "framed on the face")
     #expect(framingWords(.group) == "framed on the group")

@@ -106,7 +106,8 @@ func effectiveRecipe(
     add(
       "crop",
       settings.shape.layout == .seed
-        ? "gravity northwest" : picture.map { crop(output.crop, on: $0) } ?? crop(output.crop))
+        ? "gravity northwest"
+        : picture.map { crop(output.crop, on: $0, framed: framed) } ?? crop(output.crop))
     // Only with a face framed, so that the recipes of every other output stay as they were.
     if framed, let faceSize = output.faceSize { add("face-size", bits(faceSize)) }
     // JPEG has no transparency: without --background it is flattened onto white.
@@ -155,14 +156,17 @@ private func crop(_ crop: HexMask.CropChoice) -> String {
 }
 
 /// The crop as the square it picks on `picture`: only the axis the picture is longer in
-/// can move the square (none on a square picture), so the other is left out. A gravity is
-/// its anchor on that axis (`north` on a landscape is `center`), a focus its fraction, 0.5
-/// being the centre.
-private func crop(_ choice: HexMask.CropChoice, on picture: HexMask.PictureFacts) -> String {
+/// can move the square (none on a square picture, whatever the crop, unless a face is
+/// `framed` in a smaller square), so the other is left out. A gravity is its anchor on
+/// that axis (`north` on a landscape is `center`), a focus its fraction, 0.5 being the
+/// centre.
+private func crop(_ choice: HexMask.CropChoice, on picture: HexMask.PictureFacts, framed: Bool)
+  -> String
+{
   guard picture.width != picture.height else {
     switch choice {
     case .gravity, .focus: return "whole"
-    case .faces, .attention: return crop(choice)
+    case .faces, .attention: return framed ? crop(choice) : "whole"
     }
   }
   let landscape = picture.width > picture.height
