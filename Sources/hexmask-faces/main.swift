@@ -40,12 +40,36 @@ func readFile(_ path: String) -> [UInt8]? {
   }
 }
 
+/// Opens each of `paths` and calls `body` with it; complains about each that fails. True
+/// when every one succeeded.
+func forEachPicture(
+  _ paths: ArraySlice<String>,
+  _ body: (String, UnsafeMutablePointer<FILE>) throws(ImageError) -> Void
+) -> Bool {
+  var failed = false
+  for path in paths {
+    guard let file = fopen(path, "rb") else {
+      complain("hexmask-faces: cannot open \(path)")
+      failed = true
+      continue
+    }
+    defer { fclose(file) }
+    do throws(ImageError) {
+      try body(path, file)
+    } catch {
+      complain("hexmask-faces: \(path): \(error.reason)")
+      failed = true
+    }
+  }
+  return !failed
+}
+
 if cropMode {
   let paths = cascadePath.split(separator: ",").map(String.init)
   let model: HexMask.FaceModel
   do {
     let bytes = paths.compactMap(readFile)
-    guard bytes.count == paths.count else {
+    guard !bytes.isEmpty, bytes.count == paths.count else {
       complain("hexmask-faces: cannot read \(cascadePath)")
       exit(1)
     }
@@ -55,35 +79,23 @@ if cropMode {
     complain("hexmask-faces: \(cascadePath): \(error)")
     exit(1)
   }
-  var failed = false
-  for path in arguments.dropFirst() {
-    guard let file = fopen(path, "rb") else {
-      complain("hexmask-faces: cannot open \(path)")
-      failed = true
-      continue
+  let succeeded = forEachPicture(arguments.dropFirst()) { path, file throws(ImageError) in
+    let started = now()
+    let look = try Look(file: file, maxPixels: 1 << 28, autoOrient: true, memory: nil)
+    let looked = now()
+    let found = model.faces(in: look.picture)
+    let detected = now()
+    let faces = found.map { face in
+      look.inInput(PixelBox(x: face.x, y: face.y, width: face.width, height: face.height))
     }
-    defer { fclose(file) }
-    do throws(ImageError) {
-      let started = now()
-      let look = try Look(file: file, maxPixels: 1 << 28, autoOrient: true, memory: nil)
-      let looked = now()
-      let found = model.faces(in: look.picture)
-      let detected = now()
-      let faces = found.map { face in
-        look.inInput(PixelBox(x: face.x, y: face.y, width: face.width, height: face.height))
-      }
-      let list = faces.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }
-        .joined(separator: ",")
-      print(
-        "{\"file\":\"\(path)\",\"width\":\(look.width),\"height\":\(look.height),"
-          + "\"faces\":[\(list)],\"lookMs\":\(looked - started),"
-          + "\"detectMs\":\(detected - looked)}")
-    } catch {
-      complain("hexmask-faces: \(path): \(error.reason)")
-      failed = true
-    }
+    let list = faces.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }
+      .joined(separator: ",")
+    print(
+      "{\"file\":\"\(path)\",\"width\":\(look.width),\"height\":\(look.height),"
+        + "\"faces\":[\(list)],\"lookMs\":\(looked - started),"
+        + "\"detectMs\":\(detected - looked)}")
   }
-  exit(failed ? 1 : 0)
+  exit(succeeded ? 0 : 1)
 }
 
 guard let xml = readFile(cascadePath) else {
@@ -98,37 +110,25 @@ do {
   exit(1)
 }
 
-/// Milliseconds on the monotonic clock.
+/// Milliseconds of this thread's CPU time (what a look costs, whatever else runs).
 func now() -> Double {
   var time = timespec()
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
   return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
 }
 
-var failed = false
-for path in arguments.dropFirst() {
-  guard let file = fopen(path, "rb") else {
-    complain("hexmask-faces: cannot open \(path)")
-    failed = true
-    continue
-  }
-  defer { fclose(file) }
-  do throws(ImageError) {
-    let stored = try openDecoder(file: file, maxPixels: 1 << 28, need: nil)
-    let orientation = stored.metadata.exif.map(Orientation.fromExif) ?? .up
-    let upright = openOriented(stored, orientation: orientation)
-    let picture = try SmallPicture(averaging: upright, longSide: Int.max)
-    let gray = GrayPicture(width: picture.width, height: picture.height, pixels: picture.gray)
-    let boxes = cascade.detect(in: gray)
-    let sum = gray.pixels.reduce(0) { $0 + Int($1) }
-    let list = boxes.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }.joined(separator: ",")
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    print(
-      "{\"file\":\"\(name)\",\"width\":\(gray.width),\"height\":\(gray.height),"
-        + "\"graySum\":\(sum),\"faces\":[\(list)]}")
-  } catch {
-    complain("hexmask-faces: \(path): \(error.reason)")
-    failed = true
-  }
+let succeeded = forEachPicture(arguments.dropFirst()) { path, file throws(ImageError) in
+  let stored = try openDecoder(file: file, maxPixels: 1 << 28, need: nil)
+  let orientation = stored.metadata.exif.map(Orientation.fromExif) ?? .up
+  let upright = openOriented(stored, orientation: orientation)
+  let picture = try SmallPicture(averaging: upright, longSide: Int.max)
+  let gray = GrayPicture(width: picture.width, height: picture.height, pixels: picture.gray)
+  let boxes = cascade.detect(in: gray)
+  let sum = gray.pixels.reduce(0) { $0 + Int($1) }
+  let list = boxes.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }.joined(separator: ",")
+  let name = path.split(separator: "/").last.map(String.init) ?? path
+  print(
+    "{\"file\":\"\(name)\",\"width\":\(gray.width),\"height\":\(gray.height),"
+      + "\"graySum\":\(sum),\"faces\":[\(list)]}")
 }
-exit(failed ? 1 : 0)
+exit(succeeded ? 0 : 1)
