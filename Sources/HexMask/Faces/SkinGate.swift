@@ -10,7 +10,8 @@
 ///
 /// ```swift
 /// let gate = SkinGate(look)          // look: the detector's RGB picture
-/// gate.admits(x: 10, y: 10, side: 20) // true when 30 % of that square is skin-coloured
+/// gate.candidates(scale: 1, window: 20, step: 2, lastX: 781, lastY: 581)
+/// // the 20 × 20 windows two pixels apart with 30 % skin colour, or nil
 /// ```
 package struct SkinGate {
   /// The least share of a window's pixels with skin chroma: a face's 20 × 20 window
@@ -68,19 +69,6 @@ package struct SkinGate {
     self.counts = enough ? counts : []
   }
 
-  /// True when the square at (x, y), `side` pixels, has enough skin to hold a face (always,
-  /// for an ungated picture). Parts outside the picture count as not skin.
-  func admits(x: Int, y: Int, side: Int) -> Bool {
-    guard isActive else { return true }
-    let (x0, y0) = (max(0, min(x, width)), max(0, min(y, height)))
-    let (x1, y1) = (max(0, min(x + side, width)), max(0, min(y + side, height)))
-    let stride = width + 1
-    let skin =
-      counts[y1 * stride + x1] - counts[y0 * stride + x1] - counts[y1 * stride + x0]
-      + counts[y0 * stride + x0]
-    return Double(skin) >= Self.skinShare * Double(side * side)
-  }
-
   /// The windows of one scale worth judging: positions (x, y) of the scale's picture, in
   /// steps of `step` below `lastX` and `lastY`, whose window (`window` pixels of that
   /// picture, `scale` pixels of this one each) the gate admits. Nil when the gate admits
@@ -102,7 +90,10 @@ package struct SkinGate {
     }
     let (xs, xe) = edges(columns, width)
     let (ys, ye) = edges(rows, height)
-    var admitted = [Bool](repeating: false, count: columns * rows)
+    // Rows padded with a block of zeros, so that eight neighbours read as one
+    // (``LevelCandidates/lanes(x:y:)``).
+    let padded = columns + WindowEvaluator.lanes
+    var admitted = [UInt8](repeating: 0, count: padded * rows)
     var (left, top, right, bottom) = (Int.max, Int.max, -1, -1)
     counts.withUnsafeBufferPointer { counts in
       for row in 0..<rows {
@@ -113,51 +104,46 @@ package struct SkinGate {
             counts[lower + x1] &- counts[upper + x1] &- counts[lower + x0]
             &+ counts[upper + x0]
           guard skin >= least else { continue }
-          admitted[row * columns + column] = true
-          let (x, y) = (column * step, row * step)
-          (left, top) = (min(left, x), min(top, y))
-          (right, bottom) = (max(right, x), max(bottom, y))
+          admitted[row * padded + column] = 1
+          (left, top) = (min(left, column), min(top, row))
+          (right, bottom) = (max(right, column), max(bottom, row))
         }
       }
     }
     guard right >= 0 else { return nil }
-    // The admitted positions of the rectangle, each row padded with a block of zeros so
-    // that eight neighbours read as one (``LevelCandidates/lanes(x:y:)``).
-    let (first, last) = (left / step, right / step)
-    let span = last - first + 1
-    let padded = span + WindowEvaluator.lanes
-    var inside = [UInt8](repeating: 0, count: padded * ((bottom - top) / step + 1))
-    for (index, row) in ((top / step)...(bottom / step)).enumerated() {
-      for column in first...last where admitted[row * columns + column] {
-        inside[index * padded + column - first] = 1
-      }
-    }
     return LevelCandidates(
-      left: left, top: top, columns: span, rows: (bottom - top) / step + 1, step: step,
-      admitted: inside)
+      firstColumn: left, firstRow: top, columns: right - left + 1, rows: bottom - top + 1,
+      step: step, stride: padded, admitted: admitted)
   }
 }
 
-/// The positions of one scale the gate admits: a rectangle of positions, `columns` ×
-/// `rows` of them `step` apart from (`left`, `top`), and which of them are admitted (1),
-/// rows of `columns` plus eight zeros.
+/// The positions of one scale the gate admits: the smallest rectangle holding them,
+/// `columns` × `rows` positions `step` apart from column `firstColumn` and row `firstRow`
+/// of the scale's grid, and which positions of the grid are admitted (1), rows of `stride`
+/// bytes ending in a block of zeros.
 package struct LevelCandidates {
-  var left: Int
-  var top: Int
+  var firstColumn: Int
+  var firstRow: Int
   var columns: Int
   var rows: Int
   var step: Int
+  var stride: Int
   var admitted: [UInt8]
+
+  /// The rectangle's corner in the scale's pixels.
+  var left: Int { firstColumn * step }
+  var top: Int { firstRow * step }
 
   /// True when the position (x, y), relative to (`left`, `top`), is admitted.
   @inline(__always)
   func admits(x: Int, y: Int) -> Bool {
     let (column, row) = (x / step, y / step)
     guard column >= 0, column < columns, row >= 0, row < rows else { return false }
-    return admitted[row * (columns + WindowEvaluator.lanes) + column] != 0
+    return admitted[(row + firstRow) * stride + column + firstColumn] != 0
   }
 
-  /// Which of the eight positions from (x, y) on, `step` apart, are admitted.
+  /// Which of the eight positions from (x, y) on (relative to (`left`, `top`)), `step`
+  /// apart, are admitted.
   @inline(__always)
   func lanes(x: Int, y: Int) -> SIMDMask<SIMD8<Int64>> {
     let (column, row) = (x / step, y / step)
@@ -166,7 +152,7 @@ package struct LevelCandidates {
     }
     let bytes = admitted.withUnsafeBufferPointer { pointer -> SIMD8<UInt8> in
       guard let base = pointer.baseAddress else { return .zero }
-      return UnsafeRawPointer(base + row * (columns + WindowEvaluator.lanes) + column)
+      return UnsafeRawPointer(base + (row + firstRow) * stride + column + firstColumn)
         .loadUnaligned(as: SIMD8<UInt8>.self)
     }
     return SIMD8<Int64>(truncatingIfNeeded: bytes) .!= 0

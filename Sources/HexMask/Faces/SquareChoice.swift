@@ -30,12 +30,7 @@ extension HexMask {
     _ source: CFile, need: PictureNeed, crop: CropChoice, shape: Shape, input: Input
   ) throws(ImageError) -> (decision: CropDecision, faces: [Face]?, picture: (any ImageDecoder)?) {
     let start = ftello(source)
-    func rewind() throws(ImageError) {
-      clearerr(source)
-      guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
-        throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
-      }
-    }
+    func rewind() throws(ImageError) { try HexMask.rewind(source, to: start) }
     // The look is always made from the look's own decode, whatever the outputs' sizes, so
     // a picture gets the same square at every output size, and again on a rerun with other
     // sizes (a 1/2 decode averaged down finds slightly other boxes than a 1/4 one). Outputs
@@ -188,6 +183,14 @@ extension HexMask {
     let (width, height) = stored.uprightStoredSize(orientation)
     let square = decision.square(width: width, height: height)
     return Crop(x: square.left, y: square.top, side: square.side)
+  }
+
+  /// Puts `file` back at `start` (where ``ftello`` said it was) to decode it again.
+  static func rewind(_ file: CFile, to start: off_t) throws(ImageError) {
+    clearerr(file)
+    guard start >= 0, fseeko(file, start, SEEK_SET) == 0 else {
+      throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
+    }
   }
 
   /// True when `file` can be read again from where it is (a file, bytes in memory), not a

@@ -316,7 +316,7 @@ private struct Reader {
 extension SIMDMask {
   /// True when at least `count` lanes are set.
   @inline(__always)
-  func count(_ count: Int) -> Bool {
+  fileprivate func count(_ count: Int) -> Bool {
     var set = 0
     for lane in 0..<scalarCount where self[lane] { set += 1 }
     return set >= count

@@ -77,10 +77,7 @@ extension HexMask {
         // the memory it holds, before the next decode takes any), and decode again at the
         // size the smaller square needs (a JPEG's second decode, and its last).
         chosen.picture = nil
-        clearerr(source)
-        guard start >= 0, fseeko(source, start, SEEK_SET) == 0 else {
-          throw ImageError(.unreadable, "cannot read the input again: \(systemError())")
-        }
+        try rewind(source, to: start)
       }
     }
     let stored: any ImageDecoder
