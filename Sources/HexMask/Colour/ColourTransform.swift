@@ -124,6 +124,14 @@ extension HexMask {
       guard !bytes.isEmpty, let size = cmsUInt32Number(exactly: bytes.count) else {
         throw ColourProfileError(kind: .unreadable, reason: "empty or oversized ICC profile")
       }
+      // lcms2 reads tags only when asked, so it accepts a profile cut short after the tags a
+      // transform needs; the header's own size (big-endian, bytes 0–3) tells it is damaged.
+      let declared = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+      guard bytes.count >= 128, declared <= bytes.count else {
+        throw ColourProfileError(
+          kind: .unreadable,
+          reason: "truncated ICC profile: \(bytes.count) of \(max(declared, 128)) bytes")
+      }
       let opened = bytes.withUnsafeBytes { cmsOpenProfileFromMemTHR(context, $0.baseAddress, size) }
       guard let source = opened else {
         throw ColourProfileError(
