@@ -17,6 +17,9 @@ from PIL import Image, ImageCms
 
 RGB_PROFILES = ["sRGB.icc", "AdobeRGB1998.icc", "ProPhotoRGB.icc"]
 GRAY_PROFILES = ["DotGain20.icc"]
+# Made by scripts/make-cmyk-profile.c; Pillow's CMYK is ink (0 = none), lcms2's TYPE_CMYK_8.
+CMYK_PROFILES = ["NaiveCMYK.icc"]
+INK = [0, 64, 128, 192, 255]
 LEVELS = [0, 1, 37, 64, 128, 192, 230, 254, 255]
 
 
@@ -38,7 +41,7 @@ def convert(name, mode, pixels):
 
 def main():
     out = sys.stdout if len(sys.argv) < 2 else open(sys.argv[1], "w")
-    print("# profile\tinput (R G B, or gray)\tsRGB from Pillow ImageCms, littleCMS "
+    print("# profile\tinput (R G B, gray, or C M Y K ink)\tsRGB from Pillow ImageCms, littleCMS "
           f"{ImageCms.core.littlecms_version}: scripts/icc_reference.py", file=out)
     rgb = [(r, g, b) for r in LEVELS for g in LEVELS for b in LEVELS]
     for name in RGB_PROFILES:
@@ -48,6 +51,10 @@ def main():
     for name in GRAY_PROFILES:
         for value, result in zip(gray, convert(name, "L", gray)):
             print(f"{name}\t{value}\t{' '.join(map(str, result))}", file=out)
+    cmyk = [(c, m, y, k) for c in INK for m in INK for y in INK for k in INK]
+    for name in CMYK_PROFILES:
+        for pixel, result in zip(cmyk, convert(name, "CMYK", cmyk)):
+            print(f"{name}\t{' '.join(map(str, pixel))}\t{' '.join(map(str, result))}", file=out)
 
 
 main()

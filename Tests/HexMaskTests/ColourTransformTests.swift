@@ -100,6 +100,26 @@ import Testing
     #expect(samples[128] > 128)
   }
 
+  @Test(arguments: [false, true])
+  func cmykProfileAgreesWithPillow(inverted: Bool) throws {
+    // NaiveCMYK.icc (scripts/make-cmyk-profile.c) and Pillow's CMYK hold ink, 0 = none;
+    // Adobe JPEGs hold 255 − ink, which `invertedCMYK` reads.
+    let references = try Self.references("NaiveCMYK.icc")
+    #expect(references.count == 625)
+    let transform = try Transform(
+      iccProfile: try Fixtures.bytes("icc/NaiveCMYK.icc"), invertedCMYK: inverted)
+    #expect(transform.input == .cmyk)
+    var row = references.flatMap { $0.input.map { inverted ? 255 - $0 : $0 } }
+    row.withUnsafeMutableBufferPointer { transform.convert($0) }
+    var worst = 0
+    for (index, reference) in references.enumerated() {
+      worst = max(
+        worst, Self.largestDifference(Array(row[index * 4..<index * 4 + 3]), reference.srgb))
+      #expect(row[index * 4 + 3] == 255, "CMYK comes out opaque")
+    }
+    #expect(worst <= 1, "largest difference from Pillow \(worst) levels")
+  }
+
   @Test func inPlaceMatchesPillowOnEveryPixelOfAWideRow() throws {
     // A 4096-pixel row of pseudo-random colours: lcms2's optimised paths work on runs of
     // pixels, so a long row checks that converting in place reads no pixel already written.
