@@ -68,6 +68,20 @@ import Testing
     #expect(Self.largestDifference(row, before) <= 1)
   }
 
+  @Test(arguments: [
+    ("sRGB.icc", "sRGB", true), ("AdobeRGB1998.icc", "Compatible with Adobe RGB (1998)", false),
+    ("ProPhotoRGB.icc", "ProPhoto RGB", false), ("DotGain20.icc", "Dot Gain 20%", false),
+    ("NaiveCMYK.icc", "hexmask naive CMYK (test profile)", false),
+  ])
+  func descriptionAndWhetherTheProfileIsSRGB(profile: String, description: String, srgb: Bool)
+    throws
+  {
+    // The descriptions are Pillow's getProfileDescription, less its trailing newline.
+    let transform = try Self.transform(profile)
+    #expect(transform.description == description)
+    #expect(transform.matchesSRGB == srgb)
+  }
+
   @Test func wideGamutProfilesMoveColours() throws {
     // Guards the agreement test against a transform that does nothing: pure Adobe RGB green
     // is outside sRGB, so it must come out changed.

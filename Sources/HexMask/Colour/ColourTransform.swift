@@ -44,6 +44,14 @@ extension HexMask {
       case rgb, gray, cmyk
     }
     let input: Input
+    /// The profile's description tag ("Display P3", "Compatible with Adobe RGB (1998)"), for
+    /// warnings and `--json` rows; nil when it has none.
+    let description: String?
+    /// Whether converting changes no sample by more than one level on a 16-step grid of every
+    /// channel (RGB) or every gray level: the profile is sRGB (or sRGB-curve gray) in all but
+    /// name, so the pixels can stay as they are and only the tag needs deciding.
+    /// Set once, at the end of `init` (the probe needs a whole transform); never written after.
+    private(set) var matchesSRGB = false
 
     private let context: cmsContext
     /// For RGB and CMYK; nil for gray, which uses `grayTable`.
@@ -69,7 +77,7 @@ extension HexMask {
       }
       do throws(ColourProfileError) {
         let built = try Self.build(iccProfile, invertedCMYK, context, log.takeUnretainedValue())
-        (self.input, self.transform, self.grayTable) = built
+        (self.input, self.transform, self.grayTable, self.description) = built
       } catch {
         cmsDeleteContext(context)
         log.release()
@@ -77,6 +85,7 @@ extension HexMask {
       }
       self.context = context
       self.log = log
+      self.matchesSRGB = probeMatchesSRGB()
     }
 
     deinit {
@@ -115,11 +124,33 @@ extension HexMask {
       for index in samples.indices { samples[index] = grayTable[Int(samples[index])] }
     }
 
+    /// Converts a grid of colours (every gray level for gray) and compares them with their
+    /// inputs; CMYK never matches.
+    private func probeMatchesSRGB() -> Bool {
+      switch input {
+      case .cmyk:
+        return false
+      case .gray:
+        return grayTable.enumerated().allSatisfy { abs(Int($1) - $0) <= 1 }
+      case .rgb:
+        let levels = stride(from: 0, through: 255, by: 17).map { UInt8($0) }
+        var probe: [UInt8] = []
+        for r in levels {
+          for g in levels {
+            for b in levels { probe += [r, g, b, 255] }
+          }
+        }
+        var converted = probe
+        converted.withUnsafeMutableBufferPointer { convert($0) }
+        return zip(probe, converted).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+      }
+    }
+
     // MARK: Building
 
     private static func build(
       _ bytes: [UInt8], _ invertedCMYK: Bool, _ context: cmsContext, _ log: ErrorLog
-    ) throws(ColourProfileError) -> (Input, cmsHTRANSFORM?, [UInt8]) {
+    ) throws(ColourProfileError) -> (Input, cmsHTRANSFORM?, [UInt8], String?) {
       // lcms2 reads sizes as 32-bit; a profile larger than that is no profile.
       guard !bytes.isEmpty, let size = cmsUInt32Number(exactly: bytes.count) else {
         throw ColourProfileError(kind: .unreadable, reason: "empty or oversized ICC profile")
@@ -138,6 +169,7 @@ extension HexMask {
           kind: .unreadable, reason: log.reason(or: "unreadable ICC profile"))
       }
       defer { cmsCloseProfile(source) }
+      let description = profileDescription(source)
       let intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
       let flags = cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE)
 
@@ -146,7 +178,7 @@ extension HexMask {
         let transform = try makeTransform(
           context, source, hexmask_TYPE_RGBA_8, cmsCreate_sRGBProfileTHR(context),
           hexmask_TYPE_RGBA_8, intent, flags | cmsUInt32Number(cmsFLAGS_COPY_ALPHA), log)
-        return (.rgb, transform, [])
+        return (.rgb, transform, [], description)
       case cmsSigCmykData:
         // No COPY_ALPHA: CMYK has no extra channel, and lcms2 refuses mismatched ones; alpha
         // is set to opaque after the transform.
@@ -154,7 +186,7 @@ extension HexMask {
         let transform = try makeTransform(
           context, source, format, cmsCreate_sRGBProfileTHR(context), hexmask_TYPE_RGBA_8,
           intent, flags, log)
-        return (.cmyk, transform, [])
+        return (.cmyk, transform, [], description)
       case cmsSigGrayData:
         let transform = try makeTransform(
           context, source, hexmask_TYPE_GRAY_8, sGrayProfile(context), hexmask_TYPE_GRAY_8,
@@ -164,7 +196,7 @@ extension HexMask {
         table.withUnsafeMutableBufferPointer {
           cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, 256)
         }
-        return (.gray, nil, table)
+        return (.gray, nil, table, description)
       default:
         throw ColourProfileError(
           kind: .unsupportedColourSpace,
@@ -190,6 +222,19 @@ extension HexMask {
           kind: .noTransform, reason: log.reason(or: "lcms2 could not build a transform to sRGB"))
       }
       return transform
+    }
+
+    /// The description tag in English (lcms2 falls back to the first language there is),
+    /// trimmed; nil when empty or missing.
+    private static func profileDescription(_ profile: cmsHPROFILE) -> String? {
+      let size = cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", nil, 0)
+      guard size > 1, size <= 4096 else { return nil }
+      var buffer = [CChar](repeating: 0, count: Int(size))
+      _ = cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", &buffer, size)
+      let text = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+      return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     /// Gray with the sRGB tone curve and D65 white: what an sRGB viewer shows for R = G = B.
