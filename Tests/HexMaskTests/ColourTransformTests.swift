@@ -194,6 +194,45 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    "sRGB.icc", "AdobeRGB1998.icc", "ProPhotoRGB.icc", "DotGain20.icc", "NaiveCMYK.icc",
+  ])
+  func mangledProfilesNeverTrap(profile: String) throws {
+    // Random bytes changed, and profiles cut short with their header's size made to agree, so
+    // that lcms2's own parser meets the damage. Each one is a typed error with a reason, or a
+    // transform that converts a row the same way twice.
+    let original = try Fixtures.bytes("icc/\(profile)")
+    var generator = SplitMix64(seed: 31)
+    var refused = 0
+    for round in 0..<60 {
+      var bytes = original
+      if round.isMultiple(of: 3) {
+        let length = Int.random(in: 128..<bytes.count, using: &generator)
+        bytes = Array(bytes.prefix(length))
+        for index in 0..<4 { bytes[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+      } else {
+        for _ in 0..<Int.random(in: 1...8, using: &generator) {
+          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = .random(
+            in: 0...255, using: &generator)
+        }
+      }
+      do {
+        let transform = try Transform(iccProfile: bytes)
+        let row = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        var first = row
+        var second = row
+        first.withUnsafeMutableBufferPointer { transform.convert($0) }
+        second.withUnsafeMutableBufferPointer { transform.convert($0) }
+        #expect(first == second, "round \(round)")
+      } catch {
+        refused += 1
+        #expect(!error.reason.isEmpty, "round \(round)")
+      }
+    }
+    // Cutting the tag table or the tags must be noticed some of the time.
+    #expect(refused > 0)
+  }
+
   @Test func sameBytesOnEveryThread() async throws {
     var generator = SplitMix64(seed: 7)
     let row = (0..<2048 * 4).map { _ in UInt8.random(in: 0...255, using: &generator) }
