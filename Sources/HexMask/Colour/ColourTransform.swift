@@ -108,9 +108,13 @@ extension HexMask {
         }
       case .rgb, .cmyk:
         guard let transform else { return }
-        // Pixel by pixel with equal 4-byte strides, so in place is safe (the tests check it
-        // against a separate buffer).
-        cmsDoTransform(transform, base, base, cmsUInt32Number(truncatingIfNeeded: pixels))
+        // lcms2 reads each pixel before writing it, with equal 4-byte strides, so in place is
+        // safe (the tests check a whole row against one call per pixel). Runs of 2^20 pixels
+        // keep the count within lcms2's 32 bits however long the row.
+        for start in stride(from: 0, to: pixels, by: 1 << 20) {
+          let count = min(1 << 20, pixels - start)
+          cmsDoTransform(transform, base + start * 4, base + start * 4, cmsUInt32Number(count))
+        }
         if input == .cmyk {
           for index in 0..<pixels { base[index * 4 + 3] = 255 }
         }
