@@ -53,7 +53,7 @@ DEMO_OUTPUT = out/demo.png
 SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 # The C libraries (pkg-config names), and the Debian packages of each purpose, read from
 # packaging/debian-packages (what each line is for is said there).
-PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib
+PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib lcms2
 PACKAGE_LIST = packaging/debian-packages
 debian_packages = $(shell sed -n 's/^$(1):[[:space:]]*//p' $(PACKAGE_LIST))
 BUILD_PACKAGES := $(call debian_packages,build)
@@ -95,7 +95,7 @@ deps:
 	else \
 	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config)." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install $(BUILD_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib little-cms2 pkg-config" >&2; \
 	  exit 1; \
 	fi
 

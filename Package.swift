@@ -29,6 +29,11 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    // Little CMS 2 (ICC colour transforms, for converting to sRGB) reports errors through
+    // return values and a per-context log handler, never longjmp.
+    .systemLibrary(
+      name: "CLCMS2", pkgConfig: "lcms2",
+      providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
@@ -39,7 +44,7 @@ let package = Package(
     // zlib never longjmp, so they are called from Swift directly. No unsafe flags, so that
     // other packages can depend on this one by URL; `make test` optimises it from the
     // command line instead (see the Makefile).
-    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif"]),
+    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif", "CLCMS2"]),
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),
