@@ -35,6 +35,7 @@ import argparse
 import glob
 import io
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -102,7 +103,16 @@ def pillow_reference(path):
     """A second reference: Pillow's decoder and ImageCms, relative + BPC, 8 bits."""
     image = Image.open(path)
     profile = ImageCms.ImageCmsProfile(io.BytesIO(image.info["icc_profile"]))
-    image = ImageOps.exif_transpose(image)
+    # EXIF orientation only, as hexmask and libvips' autorot do (Pillow's getexif() also
+    # reports an XMP orientation, which they ignore).
+    exif = Image.Exif()
+    try:
+        exif.load(image.info.get("exif", b""))
+        orientation = exif.get(0x0112, 1)
+    except (struct.error, ValueError, SyntaxError, OSError):  # a damaged EXIF block
+        orientation = 1
+    if orientation != 1:
+        image = ImageOps.exif_transpose(image)
     mode = {"RGBA": "RGB", "LA": "L", "P": "RGB", "PA": "RGB", "I;16": "L", "I": "L"}.get(
         image.mode, image.mode)
     if image.mode != mode:
@@ -160,6 +170,8 @@ def run_hexmask(hexmask, source, out, mode):
 def delta_e(colour, reference, opaque):
     if colour.shape != reference.shape:
         raise ValueError(f"output {colour.shape[:2]} is not the square {reference.shape[:2]}")
+    if not opaque.any():
+        raise ValueError("no opaque pixels (too small for the shape)")
     distances = ciede2000(srgb_to_lab(colour[opaque]), srgb_to_lab(reference[opaque]))
     return distances.mean(), distances.max()
 
@@ -201,9 +213,11 @@ def measure(hexmask, path, emulated, work, reference_rows):
     bpc_mean, _ = delta_e(vips_reference(path, bpc=False), vips, opaque)
     second_mean = delta_e(second, reference, opaque)[0] if second is not None else float("nan")
     if reference_rows is not None:
+        source = centre_square(pyvips.Image.new_from_file(path).autorot().numpy())
         for x, y in sample_points(opaque):
-            expected = np.round(reference[y, x] * 255).astype(int)
-            reference_rows.append((os.path.basename(path), x, y, *expected))
+            expected = " ".join(map(str, np.round(reference[y, x] * 255).astype(int)))
+            numbers = " ".join(map(str, np.atleast_1d(source[y, x])))
+            reference_rows.append((os.path.basename(path), x, y, numbers, expected, kind))
     return (kind, srgb_mean, srgb_max, keep_mean, keep_max, bpc_mean, second_mean,
             int(opaque.sum()))
 
@@ -247,7 +261,8 @@ def main():
                                                              rows if path.startswith(FIXTURES)
                                                              else None)
             except (RuntimeError, ValueError, pyvips.Error) as error:
-                print(f"{name}\t{description(path)}\terror: {error}")
+                reason = " ".join(str(error).split())
+                print(f"{name}\t{description(path)}\tskipped: {reason[:120]}")
                 continue
             ok = verdict(sm, sx)
             failures += ok != "pass"
@@ -255,12 +270,16 @@ def main():
                   f"{km:.3f}\t{kx:.3f}\t{verdict(km, kx)}\t{bpc:.3f}\t{second:.3f}")
     if rows is not None:
         with open(args.reference, "w") as out:
-            print("# file\tx\ty\tR G B: the sRGB hexmask --colorspace srgb --line 0 should write "
-                  "at (x, y) of its output, from libvips "
-                  f"{pyvips.version(0)}.{pyvips.version(1)} icc_transform (relative + BPC): "
-                  "scripts/colour_accuracy.py", file=out)
-            for file, x, y, r, g, b in rows:
-                print(f"{file}\t{x}\t{y}\t{r} {g} {b}", file=out)
+            print("# Made by scripts/colour_accuracy.py --reference. At (x, y) of the output of "
+                  "hexmask FILE out.png --colorspace srgb --line 0 (no --size): the input's "
+                  "numbers there (R G B, gray or C M Y K ink), the sRGB expected, and where that "
+                  f"comes from: libvips {pyvips.version(0)}.{pyvips.version(1)} icc_transform "
+                  "(relative + BPC, rounded from 16 bits), or lcms2 through Pillow ImageCms "
+                  "where libvips ignores the profile. Expect ±2 levels (JPEG decoders, lcms2's "
+                  "8-bit optimisation).", file=out)
+            print("# file\tx\ty\tinput\tsRGB\treference", file=out)
+            for row in rows:
+                print("\t".join(map(str, row)), file=out)
     sys.exit(1 if failures else 0)
 
 
