@@ -12,6 +12,7 @@ Run from the package root (it reads the CC0/public-domain scikit-image photos th
 /work/shared/corpus/photos holds, or --photo FILE):
   cc -O2 scripts/make-p3-profile.c -o /tmp/make-p3-profile -llcms2
   /tmp/make-p3-profile Fixtures/icc/DisplayP3.icc
+  (and scripts/make-press-cmyk-profile.c likewise, for Fixtures/icc/PressCMYK.icc)
   python3 scripts/colour_fixtures.py
 """
 import argparse
@@ -98,8 +99,12 @@ def main():
     inks = (1 - values - black) / np.maximum(1 - black, 1e-9)
     cmyk = np.concatenate([inks, black], axis=2)
     cmyk = Image.fromarray(np.round(cmyk * 255).astype(np.uint8), "CMYK")
-    # Pillow writes Adobe's inverted CMYK with an APP14 marker, as Photoshop does.
-    tag(encoded(cmyk, "JPEG", quality=80), "photo-cmyk-naive.jpg", "NaiveCMYK.icc")
+    # Pillow writes Adobe's inverted CMYK with an APP14 marker, as Photoshop does. The same
+    # inks read through PressCMYK.icc (scripts/make-press-cmyk-profile.c) look different from
+    # what the naive formula says: a converter that ignores the profile fails on that one.
+    cmyk_jpeg = encoded(cmyk, "JPEG", quality=80)
+    tag(cmyk_jpeg, "photo-cmyk-naive.jpg", "NaiveCMYK.icc")
+    tag(cmyk_jpeg, "photo-cmyk-press.jpg", "PressCMYK.icc")
 
     charts = encoded(chart(320), "PNG", optimize=True)
     tag(charts, "chart-p3.png", "DisplayP3.icc")
