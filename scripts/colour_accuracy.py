@@ -40,7 +40,6 @@ import subprocess
 import sys
 import tempfile
 
-import cv2
 import numpy as np
 import pyvips
 from PIL import Image, ImageCms, ImageOps
@@ -125,18 +124,17 @@ def pillow_reference(path):
 
 
 def read_output(path):
-    """hexmask's PNG as (rgb floats 0...1, opaque mask). Gray outputs are spread to RGB."""
-    data = cv2.imread(path, cv2.IMREAD_UNCHANGED)
-    if data is None:
-        raise ValueError(f"cannot read {path}")
-    scale = 65535.0 if data.dtype == np.uint16 else 255.0
-    data = data.astype(np.float64) / scale
+    """hexmask's PNG as (rgb floats 0...1, opaque mask). Gray outputs are spread to RGB.
+    Read by libvips (libspng): it takes the numbers as they are and ignores the profile."""
+    image = pyvips.Image.new_from_file(path, access="sequential")
+    scale = 65535.0 if image.format == "ushort" else 255.0
+    data = image.numpy().astype(np.float64) / scale
     if data.ndim == 2:
         data = data[..., None]
     channels = data.shape[2]
     alpha = data[..., -1] if channels in (2, 4) else np.ones(data.shape[:2])
     colour = data[..., : 1 if channels <= 2 else 3]
-    colour = np.repeat(colour, 3, axis=2) if colour.shape[2] == 1 else colour[..., ::-1]
+    colour = np.repeat(colour, 3, axis=2) if colour.shape[2] == 1 else colour
     return colour, alpha >= 1.0
 
 
