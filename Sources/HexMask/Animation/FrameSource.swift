@@ -1,0 +1,46 @@
+// Animations (GIF, APNG, animated WebP) as a browser shows them: each frame composited onto
+// the canvas (disposal, blending, transparency applied), handed out one at a time, so memory
+// follows the canvas, not the number of frames. The render then treats each canvas as a
+// still picture: one crop decision, one mask, one resize per frame (issue 32).
+
+/// One frame of an animation, composited: the whole canvas as the viewer sees it while the
+/// frame is shown, and for how long.
+package struct ComposedFrame {
+  /// Straight RGBA8, `canvasWidth × 4` bytes a row, top to bottom; valid until the next
+  /// call to ``FrameSource/nextFrame()``, which reuses it.
+  package var canvas: UnsafeBufferPointer<UInt8>
+  /// How long the frame is shown, in milliseconds, as browsers play it (a GIF's 0 or 1
+  /// centisecond is 100 ms).
+  package var delayMilliseconds: Int
+  /// 0-based.
+  package var index: Int
+}
+
+/// The frames of an animation, composited in order onto a canvas of fixed size.
+///
+/// Implementations keep the canvas (and, for "restore to previous", one copy of it): memory
+/// is O(canvas), whatever the number of frames. Every problem is a thrown `ImageError`
+/// naming the frame; nothing traps, nothing `longjmp`s across Swift.
+///
+/// ```swift
+/// let frames = try GIFFrames(file: fp, maxPixels: limit, maxFrames: 1000)
+/// while let frame = try frames.nextFrame() { encoder.add(frame) }
+/// ```
+package protocol FrameSource: AnyObject {
+  /// The canvas (logical screen) size every frame is composited onto.
+  var canvasWidth: Int { get }
+  var canvasHeight: Int { get }
+  /// How many times the animation plays after the first: 0 is forever (as in GIF's
+  /// NETSCAPE2.0 extension and APNG's `acTL`); 1 for an animation with no loop extension
+  /// plays once (browsers play a GIF without one once).
+  var loopCount: Int { get }
+  /// The frame count when the header says it (APNG's `acTL`, WebP's frames), nil when only
+  /// reading to the end tells (GIF).
+  var declaredFrameCount: Int? { get }
+  /// The ICC profile and other metadata found before the first frame.
+  var metadata: ImageMetadata { get }
+  /// Problems that did not stop decoding (a truncated last frame shown as far as it goes).
+  var warnings: [Warning] { get }
+  /// Composites the next frame onto the canvas and returns it; nil after the last one.
+  func nextFrame() throws(ImageError) -> ComposedFrame?
+}
