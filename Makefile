@@ -54,6 +54,10 @@ SWIFT_BUILD = $(SWIFT) build --scratch-path $(SCRATCH)
 # The C libraries (pkg-config names), and the Debian packages of each purpose, read from
 # packaging/debian-packages (what each line is for is said there).
 PKG_MODULES = libpng16 libjpeg libwebp libwebpmux libwebpdemux libheif zlib lcms2
+# giflib ships no pkg-config file (Debian's libgif-dev, Homebrew's giflib): its header is
+# looked for in the include folders the compiler searches by default.
+GIF_HEADER_DIRS = /usr/include /usr/local/include /opt/homebrew/include
+have_gif_header = for dir in $(GIF_HEADER_DIRS); do [ -f $$dir/gif_lib.h ] && exit 0; done; exit 1
 PACKAGE_LIST = packaging/debian-packages
 debian_packages = $(shell sed -n 's/^$(1):[[:space:]]*//p' $(PACKAGE_LIST))
 BUILD_PACKAGES := $(call debian_packages,build)
@@ -85,17 +89,17 @@ all: build
 # on Debian/Ubuntu the build line of the package list is installed; anywhere else the
 # message names the packages.
 deps:
-	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null; then \
+	@if pkg-config --exists $(PKG_MODULES) 2>/dev/null && ($(have_gif_header)); then \
 	  exit 0; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  echo "make: installing $(BUILD_PACKAGES) with apt-get"; \
 	  apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BUILD_PACKAGES) && \
-	  pkg-config --exists $(PKG_MODULES); \
+	  pkg-config --exists $(PKG_MODULES) && ($(have_gif_header)); \
 	else \
-	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config)." >&2; \
+	  echo "make: hexmask needs $(PKG_MODULES) (found through pkg-config) and giflib's gif_lib.h." >&2; \
 	  echo "  Debian/Ubuntu: sudo apt-get install $(BUILD_PACKAGES)" >&2; \
-	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib little-cms2 pkg-config" >&2; \
+	  echo "  macOS (Homebrew): brew install libpng jpeg-turbo webp libheif zlib little-cms2 giflib pkg-config" >&2; \
 	  exit 1; \
 	fi
 

@@ -34,6 +34,11 @@ let package = Package(
     .systemLibrary(
       name: "CLCMS2", pkgConfig: "lcms2",
       providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+    // giflib (GIF, still and animated) reports errors as return codes, never longjmp. It
+    // has no pkg-config file on Debian, so the module map names the library itself.
+    .systemLibrary(
+      name: "CGIF",
+      providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
     // The only C code: each libpng/libjpeg call that may longjmp runs inside a setjmp
     // region owned by a function of this target, so no longjmp ever crosses a Swift frame.
     .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"]),
@@ -44,7 +49,8 @@ let package = Package(
     // zlib never longjmp, so they are called from Swift directly. No unsafe flags, so that
     // other packages can depend on this one by URL; `make test` optimises it from the
     // command line instead (see the Makefile).
-    .target(name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif", "CLCMS2"]),
+    .target(
+      name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif", "CLCMS2", "CGIF"]),
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),

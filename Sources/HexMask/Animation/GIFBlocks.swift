@@ -1,0 +1,108 @@
+import CGIF
+
+/// Reads blocks up to the next frame's image descriptor and returns the frame's header;
+/// nil at the trailer. Extensions on the way set `control` (for that frame), `loopCount`
+/// and, before the first frame, `metadata`'s ICC profile; the rest are skipped block by
+/// block, so a huge comment costs time in proportion to its bytes, never memory.
+func readHeader(
+  _ gif: UnsafeMutablePointer<GifFileType>, input: GIFInput, global: GIFPalette,
+  control: inout GIFControl, loopCount: inout Int, metadata: inout ImageMetadata, frame: Int
+) throws(ImageError) -> GIFFrameHeader? {
+  let place = frame == 0 ? "before the first frame" : "after frame \(frame - 1)"
+  while true {
+    var type = UNDEFINED_RECORD_TYPE
+    if DGifGetRecordType(gif, &type) == GIF_ERROR {
+      throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
+    }
+    switch type {
+    case IMAGE_DESC_RECORD_TYPE:
+      if DGifGetImageDesc(gif) == GIF_ERROR {
+        throw ImageError.gif(code: gif.pointee.Error, place: "in frame \(frame)", input: input)
+      }
+      let image = gif.pointee.Image
+      var header = GIFFrameHeader()
+      header.left = Int(image.Left)
+      header.top = Int(image.Top)
+      header.width = Int(image.Width)
+      header.height = Int(image.Height)
+      header.interlaced = image.Interlace
+      header.palette = image.ColorMap.map { GIFPalette($0) } ?? global
+      header.control = control
+      control = GIFControl()
+      // giflib keeps a record of every frame's descriptor (for DGifSlurp): dropping it
+      // keeps memory flat however many frames come.
+      GifFreeSavedImages(gif)
+      gif.pointee.SavedImages = nil
+      gif.pointee.ImageCount = 0
+      return header
+    case EXTENSION_RECORD_TYPE:
+      try readExtension(
+        gif, input: input, control: &control, loopCount: &loopCount, metadata: &metadata,
+        frame: frame, place: place)
+    case TERMINATE_RECORD_TYPE:
+      return nil
+    default:
+      throw ImageError(.corrupt, "corrupt GIF: unknown block type \(place)")
+    }
+  }
+}
+
+/// The largest ICC profile kept; a larger one is dropped with a warning (the file is fine).
+private let largestProfile = 4 << 20
+
+private func readExtension(
+  _ gif: UnsafeMutablePointer<GifFileType>, input: GIFInput, control: inout GIFControl,
+  loopCount: inout Int, metadata: inout ImageMetadata, frame: Int, place: String
+) throws(ImageError) {
+  var code: Int32 = 0
+  var block: UnsafeMutablePointer<GifByteType>?
+  if DGifGetExtension(gif, &code, &block) == GIF_ERROR {
+    throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
+  }
+  // giflib hands each data block with its length in byte 0.
+  func data(_ block: UnsafeMutablePointer<GifByteType>) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: block + 1, count: Int(block[0]))
+  }
+  func next() throws(ImageError) {
+    if DGifGetExtensionNext(gif, &block) == GIF_ERROR {
+      throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
+    }
+  }
+  var profile: [UInt8]?
+  switch (code, block) {
+  case (GRAPHICS_EXT_FUNC_CODE, let first?):
+    guard let parsed = GIFControl(block: data(first)) else {
+      throw ImageError(
+        .corrupt, "corrupt GIF: a graphic control extension of \(first[0]) bytes \(place)")
+    }
+    control = parsed
+    try next()
+  case (APPLICATION_EXT_FUNC_CODE, let first?):
+    let name = String(decoding: data(first), as: UTF8.self)
+    try next()
+    if name == "NETSCAPE2.0" || name == "ANIMEXTS1.0" {
+      // Sub-block 1 is the loop count: N repeats after the first play, 0 forever.
+      if let loop = block, loop[0] >= 3, loop[1] == 1 {
+        let repeats = Int(loop[2]) | Int(loop[3]) << 8
+        loopCount = repeats == 0 ? 0 : repeats + 1
+      }
+    } else if name == "ICCRGBG1012" && frame == 0 {
+      profile = []
+    }
+  default:
+    break
+  }
+  // The rest of the extension's blocks (for a profile, its bytes).
+  while let current = block {
+    if profile != nil {
+      profile?.append(contentsOf: data(current))
+      if let size = profile?.count, size > largestProfile {
+        profile = nil
+        metadata.warnings.append(
+          Warning(.metadataDropped, "the GIF's ICC profile is larger than 4 MiB; dropped"))
+      }
+    }
+    try next()
+  }
+  if let profile, !profile.isEmpty { metadata.iccProfile = profile }
+}

@@ -1,0 +1,298 @@
+import CGIF
+
+/// A GIF, still or animated, as a browser shows it: each frame composited onto the canvas
+/// in turn, read from the file one frame at a time through giflib (never `DGifSlurp`,
+/// which holds every frame).
+///
+/// Chromium decides every choice (see SPEC, section 3; the fixtures check against it):
+/// - the canvas is the logical screen, grown to hold the first frame when that frame
+///   reaches past it; later frames are clipped to it;
+/// - it starts transparent, and "restore to background" clears to transparent: the
+///   background colour index is ignored;
+/// - a frame's delay of 10 ms or less (0 or 1 centisecond) is played as 100 ms;
+/// - `loopCount` is how many times the animation plays in all, 0 forever: 1 without a
+///   NETSCAPE2.0 extension, N + 1 for a loop count of N (Chromium's
+///   `repetitionCount` is N: it repeats N times after the first play), 0 for 0.
+///
+/// Memory is the canvas and, for files with "restore to previous" frames, one copy of it,
+/// taken together from `memory` up front; giflib's per-frame records are freed as each
+/// frame is read. A truncated file, a bad LZW code or a broken block is a thrown
+/// `ImageError` naming the frame, even after earlier frames decoded, so that a damaged
+/// upload is refused whole rather than cut short.
+///
+/// ```swift
+/// let frames = try GIFFrames(
+///   file: fp, maxPixels: 1 << 28, maxFrames: 1000, maxTotalPixels: 1 << 32)
+/// while let frame = try frames.nextFrame() { encoder.add(frame) }
+/// ```
+package final class GIFFrames: FrameSource {
+  package let canvasWidth: Int
+  package let canvasHeight: Int
+  package private(set) var loopCount = 1
+  package var declaredFrameCount: Int? { nil }
+  package private(set) var metadata = ImageMetadata()
+  package private(set) var warnings: [Warning] = []
+
+  private let input: GIFInput
+  private let gif: UnsafeMutablePointer<GifFileType>
+  private let limits: Limits
+  private let canvas: UnsafeMutableBufferPointer<UInt8>
+  /// The canvas before the current frame was drawn, for "restore to previous".
+  private var saved: UnsafeMutableBufferPointer<UInt8>?
+  private let reservation: MemoryReservation?
+  private let globalPalette: GIFPalette
+  /// The Graphics Control Extension read since the last frame.
+  private var control = GIFControl()
+  /// The first frame's header, read by `init` to size the canvas.
+  private var pending: GIFFrameHeader?
+  /// What to undo before the next frame: the last frame's disposal, on its clipped rectangle.
+  private var disposal: (kind: GIFDisposal, rectangle: CanvasRectangle)?
+  private var index = 0
+  private var totalPixels = 0
+  private var finished = false
+  private var failure: ImageError?
+
+  /// What the reader refuses, checked before the memory they would cost is allocated.
+  private struct Limits {
+    var maxPixels: Int
+    var maxFrames: Int
+    var maxTotalPixels: Int
+  }
+
+  /// Reads the header and the first frame's descriptor from `file`, whose first bytes
+  /// `prefix` the caller already took (to sniff the format). Refuses a canvas or frame of
+  /// more than `maxPixels`, more than `maxFrames` frames, and more than `maxTotalPixels`
+  /// canvas pixels summed over the frames read so far (a file's frame count is known only
+  /// at its end, so this is checked as each frame is read). The canvas and its copy are
+  /// taken from `memory` first.
+  package init(
+    file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
+    memory: MemoryBudget? = nil
+  ) throws(ImageError) {
+    let input = GIFInput(file: file, prefix: prefix)
+    var code: Int32 = 0
+    guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), readGIFInput, &code)
+    else { throw ImageError.gif(code: code, place: "in the header", input: input) }
+    // From here on every throw closes the file, then frees what was allocated.
+    var closer = GIFCloser(gif: gif)
+    self.input = input
+    self.gif = gif
+    limits = Limits(maxPixels: maxPixels, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
+    globalPalette = GIFPalette(gif.pointee.SColorMap)
+    let screenWidth = Int(gif.pointee.SWidth)
+    let screenHeight = Int(gif.pointee.SHeight)
+    if screenWidth * screenHeight > maxPixels {
+      throw .tooManyPixels(width: screenWidth, height: screenHeight, maxPixels: maxPixels)
+    }
+    var control = GIFControl()
+    var loopCount = 1
+    var metadata = ImageMetadata()
+    guard
+      let first = try readHeader(
+        gif, input: input, global: globalPalette, control: &control, loopCount: &loopCount,
+        metadata: &metadata, frame: 0)
+    else {
+      throw ImageError(.corrupt, "a GIF without frames")
+    }
+    // Chromium grows the canvas to hold the first frame (Wuffs' default, not
+    // QUIRK_IMAGE_BOUNDS_ARE_STRICT); ImageMagick clips it instead.
+    let width = max(screenWidth, first.left + first.width)
+    let height = max(screenHeight, first.top + first.height)
+    if width * height > maxPixels {
+      throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
+    }
+    if width == 0 || height == 0 {
+      throw ImageError(.corrupt, "corrupt GIF: a canvas of \(width)×\(height) pixels")
+    }
+    // One reservation for the canvas and its copy: a render holds one at a time, and
+    // whether a "restore to previous" frame comes is known only when it does.
+    reservation = try memory?.reserve(wholeBytes(width, height, 8))
+    canvasWidth = width
+    canvasHeight = height
+    canvas = .allocate(capacity: width * height * 4)
+    canvas.initialize(repeating: 0)
+    self.control = control
+    self.loopCount = loopCount
+    self.metadata = metadata
+    pending = first
+    closer.keep()
+  }
+
+  deinit {
+    var code: Int32 = 0
+    DGifCloseFile(gif, &code)
+    canvas.deallocate()
+    saved?.deallocate()
+  }
+
+  package func nextFrame() throws(ImageError) -> ComposedFrame? {
+    if let failure { throw failure }
+    if finished { return nil }
+    do {
+      guard let header = try nextHeader() else {
+        finished = true
+        return nil
+      }
+      try checkLimits(header)
+      undoLastFrame()
+      try draw(header)
+      let frame = ComposedFrame(
+        canvas: UnsafeBufferPointer(canvas), delayMilliseconds: header.control.delayMilliseconds,
+        index: index)
+      index += 1
+      return frame
+    } catch {
+      failure = error
+      throw error
+    }
+  }
+
+  /// The next frame's header: the one `init` read, then the file's.
+  private func nextHeader() throws(ImageError) -> GIFFrameHeader? {
+    if let first = pending {
+      pending = nil
+      return first
+    }
+    do {
+      return try readHeader(
+        gif, input: input, global: globalPalette, control: &control, loopCount: &loopCount,
+        metadata: &metadata, frame: index)
+    } catch {
+      // A file that ends cleanly between blocks after whole frames lacks only its trailer
+      // (or further frames nobody can know of): browsers show what came, and so does hexmask.
+      if index > 0 && input.endedBetweenReads && input.readError == nil
+        && error.reason.hasPrefix("truncated")
+      {
+        warnings.append(Warning(.damagedInput, "the GIF ends without its trailer byte"))
+        return nil
+      }
+      throw error
+    }
+  }
+
+  private func checkLimits(_ header: GIFFrameHeader) throws(ImageError) {
+    if index >= limits.maxFrames {
+      throw ImageError(.tooLarge, "more than \(limits.maxFrames) frames, the frame limit")
+    }
+    if header.width * header.height > limits.maxPixels {
+      throw .tooManyPixels(
+        width: header.width, height: header.height, maxPixels: limits.maxPixels)
+    }
+    totalPixels += canvasWidth * canvasHeight
+    if totalPixels > limits.maxTotalPixels {
+      throw ImageError(
+        .tooLarge,
+        "\(index + 1) frames of \(canvasWidth)×\(canvasHeight) are more than the limit of "
+          + "\(limits.maxTotalPixels) pixels over all frames")
+    }
+  }
+
+  /// Applies the last frame's disposal before the next frame is drawn.
+  private func undoLastFrame() {
+    guard let (kind, rectangle) = disposal else { return }
+    switch kind {
+    case .none:
+      break
+    case .background:
+      rectangle.rows(width: canvasWidth) { canvas[$0].initialize(repeating: 0) }
+    case .previous:
+      guard let saved else { break }
+      rectangle.rows(width: canvasWidth) { range in
+        for offset in range { canvas[offset] = saved[offset] }
+      }
+    }
+  }
+
+  /// Decodes the frame's rows and draws them onto the canvas.
+  private func draw(_ header: GIFFrameHeader) throws(ImageError) {
+    let visible = CanvasRectangle(
+      left: header.left, top: header.top, width: header.width, height: header.height,
+      canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+    if header.control.disposal == .previous {
+      let copy = saved ?? .allocate(capacity: canvas.count)
+      saved = copy
+      _ = copy.initialize(from: canvas)
+    }
+    disposal = (header.control.disposal, visible)
+    let place = "in frame \(index)"
+    if header.width == 0 || header.height == 0 {
+      try skipPixels(place: place)
+      return
+    }
+    var row = [UInt8](repeating: 0, count: header.width)
+    let transparent = header.control.transparentIndex ?? -1
+    for stored in 0..<header.height {
+      let status = row.withUnsafeMutableBufferPointer {
+        DGifGetLine(gif, $0.baseAddress, Int32($0.count))
+      }
+      if status == GIF_ERROR {
+        throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
+      }
+      let y =
+        header.top + (header.interlaced ? interlacedRow(stored, height: header.height) : stored)
+      guard y < canvasHeight, visible.width > 0 else { continue }
+      header.palette.rgba.withUnsafeBufferPointer { palette in
+        var offset = (y * canvasWidth + header.left) * 4
+        for x in 0..<visible.width {
+          let colour = Int(row[x])
+          if colour != transparent {
+            for channel in 0..<4 { canvas[offset + channel] = palette[colour * 4 + channel] }
+          }
+          offset += 4
+        }
+      }
+    }
+  }
+
+  /// Reads past the LZW data of a frame without pixels.
+  private func skipPixels(place: String) throws(ImageError) {
+    var codeSize: Int32 = 0
+    var block: UnsafeMutablePointer<GifByteType>?
+    var status = DGifGetCode(gif, &codeSize, &block)
+    while status != GIF_ERROR && block != nil { status = DGifGetCodeNext(gif, &block) }
+    if status == GIF_ERROR {
+      throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
+    }
+  }
+}
+
+/// Closes a GIF that `init` opened, unless it is kept: a throwing initialiser of a class
+/// does not run `deinit`.
+private struct GIFCloser: ~Copyable {
+  let gif: UnsafeMutablePointer<GifFileType>
+  private var kept = false
+
+  init(gif: UnsafeMutablePointer<GifFileType>) { self.gif = gif }
+
+  mutating func keep() { kept = true }
+
+  deinit {
+    guard !kept else { return }
+    var code: Int32 = 0
+    DGifCloseFile(gif, &code)
+  }
+}
+
+/// A frame's rectangle clipped to the canvas.
+struct CanvasRectangle {
+  var left: Int
+  var top: Int
+  var width: Int
+  var height: Int
+
+  init(left: Int, top: Int, width: Int, height: Int, canvasWidth: Int, canvasHeight: Int) {
+    self.left = left
+    self.top = top
+    self.width = max(0, min(width, canvasWidth - left))
+    self.height = max(0, min(height, canvasHeight - top))
+  }
+
+  /// Calls `body` with the byte range of each of the rectangle's rows on the canvas.
+  func rows(width canvasWidth: Int, _ body: (Range<Int>) -> Void) {
+    guard width > 0 else { return }
+    for y in top..<(top + height) {
+      let start = (y * canvasWidth + left) * 4
+      body(start..<(start + width * 4))
+    }
+  }
+}
