@@ -11,7 +11,9 @@ func readHeader(
   let place = frame == 0 ? "before the first frame" : "after frame \(frame - 1)"
   while true {
     var type = UNDEFINED_RECORD_TYPE
+    let before = input.delivered
     if DGifGetRecordType(gif, &type) == GIF_ERROR {
+      input.endedBetweenBlocks = input.delivered == before && input.readError == nil
       throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
     }
     switch type {

@@ -89,7 +89,7 @@ struct GIFPalette {
 
 /// The canvas row that the `stored`-th row of an interlaced frame of `height` rows goes
 /// to: GIF stores rows 0, 8, 16, … then 4, 12, … then 2, 6, … then the odd ones.
-func interlacedRow(_ stored: Int, height: Int) -> Int {
+package func interlacedRow(_ stored: Int, height: Int) -> Int {
   let passes = [(first: 0, step: 8), (first: 4, step: 8), (first: 2, step: 4), (first: 1, step: 2)]
   var rest = stored
   for pass in passes {

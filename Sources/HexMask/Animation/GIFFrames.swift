@@ -160,9 +160,7 @@ package final class GIFFrames: FrameSource {
     } catch {
       // A file that ends cleanly between blocks after whole frames lacks only its trailer
       // (or further frames nobody can know of): browsers show what came, and so does hexmask.
-      if index > 0 && input.endedBetweenReads && input.readError == nil
-        && error.reason.hasPrefix("truncated")
-      {
+      if index > 0 && input.endedBetweenBlocks {
         warnings.append(Warning(.damagedInput, "the GIF ends without its trailer byte"))
         return nil
       }

@@ -16,9 +16,11 @@ final class GIFInput {
   private var prefixUsed = 0
   /// The `errno` of a failed read: a read error, as opposed to a file that ends early.
   private(set) var readError: Int32?
-  /// The last read found the end of the file before any byte: a GIF that ends between
-  /// blocks, not inside one.
-  private(set) var endedBetweenReads = false
+  /// Bytes handed to giflib so far.
+  private(set) var delivered = 0
+  /// The file ended exactly where a block would start (set by the block reader): it lacks
+  /// its trailer, not part of a block.
+  var endedBetweenBlocks = false
 
   init(file: CFile, prefix: [UInt8]) {
     self.file = file
@@ -37,7 +39,7 @@ final class GIFInput {
       done += fread(buffer + done, 1, count - done, file)
       if done < count && ferror(file) != 0 { readError = errno }
     }
-    endedBetweenReads = done == 0
+    delivered += done
     return done
   }
 }
