@@ -14,6 +14,7 @@ func readHeader(
     let before = input.delivered
     if DGifGetRecordType(gif, &type) == GIF_ERROR {
       input.endedBetweenBlocks = input.delivered == before && input.readError == nil
+      input.endedInJunk = gif.pointee.Error == D_GIF_ERR_WRONG_RECORD
       throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
     }
     switch type {
@@ -44,6 +45,7 @@ func readHeader(
     case TERMINATE_RECORD_TYPE:
       return nil
     default:
+      input.endedInJunk = true
       throw ImageError(.corrupt, "corrupt GIF: unknown block type \(place)")
     }
   }

@@ -23,9 +23,10 @@ struct GIFControl {
   /// The delay as stored, in hundredths of a second.
   var delayCentiseconds = 0
 
-  /// Parses the extension's one data block (4 bytes: flags, delay, transparent index).
+  /// Parses the extension's one data block: 4 bytes (flags, delay, transparent index);
+  /// Chromium refuses a file whose block has any other size, and so does hexmask.
   init?(block: UnsafeBufferPointer<UInt8>) {
-    guard block.count >= 4 else { return nil }
+    guard block.count == 4 else { return nil }
     let flags = block[0]
     transparentIndex = flags & 1 != 0 ? Int(block[3]) : nil
     disposal = GIFDisposal(code: Int(flags >> 2) & 7)

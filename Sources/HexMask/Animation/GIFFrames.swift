@@ -10,6 +10,11 @@ import CGIF
 /// - it starts transparent, and "restore to background" clears to transparent: the
 ///   background colour index is ignored;
 /// - a frame's delay of 10 ms or less (0 or 1 centisecond) is played as 100 ms;
+/// - palette indices past the colour table, and every index of a frame with no table at
+///   all, are opaque black; disposal 4 is "restore to previous", 5 to 7 are "none";
+/// - a Graphics Control Extension of other than 4 bytes makes the file unreadable;
+/// - a file that ends, or turns into bytes that start no block, between whole frames shows
+///   the frames before (with a warning);
 /// - `loopCount` is how many times the animation plays in all, 0 forever: 1 without a
 ///   NETSCAPE2.0 extension, N + 1 for a loop count of N (Chromium's
 ///   `repetitionCount` is N: it repeats N times after the first play), 0 for 0.
@@ -162,6 +167,13 @@ package final class GIFFrames: FrameSource {
       // (or further frames nobody can know of): browsers show what came, and so does hexmask.
       if index > 0 && input.endedBetweenBlocks {
         warnings.append(Warning(.damagedInput, "the GIF ends without its trailer byte"))
+        return nil
+      }
+      // Chromium shows the frames before bytes that start no block, and stops there.
+      if index > 0 && input.endedInJunk {
+        warnings.append(
+          Warning(
+            .damagedInput, "the GIF ends in bytes that are no GIF block after frame \(index - 1)"))
         return nil
       }
       throw error

@@ -21,6 +21,8 @@ final class GIFInput {
   /// The file ended exactly where a block would start (set by the block reader): it lacks
   /// its trailer, not part of a block.
   var endedBetweenBlocks = false
+  /// Where a block should start, a byte that starts none: what follows is no GIF.
+  var endedInJunk = false
 
   init(file: CFile, prefix: [UInt8]) {
     self.file = file
