@@ -208,7 +208,8 @@ package final class GIFFrames: FrameSource {
     case .previous:
       guard let saved else { break }
       rectangle.rows(width: canvasWidth) { range in
-        for offset in range { canvas[offset] = saved[offset] }
+        UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(canvas)[range])
+          .copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(saved)[range]))
       }
     }
   }
@@ -229,26 +230,31 @@ package final class GIFFrames: FrameSource {
       try skipPixels(place: place)
       return
     }
-    var row = [UInt8](repeating: 0, count: header.width)
+    // Each pixel is one 4-byte store of its palette entry, through raw pointers: this loop
+    // runs for every pixel of every frame.
+    let row = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: header.width)
+    defer { row.deallocate() }
+    let colours = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 256)
+    defer { colours.deallocate() }
+    header.palette.rgba.withUnsafeBytes { bytes in
+      for index in 0..<256 {
+        colours[index] = bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+      }
+    }
+    let pixels = UnsafeMutableRawBufferPointer(canvas)
     let transparent = header.control.transparentIndex ?? -1
     for stored in 0..<header.height {
-      let status = row.withUnsafeMutableBufferPointer {
-        DGifGetLine(gif, $0.baseAddress, Int32($0.count))
-      }
-      if status == GIF_ERROR {
+      if DGifGetLine(gif, row.baseAddress, Int32(row.count)) == GIF_ERROR {
         throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
       }
       let y =
         header.top + (header.interlaced ? interlacedRow(stored, height: header.height) : stored)
       guard y < canvasHeight, visible.width > 0 else { continue }
-      header.palette.rgba.withUnsafeBufferPointer { palette in
-        var offset = (y * canvasWidth + header.left) * 4
-        for x in 0..<visible.width {
-          let colour = Int(row[x])
-          if colour != transparent {
-            for channel in 0..<4 { canvas[offset + channel] = palette[colour * 4 + channel] }
-          }
-          offset += 4
+      let start = (y * canvasWidth + header.left) * 4
+      for x in 0..<visible.width {
+        let colour = Int(row[x])
+        if colour != transparent {
+          pixels.storeBytes(of: colours[colour], toByteOffset: start + x * 4, as: UInt32.self)
         }
       }
     }
