@@ -10,7 +10,10 @@ Columns: file (base name), frame (0-based), width, height, duration_us (as WebCo
 reports it: the stored delay, before the player's "10 ms or less plays as 100 ms" rule),
 repetitions (WebCodecs' repetitionCount: plays after the first, "inf" for forever), and
 sha256 of the frame's straight RGBA8 bytes with the colour of fully transparent pixels set
-to 0 (decoders disagree on it, and nobody sees it).
+to 0 (decoders disagree on it, and nobody sees it). The pixels are the file's own: an ICC
+profile is not applied (colorSpaceConversion "none"), since hexmask converts colours in a
+stage of its own. (Chromium ignores a GIF's profile anyway: Fixtures/animation/icc-p3.gif
+gives the same bytes either way.)
 
 Needs Debian's `chromium` (apt-get install chromium). A small server on 127.0.0.1 hands
 the page and the files to Chromium and takes back the frames the page posts: --dump-dom
@@ -38,7 +41,8 @@ PAGE = """<!doctype html><html><body><script>
     const row = {name: input.name, frames: []};
     try {
       const bytes = new Uint8Array(await (await fetch("/file/" + input.index)).arrayBuffer());
-      const decoder = new ImageDecoder({data: bytes, type: input.type});
+      const decoder = new ImageDecoder(
+          {data: bytes, type: input.type, colorSpaceConversion: "none"});
       await decoder.completed;
       await decoder.tracks.ready;
       const track = decoder.tracks.selectedTrack;

@@ -53,6 +53,11 @@ convert "$root/Fixtures/photos/rocket.jpg" -resize 48x48^ -gravity center -exten
   \( +clone -rotate 90 \) \( +clone -negate \) -colors 64 -delay 8 -loop 2 \
   -interlace GIF "$out/photo-local-palettes.gif"
 
+# An ICC profile (Display P3, from the WebP fixtures) in ImageMagick's ICCRGBG1012
+# application extension.
+convert -size 8x8 gradient:red-blue -colors 16 -profile "$root/Fixtures/webp/icc-p3.icc" \
+  "$out/icc-p3.gif"
+
 # A still GIF (one frame, no loop extension).
 convert -size 12x9 gradient:orange-teal -colors 16 "$out/still.gif"
 

@@ -173,6 +173,18 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
     }
   }
 
+  /// Chromium ignores a GIF's ICC profile (its frames of icc-p3.gif are the same with and
+  /// without colour conversion), so hexmask does not hand it on either.
+  @Test func colourProfileIsIgnored() throws {
+    let bytes = try Fixtures.bytes("animation/icc-p3.gif")
+    #expect(bytes.count > 548)  // the profile is in the file
+    let metadata = try withFile(Fixtures.path("animation/icc-p3.gif")) { file in
+      try GIFFrames(file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20)
+        .metadata
+    }
+    #expect(metadata.iccProfile == nil)
+  }
+
   @Test func interlacedRowsCoverEveryRowOnce() {
     for height in 1...40 {
       let rows = (0..<height).map { interlacedRow($0, height: height) }

@@ -1,12 +1,17 @@
 import CGIF
 
 /// Reads blocks up to the next frame's image descriptor and returns the frame's header;
-/// nil at the trailer. Extensions on the way set `control` (for that frame), `loopCount`
-/// and, before the first frame, `metadata`'s ICC profile; the rest are skipped block by
-/// block, so a huge comment costs time in proportion to its bytes, never memory.
+/// nil at the trailer. Extensions on the way set `control` (for that frame) and
+/// `loopCount`; the rest are skipped block by block, so a huge comment costs time in
+/// proportion to its bytes, never memory.
+///
+/// An ICC profile (ImageMagick's ICCRGBG1012 extension) is skipped too: Chromium ignores
+/// it (Fixtures/animation/icc-p3.gif decodes to the same pixels with and without its
+/// colour conversion, while the same profile in a PNG changes them), so the GIF's pixels
+/// are taken as sRGB, as a browser shows them.
 func readHeader(
   _ gif: UnsafeMutablePointer<GifFileType>, input: GIFInput, global: GIFPalette,
-  control: inout GIFControl, loopCount: inout Int, metadata: inout ImageMetadata, frame: Int
+  control: inout GIFControl, loopCount: inout Int, frame: Int
 ) throws(ImageError) -> GIFFrameHeader? {
   let place = frame == 0 ? "before the first frame" : "after frame \(frame - 1)"
   while true {
@@ -39,9 +44,7 @@ func readHeader(
       gif.pointee.ImageCount = 0
       return header
     case EXTENSION_RECORD_TYPE:
-      try readExtension(
-        gif, input: input, control: &control, loopCount: &loopCount, metadata: &metadata,
-        frame: frame, place: place)
+      try readExtension(gif, input: input, control: &control, loopCount: &loopCount, place: place)
     case TERMINATE_RECORD_TYPE:
       return nil
     default:
@@ -51,12 +54,9 @@ func readHeader(
   }
 }
 
-/// The largest ICC profile kept; a larger one is dropped with a warning (the file is fine).
-private let largestProfile = 4 << 20
-
 private func readExtension(
   _ gif: UnsafeMutablePointer<GifFileType>, input: GIFInput, control: inout GIFControl,
-  loopCount: inout Int, metadata: inout ImageMetadata, frame: Int, place: String
+  loopCount: inout Int, place: String
 ) throws(ImageError) {
   var code: Int32 = 0
   var block: UnsafeMutablePointer<GifByteType>?
@@ -72,7 +72,6 @@ private func readExtension(
       throw ImageError.gif(code: gif.pointee.Error, place: place, input: input)
     }
   }
-  var profile: [UInt8]?
   switch (code, block) {
   case (GRAPHICS_EXT_FUNC_CODE, let first?):
     guard let parsed = GIFControl(block: data(first)) else {
@@ -90,23 +89,10 @@ private func readExtension(
         let repeats = Int(loop[2]) | Int(loop[3]) << 8
         loopCount = repeats == 0 ? 0 : repeats + 1
       }
-    } else if name == "ICCRGBG1012" && frame == 0 {
-      profile = []
     }
   default:
     break
   }
-  // The rest of the extension's blocks (for a profile, its bytes).
-  while let current = block {
-    if profile != nil {
-      profile?.append(contentsOf: data(current))
-      if let size = profile?.count, size > largestProfile {
-        profile = nil
-        metadata.warnings.append(
-          Warning(.metadataDropped, "the GIF's ICC profile is larger than 4 MiB; dropped"))
-      }
-    }
-    try next()
-  }
-  if let profile, !profile.isEmpty { metadata.iccProfile = profile }
+  // The rest of the extension's blocks.
+  while block != nil { try next() }
 }

@@ -15,6 +15,7 @@ import CGIF
 /// - a Graphics Control Extension of other than 4 bytes makes the file unreadable;
 /// - a file that ends, or turns into bytes that start no block, between whole frames shows
 ///   the frames before (with a warning);
+/// - an ICC profile in the file is ignored (see `readHeader`);
 /// - `loopCount` is how many times the animation plays in all, 0 forever: 1 without a
 ///   NETSCAPE2.0 extension, N + 1 for a loop count of N (Chromium's
 ///   `repetitionCount` is N: it repeats N times after the first play), 0 for 0.
@@ -35,7 +36,8 @@ package final class GIFFrames: FrameSource {
   package let canvasHeight: Int
   package private(set) var loopCount = 1
   package var declaredFrameCount: Int? { nil }
-  package private(set) var metadata = ImageMetadata()
+  /// Empty: GIF has no EXIF, and its ICC profile is ignored as browsers ignore it.
+  package let metadata = ImageMetadata()
   package private(set) var warnings: [Warning] = []
 
   private let input: GIFInput
@@ -91,11 +93,10 @@ package final class GIFFrames: FrameSource {
     }
     var control = GIFControl()
     var loopCount = 1
-    var metadata = ImageMetadata()
     guard
       let first = try readHeader(
         gif, input: input, global: globalPalette, control: &control, loopCount: &loopCount,
-        metadata: &metadata, frame: 0)
+        frame: 0)
     else {
       throw ImageError(.corrupt, "a GIF without frames")
     }
@@ -118,7 +119,6 @@ package final class GIFFrames: FrameSource {
     canvas.initialize(repeating: 0)
     self.control = control
     self.loopCount = loopCount
-    self.metadata = metadata
     pending = first
     closer.keep()
   }
@@ -161,7 +161,7 @@ package final class GIFFrames: FrameSource {
     do {
       return try readHeader(
         gif, input: input, global: globalPalette, control: &control, loopCount: &loopCount,
-        metadata: &metadata, frame: index)
+        frame: index)
     } catch {
       // A file that ends cleanly between blocks after whole frames lacks only its trailer
       // (or further frames nobody can know of): browsers show what came, and so does hexmask.
