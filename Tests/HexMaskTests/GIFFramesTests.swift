@@ -288,6 +288,36 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
     #expect(growth < 4096, "resident size grew by \(growth) kB over 9,900 frames")
   }
 
+  /// The canvas and its copy for "restore to previous" (8 bytes a pixel) come from the
+  /// memory budget; a budget they can never fit refuses the file from its header.
+  @Test func memoryBudget() throws {
+    let path = Fixtures.path("animation/mixed-disposal.gif")
+    let open = { (limit: Int) throws -> ImageError? in
+      try withFile(path) { file in
+        thrownError { () throws(ImageError) in
+          _ = try GIFFrames(
+            file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20,
+            memory: HexMask.MemoryBudget(limit: limit))
+        }
+      }
+    }
+    #expect(try open(24 * 20 * 8) == nil)
+    let error = try open(24 * 20 * 8 - 1)
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.memory?.needed == 24 * 20 * 8)
+  }
+
+  /// A read error is told from a file that ends early.
+  @Test func readErrorIsUnreadable() throws {
+    let error = try withFile(NSTemporaryDirectory()) { file in
+      thrownError { () throws(ImageError) in
+        _ = try GIFFrames(file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20)
+      }
+    }
+    #expect(error?.kind == .unreadable)
+    #expect(error?.reason.hasPrefix("read error in the header: ") == true)
+  }
+
   // MARK: Hostile files
 
   /// Cut anywhere, the file is either refused with one line, or (cut exactly between
