@@ -123,6 +123,11 @@ package final class GIFFrames: FrameSource {
     closer.keep()
   }
 
+  /// The frame records giflib holds (it keeps one per frame read, for `DGifSlurp`): 0
+  /// once each is dropped as its frame is read, which tests check, since a process's
+  /// resident size is shared with whatever else runs in it.
+  package var heldFrameRecords: Int { Int(gif.pointee.ImageCount) }
+
   deinit {
     var code: Int32 = 0
     DGifCloseFile(gif, &code)
