@@ -37,11 +37,11 @@ def gce(disposal=0, delay=10, transparent=None, size=4):
     flags = (disposal << 2) | (1 if transparent is not None else 0)
     body = struct.pack("<BHB", flags, delay, transparent or 0)[:size] if size <= 4 else struct.pack("<BHB", flags, delay, transparent or 0) + b"\0" * (size - 4)
     return b"\x21\xf9" + bytes([size]) + body + b"\0"
-def image(x, y, w, h, pixels, local=None):
-    flags = 0
+def image(x, y, w, h, pixels, local=None, interlaced=False):
+    flags = 0x40 if interlaced else 0
     lt = b""
     if local is not None:
-        flags = 0x80 | 0; lt = local
+        flags |= 0x80; lt = local
     return b"\x2c" + struct.pack("<HHHHB", x, y, w, h, flags) + lt + lzw(pixels)
 netscape = lambda n: b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", n) + b"\0"
 T = b"\x3b"
@@ -73,6 +73,10 @@ files = {
  "late-loop.gif": screen(2, 2) + gce() + image(0,0,2,2,[0,0,0,0]) + netscape(2) + gce() + image(0,0,1,1,[1]) + T,
  # loop count 65535: Chromium repeats 65535 times
  "loop-65535.gif": screen(2, 2) + netscape(65535) + gce() + image(0,0,2,2,[0,0,0,0]) + gce() + image(0,0,1,1,[1]) + T,
+ # an interlaced 3x10 frame at 2,1 on a 4x4 canvas: rows past the canvas dropped, and
+ # its stored rows (0, 8, 4, 2, 6, 1, 3, 5, 7, 9) told apart by their colours
+ "interlaced-clipped.gif": screen(4, 4) + gce() + image(0,0,4,4,[0]*16) + gce()
+   + image(2,1,3,10,[c for r in range(10) for c in ([1,2,3] if r % 3 == 0 else [2,1,1] if r % 3 == 1 else [3,3,1])], interlaced=True) + T,
  # bad lzw (code 7 with min size 2)
  "bad-lzw.gif": screen(2, 2) + gce() + image(0,0,2,2,[0,0,0,0]) + gce() + b"\x2c" + struct.pack("<HHHHB",0,0,2,2,0) + b"\x02\x02\xff\xff\x00" + T,
  # garbage after frames instead of trailer
