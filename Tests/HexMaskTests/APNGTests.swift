@@ -30,7 +30,9 @@ import Testing
       let difference = premultipliedDifference(animation.frames[index], reference.pixels)
       #expect(difference <= 1, "\(name) frame \(index): \(difference) levels from Chromium")
       // WebCodecs reports the stored delay; <img> plays 10 ms or less as 100 ms.
-      #expect(animation.delays[index] == (row.chromiumMilliseconds <= 10 ? 100 : row.chromiumMilliseconds))
+      #expect(
+        animation.delays[index] == (row.chromiumMilliseconds <= 10 ? 100 : row.chromiumMilliseconds)
+      )
       #expect(animation.loopCount == row.loop)
     }
   }
@@ -62,14 +64,16 @@ import Testing
     let (changes, rectangles) = try writeAnimationWithRectangles(source, onlyChanges: true)
     let (whole, _) = try writeAnimationWithRectangles(source, onlyChanges: false)
     #expect(changes.count < whole.count)
-    #expect(rectangles.dropFirst().allSatisfy { $0.width * $0.height < source.width * source.height })
+    #expect(
+      rectangles.dropFirst().allSatisfy { $0.width * $0.height < source.width * source.height })
     #expect(try readAnimation(changes).frames == source.frames)
     #expect(try readAnimation(whole).frames == source.frames)
   }
 
   @Test func identicalFramesStoreOnePixel() throws {
     let frame = [UInt8](repeating: 200, count: 8 * 6 * 4)
-    let source = Animation(width: 8, height: 6, frames: [frame, frame], delays: [50, 70], loopCount: 2)
+    let source = Animation(
+      width: 8, height: 6, frames: [frame, frame], delays: [50, 70], loopCount: 2)
     let (bytes, rectangles) = try writeAnimationWithRectangles(source, onlyChanges: true)
     #expect(rectangles[1].width == 1 && rectangles[1].height == 1)
     let back = try readAnimation(bytes)
@@ -117,7 +121,9 @@ import Testing
     chunks.list[index].data.replaceSubrange(0..<4, with: [0, 0, 0, 4])
     let error = hostileError(chunks.bytes)
     #expect(error?.kind == .corrupt)
-    #expect(error?.reason.contains("sequence number 4 where 3 was expected") == true, "\(String(describing: error))")
+    #expect(
+      error?.reason.contains("sequence number 4 where 3 was expected") == true,
+      "\(String(describing: error))")
     #expect(error?.reason.hasPrefix("frame 2:") == true)
   }
 
@@ -128,14 +134,16 @@ import Testing
     chunks.list[index].data.replaceSubrange(12..<16, with: [0, 0, 0, 20])
     let error = hostileError(chunks.bytes)
     #expect(error?.kind == .corrupt)
-    #expect(error?.reason.contains("outside the 32×20 canvas") == true, "\(String(describing: error))")
+    #expect(
+      error?.reason.contains("outside the 32×20 canvas") == true, "\(String(describing: error))")
   }
 
   @Test func firstFrameSmallerThanTheDefaultImageIsRefused() throws {
     var chunks = try Chunks(Fixtures.bytes("animation/apng-dispose-blend.png"))
     let index = try #require(chunks.indices(of: "fcTL").first)
     chunks.list[index].data.replaceSubrange(4..<8, with: [0, 0, 0, 31])
-    #expect(hostileError(chunks.bytes)?.reason.contains("not the whole 32×20 default image") == true)
+    #expect(
+      hostileError(chunks.bytes)?.reason.contains("not the whole 32×20 default image") == true)
   }
 
   @Test(arguments: [0x7fff_ffff, 0x8000_0000])
@@ -166,7 +174,8 @@ import Testing
     // Cut in the middle of the third fdAT's data.
     let cut = chunks.offset(of: fdAT) + 8 + chunks.list[fdAT].data.count / 2
     let error = hostileError(Array(whole[..<cut]))
-    #expect(error?.reason.contains("ends inside the fdAT chunk") == true, "\(String(describing: error))")
+    #expect(
+      error?.reason.contains("ends inside the fdAT chunk") == true, "\(String(describing: error))")
     #expect(error?.reason.hasPrefix("frame 3:") == true)
   }
 
@@ -375,7 +384,10 @@ private struct Chunks {
 }
 
 private func be32(_ value: Int) -> [UInt8] {
-  [UInt8(value >> 24 & 0xff), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
+  [
+    UInt8(value >> 24 & 0xff), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff),
+    UInt8(value & 0xff),
+  ]
 }
 
 private func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

@@ -68,7 +68,9 @@ struct PNGChunkReader {
     }
     data[start...].withUnsafeBufferPointer { crc = crc32(crc, $0.baseAddress, uInt($0.count)) }
     var stored = [UInt8](repeating: 0, count: 4)
-    guard read(into: &stored, at: 0, count: 4) == 4 else { throw truncation("the \(chunk.type) CRC") }
+    guard read(into: &stored, at: 0, count: 4) == 4 else {
+      throw truncation("the \(chunk.type) CRC")
+    }
     guard UInt32(truncatingIfNeeded: crc) == bigEndianUInt32(stored, at: 0) else {
       throw ImageError(.corrupt, "\(chunk.type): CRC error")
     }
@@ -113,7 +115,9 @@ struct APNGAnimationControl {
   var plays: Int
 
   init(_ data: [UInt8]) throws(ImageError) {
-    guard data.count == 8 else { throw ImageError(.corrupt, "acTL holds \(data.count) bytes, not 8") }
+    guard data.count == 8 else {
+      throw ImageError(.corrupt, "acTL holds \(data.count) bytes, not 8")
+    }
     frameCount = Int(bigEndianUInt32(data, at: 0))
     plays = Int(bigEndianUInt32(data, at: 4))
     // Chromium ignores an animation declaring 0 frames or counts past 2³¹ − 1.
@@ -126,8 +130,15 @@ struct APNGAnimationControl {
 /// fcTL: where the next frame goes on the canvas, for how long, and how it is
 /// composited and then disposed of.
 struct APNGFrameControl {
-  enum Dispose: UInt8 { case none = 0, background = 1, previous = 2 }
-  enum Blend: UInt8 { case source = 0, over = 1 }
+  enum Dispose: UInt8 {
+    case none = 0
+    case background = 1
+    case previous = 2
+  }
+  enum Blend: UInt8 {
+    case source = 0
+    case over = 1
+  }
 
   var sequence: Int
   var width: Int
@@ -142,7 +153,9 @@ struct APNGFrameControl {
   /// Parses and checks an fcTL against the canvas: a frame of at least 1×1 entirely
   /// inside it (Chromium refuses any other), known dispose and blend operations.
   init(_ data: [UInt8], canvasWidth: Int, canvasHeight: Int) throws(ImageError) {
-    guard data.count == 26 else { throw ImageError(.corrupt, "fcTL holds \(data.count) bytes, not 26") }
+    guard data.count == 26 else {
+      throw ImageError(.corrupt, "fcTL holds \(data.count) bytes, not 26")
+    }
     sequence = Int(bigEndianUInt32(data, at: 0))
     width = Int(bigEndianUInt32(data, at: 4))
     height = Int(bigEndianUInt32(data, at: 8))
@@ -151,7 +164,8 @@ struct APNGFrameControl {
     delayNumerator = Int(data[20]) << 8 | Int(data[21])
     delayDenominator = Int(data[22]) << 8 | Int(data[23])
     guard let dispose = Dispose(rawValue: data[24]), let blend = Blend(rawValue: data[25]) else {
-      throw ImageError(.corrupt, "fcTL has unknown dispose or blend operation \(data[24]), \(data[25])")
+      throw ImageError(
+        .corrupt, "fcTL has unknown dispose or blend operation \(data[24]), \(data[25])")
     }
     self.dispose = dispose
     self.blend = blend

@@ -14,7 +14,9 @@ struct PNGImageHeader {
   var interlace: UInt8
 
   init(_ data: [UInt8]) throws(ImageError) {
-    guard data.count == 13 else { throw ImageError(.corrupt, "IHDR holds \(data.count) bytes, not 13") }
+    guard data.count == 13 else {
+      throw ImageError(.corrupt, "IHDR holds \(data.count) bytes, not 13")
+    }
     width = Int(bigEndianUInt32(data, at: 0))
     height = Int(bigEndianUInt32(data, at: 4))
     bitDepth = data[8]

@@ -65,7 +65,9 @@ package final class APNGFrames: FrameSource {
     reader = PNGChunkReader(file: file)
     if signatureBytes < 8 {
       var signature = [UInt8](repeating: 0, count: 8 - signatureBytes)
-      let got = signature.withUnsafeMutableBufferPointer { fread($0.baseAddress, 1, $0.count, file) }
+      let got = signature.withUnsafeMutableBufferPointer {
+        fread($0.baseAddress, 1, $0.count, file)
+      }
       guard got == signature.count, signature[...] == PNGChunkWriter.signature[signatureBytes...]
       else { throw ImageError(.unreadable, "not a PNG file") }
     }
@@ -200,7 +202,8 @@ package final class APNGFrames: FrameSource {
           return try finish(png, frame)
         }
         guard framesRead < control.frameCount else {
-          throw ImageError(.corrupt, "APNG has more frames than the \(control.frameCount) its acTL declares")
+          throw ImageError(
+            .corrupt, "APNG has more frames than the \(control.frameCount) its acTL declares")
         }
         let parsed = try APNGFrameControl(
           reader.data(of: chunk), canvasWidth: canvasWidth, canvasHeight: canvasHeight)
@@ -213,13 +216,16 @@ package final class APNGFrames: FrameSource {
           guard dataChunks > 0 else { throw ImageError(.corrupt, "fcTL without frame data") }
           guard framesRead + 1 == control.frameCount else {
             throw ImageError(
-              .corrupt, "APNG holds \(framesRead + 1) frames, not the \(control.frameCount) its acTL declares")
+              .corrupt,
+              "APNG holds \(framesRead + 1) frames, not the \(control.frameCount) its acTL declares"
+            )
           }
           return try finish(png, frame)
         }
         guard framesRead == control.frameCount else {
           throw ImageError(
-            .corrupt, "APNG holds \(framesRead) frames, not the \(control.frameCount) its acTL declares")
+            .corrupt,
+            "APNG holds \(framesRead) frames, not the \(control.frameCount) its acTL declares")
         }
         return nil
       case "acTL": throw ImageError(.corrupt, "acTL after the image data")
@@ -269,7 +275,9 @@ package final class APNGFrames: FrameSource {
         let target = UnsafeMutableBufferPointer(rebasing: canvas[start..<start + row.count])
         composite(UnsafeBufferPointer(row), onto: target, blend: control.blend)
       }
-      warnings += decoder.warnings.map { Warning($0.kind, "frame \(framesRead): \($0.description)") }
+      warnings += decoder.warnings.map {
+        Warning($0.kind, "frame \(framesRead): \($0.description)")
+      }
     }
     shown = control
     framesRead += 1
@@ -351,7 +359,8 @@ func composite(
     let below = canvasAlpha * (255 - sourceAlpha)
     let total = sourceAlpha * 255 + below
     for channel in 0..<3 {
-      let mixed = Int(row[pixel + channel]) * sourceAlpha * 255 + Int(canvas[pixel + channel]) * below
+      let mixed =
+        Int(row[pixel + channel]) * sourceAlpha * 255 + Int(canvas[pixel + channel]) * below
       canvas[pixel + channel] = UInt8((mixed + total / 2) / total)
     }
     canvas[pixel + 3] = UInt8((total + 127) / 255)

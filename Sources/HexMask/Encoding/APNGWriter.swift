@@ -81,7 +81,8 @@ package final class APNGWriter {
     try chunks.flush()
     let offset = ftell(file)
     animationControlOffset = offset >= 0 ? offset : nil
-    try chunks.writeChunk("acTL", bigEndianBytes(UInt32(frameCount)) + bigEndianBytes(UInt32(loopCount)))
+    try chunks.writeChunk(
+      "acTL", bigEndianBytes(UInt32(frameCount)) + bigEndianBytes(UInt32(loopCount)))
     if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
     if srgb && iccProfile == nil { try chunks.writeChunk("sRGB", srgbChunkData) }
     if let iccProfile {
@@ -143,7 +144,8 @@ package final class APNGWriter {
       guard let offset = animationControlOffset else {
         throw ImageError(
           .writeFailed,
-          "wrote \(framesWritten) frames after declaring \(declaredFrames), on a file that cannot seek")
+          "wrote \(framesWritten) frames after declaring \(declaredFrames), on a file that cannot seek"
+        )
       }
       try chunks.flush()
       let end = ftell(chunks.file)
