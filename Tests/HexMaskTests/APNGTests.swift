@@ -158,6 +158,14 @@ import Testing
     #expect(hostileError(bytes, maxFrames: .max) != nil)
   }
 
+  @Test func moreFramesThanTheLimitAreRefusedBeforeDecoding() throws {
+    let bytes = try Fixtures.bytes("animation/apng-dispose-blend.png")
+    let error = hostileError(bytes, maxFrames: 5)
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.reason == "animation has 6 frames, more than the limit of 5")
+    #expect(hostileError(bytes, maxFrames: 6) == nil)
+  }
+
   @Test func hugeCanvasIsRefusedBeforeAllocating() throws {
     var chunks = Chunks()
     chunks.append("IHDR", be32(65535) + be32(65535) + [8, 6, 0, 0, 0])
@@ -194,6 +202,81 @@ import Testing
     for cut in stride(from: 1, to: bytes.count - 1, by: 7) {
       #expect(hostileError(Array(bytes[..<cut])) != nil, "cut at \(cut)")
     }
+  }
+}
+
+/// fcTL delays as browsers play them, and the writer's fractions.
+@Suite struct APNGDelayTests {
+  @Test(arguments: [
+    (1, 10, 100), (0, 0, 100), (1, 0, 100), (2, 0, 20), (5, 1000, 100), (10, 1000, 100),
+    (11, 1000, 11), (333, 1000, 333), (1, 3, 333), (65535, 1, 65_535_000),
+  ])
+  func playedDelays(_ numerator: Int, _ denominator: Int, _ milliseconds: Int) throws {
+    var chunks = try Chunks(Fixtures.bytes("animation/apng-palette.png"))
+    for index in chunks.indices(of: "fcTL") {
+      chunks.list[index].data.replaceSubrange(
+        20..<24, with: be16(numerator) + be16(denominator))
+    }
+    let animation = try readAnimation(chunks.bytes)
+    #expect(animation.delays == [milliseconds, milliseconds, milliseconds])
+  }
+
+  @Test(arguments: [0, 1, 999, 65535, 65536, 655_350, 655_351, 100_000_000])
+  func writtenDelaysReadBack(_ milliseconds: Int) throws {
+    let (numerator, denominator) = apngDelay(milliseconds: milliseconds)
+    #expect((0...0xffff).contains(numerator) && (1...0xffff).contains(denominator))
+    let exact = numerator * 1000 / denominator
+    if milliseconds <= 0xffff { #expect(exact == milliseconds) }
+    if milliseconds <= 0xffff * 10 { #expect(abs(exact - milliseconds) <= 5) }
+    if milliseconds > 0xffff * 1000 { #expect(exact == 0xffff * 1000) }
+  }
+}
+
+@Suite struct APNGWriterHeaderTests {
+  @Test func markProfileAndSRGBAreWritten() throws {
+    let frame = [UInt8](repeating: 90, count: 4 * 4 * 4)
+    let source = Animation(width: 4, height: 4, frames: [frame], delays: [100], loopCount: 0)
+    let profile = try Fixtures.bytes("icc/DisplayP3.icc")
+    let tagged = try Chunks(
+      writeAnimationWithRectangles(source, onlyChanges: true, iccProfile: profile).bytes)
+    #expect(tagged.list.map(\.type) == ["IHDR", "acTL", "tEXt", "iCCP", "fcTL", "IDAT", "IEND"])
+    let read = try withBytesFile(tagged.bytes) { file in
+      try APNGFrames(file: file, signatureBytes: 0, maxPixels: 100, maxFrames: 10).metadata
+    }
+    #expect(read.iccProfile == profile)
+    let plain = try Chunks(
+      writeAnimationWithRectangles(source, onlyChanges: true, srgb: true).bytes)
+    #expect(plain.list.map(\.type).contains("sRGB"))
+    #expect(plain.list.first { $0.type == "tEXt" }?.data == Array("Software\0hexmask".utf8))
+  }
+
+  /// acTL comes before the pixels: a wrong count is rewritten on a file that can seek, and
+  /// refused on one that cannot.
+  @Test func frameCountIsRewrittenWhenTheFileCanSeek() throws {
+    let frames = [[UInt8](repeating: 10, count: 16), [UInt8](repeating: 20, count: 16)]
+    guard let file = tmpfile() else { throw TestFileError(description: "tmpfile failed") }
+    defer { fclose(file) }
+    let writer = try APNGWriter(file: file, width: 2, height: 2, frameCount: 7, loopCount: 4)
+    for frame in frames {
+      try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 40) }
+    }
+    try writer.finish()
+    let size = ftell(file)
+    rewind(file)
+    var bytes = [UInt8](repeating: 0, count: size)
+    #expect(fread(&bytes, 1, size, file) == size)
+    let back = try readAnimation(bytes)
+    #expect(back.frames == frames && back.declaredFrameCount == 2 && back.loopCount == 4)
+
+    var pipeEnds: [Int32] = [0, 0]
+    try #require(pipe(&pipeEnds) == 0)
+    defer { close(pipeEnds[0]) }
+    let unseekable = try #require(fdopen(pipeEnds[1], "w"))
+    defer { fclose(unseekable) }
+    let streaming = try APNGWriter(
+      file: unseekable, width: 2, height: 2, frameCount: 7, loopCount: 0)
+    try frames[0].withUnsafeBufferPointer { try streaming.addFrame($0, delayMilliseconds: 40) }
+    #expect(throws: ImageError.self) { try streaming.finish() }
   }
 }
 
@@ -258,7 +341,9 @@ private func writeAnimation(_ animation: Animation, loopCount: Int) throws -> [U
   return try writeAnimationWithRectangles(copy, onlyChanges: true).bytes
 }
 
-private func writeAnimationWithRectangles(_ animation: Animation, onlyChanges: Bool) throws
+private func writeAnimationWithRectangles(
+  _ animation: Animation, onlyChanges: Bool, iccProfile: [UInt8]? = nil, srgb: Bool = false
+) throws
   -> (bytes: [UInt8], rectangles: [(x: Int, y: Int, width: Int, height: Int)])
 {
   var buffer: UnsafeMutablePointer<CChar>?
@@ -271,7 +356,7 @@ private func writeAnimationWithRectangles(_ animation: Animation, onlyChanges: B
     let writer = try APNGWriter(
       file: file, width: animation.width, height: animation.height,
       frameCount: animation.frames.count, loopCount: animation.loopCount,
-      onlyChanges: onlyChanges)
+      iccProfile: iccProfile, srgb: srgb, onlyChanges: onlyChanges)
     for (frame, delay) in zip(animation.frames, animation.delays) {
       try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
     }
@@ -382,6 +467,8 @@ private struct Chunks {
     return out
   }
 }
+
+private func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xff), UInt8(value & 0xff)] }
 
 private func be32(_ value: Int) -> [UInt8] {
   [

@@ -255,7 +255,7 @@ struct ChangedRectangle {
 
 /// A delay in milliseconds as fcTL's 16-bit fraction of a second: ms/1000 while it fits,
 /// then centiseconds, then whole seconds (at most 65535 s).
-func apngDelay(milliseconds: Int) -> (numerator: Int, denominator: Int) {
+package func apngDelay(milliseconds: Int) -> (numerator: Int, denominator: Int) {
   if milliseconds <= 0xffff { return (milliseconds, 1000) }
   if milliseconds <= 0xffff * 10 { return ((milliseconds + 5) / 10, 100) }
   return (min((milliseconds + 500) / 1000, 0xffff), 1)
