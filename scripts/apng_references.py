@@ -35,11 +35,15 @@ def distance(a, b):
 
 
 def pillow_frames(path):
+    """Pillow's frames and delays; the frames it cannot decode are None."""
     im = Image.open(path)
     frames = []
     for i in range(getattr(im, "n_frames", 1)):
-        im.seek(i)
-        frames.append((im.convert("RGBA"), im.info.get("duration")))
+        try:
+            im.seek(i)
+            frames.append((im.convert("RGBA"), im.info.get("duration")))
+        except (OSError, TypeError, ValueError) as error:  # e.g. 16-bit Adam7 RGBA
+            frames.append((None, f"cannot decode: {error}"))
     return frames
 
 
@@ -64,6 +68,8 @@ def main():
             image.save(os.path.join(OUT, f"{name[:-4]}-{index}.png"), optimize=True)
             p_image, p_ms = pillow[index] if index < len(pillow) else (None, None)
             diff = distance(image, p_image) if p_image is not None else "missing"
+            if p_image is None and index < len(pillow):
+                diff, p_ms = "undecodable", None
             rows.append(f"{name}\t{index}\t{frame['duration'] // 1000}\t{loop}\t{len(pillow)}"
                         f"\t{p_ms}\t{diff}")
     with open(os.path.join(FIXTURES, "apng-reference.tsv"), "w") as f:

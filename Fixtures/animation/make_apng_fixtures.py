@@ -6,6 +6,8 @@ Every frame has partly transparent pixels, so blend OVER and SOURCE give differe
 pictures; the frames move, so Pillow stores rectangles smaller than the canvas.
 """
 import os
+import struct
+import zlib
 import shutil
 import subprocess
 import tempfile
@@ -69,3 +71,62 @@ if shutil.which("apngasm"):
         subprocess.run(["apngasm", out] + paths + ["3", "25"], check=True,
                        stdout=subprocess.DEVNULL)
         print("apng-apngasm.png", os.path.getsize(out), "bytes")
+
+
+# Spliced by hand from frames ImageMagick wrote as 16-bit, Adam7-interlaced RGBA PNGs: a
+# default image that is not part of the animation, and frames that are small rectangles
+# off the origin of a larger canvas, with PREVIOUS, BACKGROUND and a delay denominator of 0.
+def chunks(data):
+    at, found = 8, []
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        found.append((kind, data[at + 8:at + 8 + length]))
+        at += 12 + length
+    return found
+
+
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def magick_png(image, tmp, name):
+    plain = os.path.join(tmp, name + "-in.png")
+    out = os.path.join(tmp, name + ".png")
+    image.save(plain)
+    subprocess.run(["convert", plain, "-depth", "16", "-interlace", "PNG", "PNG64:" + out],
+                   check=True)
+    with open(out, "rb") as f:
+        return chunks(f.read())
+
+
+if shutil.which("convert"):
+    CW, CH = 40, 30
+    default = Image.new("RGBA", (CW, CH), (128, 128, 128, 255))
+    pieces = [  # image, x, y, delay num, den, dispose, blend
+        (frame(0).crop((2, 3, 14, 13)), 5, 4, 7, 100, 0, 0),
+        (frame(1).crop((4, 2, 20, 14)), 20, 10, 3, 0, 2, 1),
+        (Image.new("RGBA", (10, 10), (0, 200, 100, 160)), 0, 20, 25, 1000, 1, 1),
+        (Image.new("RGBA", (CW, CH), (255, 0, 255, 40)), 0, 0, 1, 5, 0, 1),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        head = magick_png(default, tmp, "default")
+        ihdr = dict(head)[b"IHDR"]
+        out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+        out += chunk(b"acTL", struct.pack(">II", len(pieces), 2))
+        out += b"".join(chunk(b"IDAT", body) for kind, body in head if kind == b"IDAT")
+        sequence = 0
+        for index, (image, x, y, num, den, dispose, blend) in enumerate(pieces):
+            parts = magick_png(image, tmp, f"f{index}")
+            assert dict(parts)[b"IHDR"][8:] == ihdr[8:], "frames must share depth and type"
+            out += chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, image.width,
+                                              image.height, x, y, num, den, dispose, blend))
+            sequence += 1
+            for kind, body in parts:
+                if kind == b"IDAT":
+                    out += chunk(b"fdAT", struct.pack(">I", sequence) + body)
+                    sequence += 1
+        out += chunk(b"IEND", b"")
+        path = os.path.join(HERE, "apng-spliced-16bit-interlaced.png")
+        with open(path, "wb") as f:
+            f.write(out)
+        print("apng-spliced-16bit-interlaced.png", len(out), "bytes")

@@ -14,7 +14,7 @@ import Testing
 @Suite struct APNGTests {
   static let fixtures = [
     "apng-apngasm", "apng-dispose-blend", "apng-hidden-default", "apng-palette",
-    "apng-previous-first",
+    "apng-previous-first", "apng-spliced-16bit-interlaced",
   ]
 
   @Test(arguments: fixtures)
