@@ -166,6 +166,18 @@ import Testing
     #expect(hostileError(bytes, maxFrames: 6) == nil)
   }
 
+  @Test func invalidHeaderIsLibpngsError() throws {
+    var chunks = Chunks()
+    chunks.append("IHDR", be32(16) + be32(16) + [3, 6, 0, 0, 0])
+    chunks.append("acTL", be32(1) + be32(0))
+    chunks.append("IDAT", [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+    chunks.append("IEND", [])
+    let error = hostileError(chunks.bytes)
+    #expect(error?.kind == .corrupt)
+    #expect(
+      error?.reason.lowercased().contains("bit depth") == true, "\(String(describing: error))")
+  }
+
   @Test func hugeCanvasIsRefusedBeforeAllocating() throws {
     var chunks = Chunks()
     chunks.append("IHDR", be32(65535) + be32(65535) + [8, 6, 0, 0, 0])

@@ -46,8 +46,11 @@ struct PNGImageHeader {
   /// The bytes a `width`×`height` picture of this kind has once inflated, filter bytes
   /// and Adam7's extra rows included (at most 7 passes of one more row each).
   func inflatedBytes(width: Int, height: Int) -> Int {
+    // Sides are below 2³¹ and pixels at most 64 bits: only the product can overflow.
     let rowBytes = 1 + (width * bitsPerPixel + 7) / 8
-    return rowBytes * (height + (interlace == 1 ? 7 : 0))
+    let (bytes, overflow) = rowBytes.multipliedReportingOverflow(
+      by: height + (interlace == 1 ? 7 : 0))
+    return overflow ? Int.max : bytes
   }
 
   /// IHDR's data for a picture of this kind sized `width`×`height`.

@@ -76,7 +76,8 @@ package final class APNGFrames: FrameSource {
     }
     header = try PNGImageHeader(reader.data(of: first))
     (canvasWidth, canvasHeight) = (header.width, header.height)
-    if canvasWidth > maxPixels / canvasHeight {
+    // The canvas's bytes must fit an Int whatever limit the caller gives.
+    if canvasWidth > min(maxPixels, Int.max / 4) / canvasHeight {
       throw .tooManyPixels(width: canvasWidth, height: canvasHeight, maxPixels: maxPixels)
     }
     var animation: APNGAnimationControl?

@@ -49,6 +49,8 @@ package final class APNGWriter {
   private var framesWritten = 0
   private var sequence = 0
   private var finished = false
+  /// The first failure; every later call reports it again.
+  private var failure: ImageError?
 
   /// Writes the header. `loopCount` is acTL's `num_plays`: 0 plays forever. `onlyChanges`
   /// false stores every frame whole (for comparing sizes).
@@ -104,6 +106,19 @@ package final class APNGWriter {
   package func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int)
     throws(ImageError)
   {
+    if let failure { throw failure }
+    do throws(ImageError) {
+      try add(pixels, delayMilliseconds: delayMilliseconds)
+    } catch {
+      // A frame half written leaves the file unusable: every later call says so.
+      failure = error
+      throw error
+    }
+  }
+
+  private func add(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int)
+    throws(ImageError)
+  {
     guard !finished else { throw ImageError(.writeFailed, "a frame was added after finish()") }
     guard pixels.count == previous.count else {
       throw ImageError(
@@ -137,6 +152,7 @@ package final class APNGWriter {
   /// Writes IEND and flushes; rewrites acTL first when the frame count differs from the
   /// one declared.
   package func finish() throws(ImageError) {
+    if let failure { throw failure }
     guard !finished else { return }
     finished = true
     guard framesWritten > 0 else { throw ImageError(.writeFailed, "an APNG needs a frame") }
@@ -258,5 +274,5 @@ struct ChangedRectangle {
 package func apngDelay(milliseconds: Int) -> (numerator: Int, denominator: Int) {
   if milliseconds <= 0xffff { return (milliseconds, 1000) }
   if milliseconds <= 0xffff * 10 { return ((milliseconds + 5) / 10, 100) }
-  return (min((milliseconds + 500) / 1000, 0xffff), 1)
+  return ((min(milliseconds, 0xffff * 1000) + 500) / 1000, 1)
 }
