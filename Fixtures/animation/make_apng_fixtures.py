@@ -73,7 +73,8 @@ if shutil.which("apngasm"):
         print("apng-apngasm.png", os.path.getsize(out), "bytes")
 
 
-# Spliced by hand from frames ImageMagick wrote as 16-bit, Adam7-interlaced RGBA PNGs: a
+# Spliced by hand from frames ImageMagick wrote as 16-bit RGBA PNGs (Adam7-interlaced, and
+# not, for FFmpeg, which cannot read interlaced APNG): a
 # default image that is not part of the animation, and frames that are small rectangles
 # off the origin of a larger canvas, with PREVIOUS, BACKGROUND and a delay denominator of 0.
 def chunks(data):
@@ -89,11 +90,11 @@ def chunk(kind, body):
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
-def magick_png(image, tmp, name):
+def magick_png(image, tmp, name, interlace):
     plain = os.path.join(tmp, name + "-in.png")
     out = os.path.join(tmp, name + ".png")
     image.save(plain)
-    subprocess.run(["convert", plain, "-depth", "16", "-interlace", "PNG", "PNG64:" + out],
+    subprocess.run(["convert", plain, "-depth", "16", "-interlace", interlace, "PNG64:" + out],
                    check=True)
     with open(out, "rb") as f:
         return chunks(f.read())
@@ -108,25 +109,26 @@ if shutil.which("convert"):
         (Image.new("RGBA", (10, 10), (0, 200, 100, 160)), 0, 20, 25, 1000, 1, 1),
         (Image.new("RGBA", (CW, CH), (255, 0, 255, 40)), 0, 0, 1, 5, 0, 1),
     ]
-    with tempfile.TemporaryDirectory() as tmp:
-        head = magick_png(default, tmp, "default")
-        ihdr = dict(head)[b"IHDR"]
-        out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-        out += chunk(b"acTL", struct.pack(">II", len(pieces), 2))
-        out += b"".join(chunk(b"IDAT", body) for kind, body in head if kind == b"IDAT")
-        sequence = 0
-        for index, (image, x, y, num, den, dispose, blend) in enumerate(pieces):
-            parts = magick_png(image, tmp, f"f{index}")
-            assert dict(parts)[b"IHDR"][8:] == ihdr[8:], "frames must share depth and type"
-            out += chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, image.width,
-                                              image.height, x, y, num, den, dispose, blend))
-            sequence += 1
-            for kind, body in parts:
-                if kind == b"IDAT":
-                    out += chunk(b"fdAT", struct.pack(">I", sequence) + body)
-                    sequence += 1
-        out += chunk(b"IEND", b"")
-        path = os.path.join(HERE, "apng-spliced-16bit-interlaced.png")
-        with open(path, "wb") as f:
-            f.write(out)
-        print("apng-spliced-16bit-interlaced.png", len(out), "bytes")
+    for interlace, suffix in (("PNG", "-interlaced"), ("None", "")):
+        with tempfile.TemporaryDirectory() as tmp:
+            head = magick_png(default, tmp, "default", interlace)
+            ihdr = dict(head)[b"IHDR"]
+            out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+            out += chunk(b"acTL", struct.pack(">II", len(pieces), 2))
+            out += b"".join(chunk(b"IDAT", body) for kind, body in head if kind == b"IDAT")
+            sequence = 0
+            for index, (image, x, y, num, den, dispose, blend) in enumerate(pieces):
+                parts = magick_png(image, tmp, f"f{index}", interlace)
+                assert dict(parts)[b"IHDR"][8:] == ihdr[8:], "frames must share depth and type"
+                out += chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, image.width,
+                                                  image.height, x, y, num, den, dispose, blend))
+                sequence += 1
+                for kind, body in parts:
+                    if kind == b"IDAT":
+                        out += chunk(b"fdAT", struct.pack(">I", sequence) + body)
+                        sequence += 1
+            out += chunk(b"IEND", b"")
+            path = os.path.join(HERE, f"apng-spliced-16bit{suffix}.png")
+            with open(path, "wb") as f:
+                f.write(out)
+            print(f"apng-spliced-16bit{suffix}.png", len(out), "bytes")

@@ -14,7 +14,7 @@ import Testing
 @Suite struct APNGTests {
   static let fixtures = [
     "apng-apngasm", "apng-dispose-blend", "apng-hidden-default", "apng-palette",
-    "apng-previous-first", "apng-spliced-16bit-interlaced",
+    "apng-previous-first", "apng-spliced-16bit-interlaced", "apng-spliced-16bit",
   ]
 
   @Test(arguments: fixtures)
@@ -434,7 +434,7 @@ private struct ReferenceRow {
       contentsOfFile: Fixtures.path("animation/apng-reference.tsv"), encoding: .utf8)
     return text.split(separator: "\n").dropFirst().compactMap { line in
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard fields.count == 7, let frame = Int(fields[1]), let delay = Int(fields[2]),
+      guard fields.count >= 7, let frame = Int(fields[1]), let delay = Int(fields[2]),
         let loop = Int(fields[3])
       else { return nil }
       return ReferenceRow(
