@@ -207,6 +207,30 @@ import Testing
     #expect(hostileError(bytes)?.reason.contains("CRC") == true)
   }
 
+  /// Bytes of the animation chunks changed at random, CRCs repaired so that the damage
+  /// reaches the parser and libpng: each file decodes or throws, never traps or hangs.
+  @Test(arguments: ["apng-dispose-blend", "apng-spliced-16bit-interlaced", "apng-palette"])
+  func damagedChunksNeverTrap(_ name: String) throws {
+    let original = try Chunks(Fixtures.bytes("animation/\(name).png"))
+    var random = SplitMix64(seed: 32)
+    var refused = 0
+    for _ in 0..<300 {
+      var chunks = original
+      let index = random.int(in: 0...chunks.list.count - 1)
+      guard !chunks.list[index].data.isEmpty else { continue }
+      for _ in 0..<random.int(in: 1...3) {
+        let at = random.int(in: 0...chunks.list[index].data.count - 1)
+        chunks.list[index].data[at] = UInt8(truncatingIfNeeded: random.next())
+      }
+      if let error = hostileError(chunks.bytes) {
+        #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
+        refused += 1
+      }
+    }
+    // Most changes to headers and compressed data are caught; not all (pixel bytes).
+    #expect(refused > 30)
+  }
+
   /// Cut at every chunk boundary and in the middle of every chunk: always a thrown error
   /// (or a clean end), never a trap.
   @Test func everyTruncationIsAnError() throws {
