@@ -109,6 +109,23 @@ import Testing
     }
   }
 
+  /// The format sniffer may already have read the signature, or part of it.
+  @Test(arguments: [0, 4, 8])
+  func signatureAlreadyRead(_ consumed: Int) throws {
+    let bytes = try Fixtures.bytes("animation/apng-palette.png")
+    let whole = try readAnimation(bytes)
+    let frames = try withBytesFile(bytes) { file in
+      var skipped = [UInt8](repeating: 0, count: max(consumed, 1))
+      #expect(fread(&skipped, 1, consumed, file) == consumed)
+      let source = try APNGFrames(
+        file: file, signatureBytes: consumed, maxPixels: 1 << 20, maxFrames: 10)
+      var frames: [[UInt8]] = []
+      while let frame = try source.nextFrame() { frames.append(Array(frame.canvas)) }
+      return frames
+    }
+    #expect(frames == whole.frames && frames.count == 3)
+  }
+
   @Test func plainPNGIsNotAnAnimation() throws {
     let error = hostileError(try Fixtures.bytes("pngsuite/basn6a08.png"))
     #expect(error?.kind == .unsupported)
