@@ -30,16 +30,17 @@ package protocol FrameSource: AnyObject {
   /// The canvas (logical screen) size every frame is composited onto.
   var canvasWidth: Int { get }
   var canvasHeight: Int { get }
-  /// How many times the animation plays after the first: 0 is forever (as in GIF's
-  /// NETSCAPE2.0 extension and APNG's `acTL`); 1 for an animation with no loop extension
-  /// plays once (browsers play a GIF without one once).
+  /// How many times the animation plays in all, 0 for forever, as APNG's `acTL` and WebP
+  /// store it: a GIF's NETSCAPE2.0 count N (repeats after the first) is N + 1, one without
+  /// the extension plays once (1), as Chromium plays them.
   var loopCount: Int { get }
   /// The frame count when the header says it (APNG's `acTL`, WebP's frames), nil when only
   /// reading to the end tells (GIF).
   var declaredFrameCount: Int? { get }
   /// The ICC profile and other metadata found before the first frame.
   var metadata: ImageMetadata { get }
-  /// Problems that did not stop decoding (a truncated last frame shown as far as it goes).
+  /// Problems that did not stop decoding (a GIF that ends cleanly between blocks gives the
+  /// frames before it; one cut inside a frame is refused).
   var warnings: [Warning] { get }
   /// Composites the next frame onto the canvas and returns it; nil after the last one.
   func nextFrame() throws(ImageError) -> ComposedFrame?
