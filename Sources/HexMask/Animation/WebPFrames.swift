@@ -170,9 +170,11 @@ private func webPChunkBytes(_ fourCC: String, in demuxer: OpaquePointer) -> [UIn
   return copyBytes(chunk.chunk.bytes, chunk.chunk.size)
 }
 
-/// The RIFF file from `file` (after `prefix`, already read), exactly as long as its header
-/// says: checked against `limit` and announced to `reserve` before anything is allocated.
-/// A file that ends early is read as far as it goes (libwebp then says it is truncated).
+/// The RIFF file from `file` (after `prefix`, already read), no longer than its header
+/// says: a size over `limit` is refused before reading on. The buffer grows as bytes come
+/// (a 60-byte file claiming 4 GiB costs 60 bytes), and what was read is announced to
+/// `reserve`. A file that ends early is kept as far as it goes (libwebp then says it is
+/// truncated).
 private func readRIFF(
   _ file: CFile, prefix: [UInt8], limit: Int, reserve: (Int) throws(ImageError) -> Void
 ) throws(ImageError) -> UnsafeMutableBufferPointer<UInt8> {
@@ -190,33 +192,28 @@ private func readRIFF(
   let riffSize = header[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
   // The RIFF size counts from byte 8; an odd size is padded to even.
   let size = 8 + riffSize + riffSize % 2
-  guard size >= 20 else {
+  guard size >= 20, prefix.count <= size else {
     throw ImageError(.corrupt, "corrupt WebP: a RIFF size of \(riffSize) bytes")
   }
   guard size <= limit else {
     throw ImageError(.tooLarge, "the file is larger than any animation within the pixel limit")
   }
-  try reserve(size)
-  let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
-  bytes.initialize(repeating: 0)
-  var filled = min(prefix.count, size)
-  if filled > 0 { _ = UnsafeMutableBufferPointer(rebasing: bytes[0..<filled]).update(from: prefix) }
-  if filled < 12 {
-    let start = filled
-    filled = 12
-    _ = UnsafeMutableBufferPointer(rebasing: bytes[start..<12]).update(from: header[start...])
-  }
-  while filled < size {
-    let got = fread(bytes.baseAddress.map { $0 + filled }, 1, size - filled, file)
-    if got == 0 {
+  var bytes = Array(prefix.count > 12 ? prefix : header)
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while bytes.count < size {
+    let count = fread(&chunk, 1, min(chunk.count, size - bytes.count), file)
+    if count == 0 {
       if ferror(file) != 0 {
-        bytes.deallocate()
         throw ImageError(
           .unreadable, "read error: \(userMessage(String(cString: strerror(errno))))")
       }
       break
     }
-    filled += got
+    bytes += chunk[..<count]
   }
-  return UnsafeMutableBufferPointer(rebasing: bytes[0..<filled])
+  try reserve(bytes.count)
+  // libwebp's decoder keeps pointing into the bytes: they get a buffer of their own.
+  let kept = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+  _ = kept.initialize(from: bytes)
+  return kept
 }
