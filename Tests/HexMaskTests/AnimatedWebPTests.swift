@@ -166,11 +166,13 @@ import Testing
     for (ours, theirs) in zip(back.frames, source.frames) {
       let alphas = stride(from: 3, to: ours.count, by: 4)
       #expect(alphas.allSatisfy { ours[$0] == theirs[$0] })
-      // Tiles of pure colours 6 pixels wide lose some chroma at their edges (4:2:0): the
-      // mean, not the worst pixel, says the picture is kept.
-      #expect(meanDifference(ours, theirs) <= 6)
+      // Tiles of pure colours a few pixels wide lose chroma at their edges (4:2:0): the
+      // mean over visible pixels, not the worst one, says the picture is kept (9 measured
+      // on the worst frame at quality 90; a wrong channel order or alpha mix gives > 40).
+      #expect(meanDifference(ours, theirs) <= 12)
     }
     #expect(try RIFFFrame.list(bytes).allSatisfy { !$0.lossless })
+    #expect(bytes.count < (try writeWebPAnimation(source, lossless: true)).count)
   }
 
   @Test(arguments: [true, false])
@@ -217,7 +219,7 @@ import Testing
   @Test(.enabled(if: ProcessInfo.processInfo.environment["HEXMASK_MEASURE_MEMORY"] != nil))
   func memoryFor300Frames() throws {
     for lossless in [false, true] {
-      guard let file = fopen("/dev/null", "wb") else { return }
+      guard let file = tmpfile() else { return }
       defer { fclose(file) }
       let side = 256
       let writer = try AnimatedWebPWriter(
@@ -242,7 +244,9 @@ import Testing
       }
       try writer.finish(loopCount: 0)
       peak = max(peak, residentKilobytes())
-      print("AnimatedWebPWriter lossless=\(lossless): resident grew \((peak - before) / 1024) MiB")
+      print(
+        "AnimatedWebPWriter lossless=\(lossless): \(ftell(file)) bytes, "
+          + "resident grew \((peak - before) / 1024) MiB")
       #expect(peak - before < 64 * 1024)
     }
   }
