@@ -13,7 +13,8 @@ import CWebP
 ///
 /// WebP needs the whole file: it is read whole, but no further than the RIFF header says
 /// it reaches (libwebp ignores anything after), and only after that size was checked
-/// against a limit that follows `maxTotalPixels` and was taken from `memory`. Before the
+/// against a limit that follows `maxTotalPixels`; the bytes and libwebp's canvases are
+/// taken from `memory` together, once the header is checked. Before the
 /// decoder allocates its canvases, the demuxer's parse is checked: a canvas over
 /// `maxPixels`, more frames than `maxFrames`, or canvas × frames over `maxTotalPixels` is
 /// refused. A WebP without animation is refused as `.unsupported` (decode it as a still).
@@ -47,7 +48,7 @@ package final class WebPFrames: FrameSource {
   private let bytes: UnsafeMutableBufferPointer<UInt8>
   private let decoder: OpaquePointer
   /// The file's bytes and libwebp's canvases, given back when this goes.
-  private let reservations: (file: MemoryReservation?, canvas: MemoryReservation?)
+  private let reservation: MemoryReservation?
   private var index = 0
   private var lastTimestamp: Int32 = 0
   private var failure: ImageError?
@@ -63,10 +64,7 @@ package final class WebPFrames: FrameSource {
     let (pixelBytes, overflow) = maxTotalPixels.multipliedReportingOverflow(by: 4)
     let room = 16 << 20
     let limit = overflow || pixelBytes > Int.max - room ? Int.max : max(0, pixelBytes) + room
-    var fileReservation: MemoryReservation?
-    let bytes = try readRIFF(file, prefix: prefix, limit: limit) { (size) throws(ImageError) in
-      fileReservation = try memory.reserve(size)
-    }
+    let bytes = try readRIFF(file, prefix: prefix, limit: limit)
     var ready = false
     defer { if !ready { bytes.deallocate() } }
     var data = WebPData(bytes: UnsafePointer(bytes.baseAddress), size: bytes.count)
@@ -105,8 +103,11 @@ package final class WebPFrames: FrameSource {
         "animation has \(frames) frames of \(width)×\(height), more than the limit of "
           + "\(maxTotalPixels) pixels in all")
     }
-    let canvasReservation = try memory.reserve(
-      wholeBytes(width, height, Self.bytesPerCanvasPixel))
+    // One reservation for the file and the canvases: a second one, waiting for memory
+    // while the first is held, could wait for ever.
+    let (needed, neededOverflow) = wholeBytes(width, height, Self.bytesPerCanvasPixel)
+      .addingReportingOverflow(bytes.count)
+    let reservation = try memory.reserve(neededOverflow ? Int.max : needed)
     var options = WebPAnimDecoderOptions()
     guard WebPAnimDecoderOptionsInit(&options) != 0 else {
       throw ImageError(.unsupported, "the WebP library is not the version hexmask was built with")
@@ -125,7 +126,7 @@ package final class WebPFrames: FrameSource {
     }
     self.bytes = bytes
     self.decoder = decoder
-    reservations = (fileReservation, canvasReservation)
+    self.reservation = reservation
     canvasWidth = width
     canvasHeight = height
     frameCount = frames
@@ -172,11 +173,10 @@ private func webPChunkBytes(_ fourCC: String, in demuxer: OpaquePointer) -> [UIn
 
 /// The RIFF file from `file` (after `prefix`, already read), no longer than its header
 /// says: a size over `limit` is refused before reading on. The buffer grows as bytes come
-/// (a 60-byte file claiming 4 GiB costs 60 bytes), and what was read is announced to
-/// `reserve`. A file that ends early is kept as far as it goes (libwebp then says it is
+/// (a 60-byte file claiming 4 GiB costs 60 bytes). A file that ends early is kept as far as it goes (libwebp then says it is
 /// truncated).
 private func readRIFF(
-  _ file: CFile, prefix: [UInt8], limit: Int, reserve: (Int) throws(ImageError) -> Void
+  _ file: CFile, prefix: [UInt8], limit: Int
 ) throws(ImageError) -> UnsafeMutableBufferPointer<UInt8> {
   var header = Array(prefix.prefix(12))
   if header.count < 12 {
@@ -211,7 +211,6 @@ private func readRIFF(
     }
     bytes += chunk[..<count]
   }
-  try reserve(bytes.count)
   // libwebp's decoder keeps pointing into the bytes: they get a buffer of their own.
   let kept = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
   _ = kept.initialize(from: bytes)
