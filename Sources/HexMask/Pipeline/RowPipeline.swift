@@ -71,6 +71,11 @@ struct RowPipeline {
     }
   }
 
+  /// Hands the last drawn row (RGBA, or gray for a mask) to `body`.
+  func withRow(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    (flattenOnto == nil ? composited : result).withUnsafeBufferPointer(body)
+  }
+
   /// Writes the last drawn row.
   func write(to writer: any ImageWriter) throws(ImageError) {
     var failure: ImageError?
