@@ -77,4 +77,43 @@ import Testing
       }
     }
   }
+
+  /// Through the APNG writer, whose frame count is known only at the end (a GIF says none
+  /// up front: the writer corrects acTL in a seekable file), and back.
+  @Test func roundTripsThroughAPNG() throws {
+    let (_, frames, delays) = try Self.rendered()
+    try withTemporaryFolder { url in
+      let path = url.path + "/out.png"
+      try withFile(path, mode: "w+b") { file in
+        let writer = try APNGWriter(
+          file: file, width: 32, height: 32, frameCount: 1, loopCount: 2)
+        for (frame, delay) in zip(frames, delays) {
+          try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
+        }
+        try writer.finish()
+      }
+      try withFile(path) { file in
+        let back = try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 20, maxFrames: 100)
+        #expect(back.loopCount == 2)
+        var index = 0
+        while let frame = try back.nextFrame() {
+          // Straight alpha: where a pixel is transparent its colour is not kept.
+          let got = Array(frame.canvas)
+          let want = frames[index]
+          var same = true
+          for pixel in stride(from: 0, to: want.count, by: 4) {
+            let alpha: UInt8 = want[pixel + 3]
+            if got[pixel + 3] != alpha { same = false }
+            if alpha > 0 && Array(got[pixel..<pixel + 3]) != Array(want[pixel..<pixel + 3]) {
+              same = false
+            }
+          }
+          #expect(same, "frame \(index)")
+          #expect(frame.delayMilliseconds == delays[index])
+          index += 1
+        }
+        #expect(index == frames.count)
+      }
+    }
+  }
 }
