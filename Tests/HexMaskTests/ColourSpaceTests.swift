@@ -269,3 +269,96 @@ import Testing
     #expect(try HexMask.render(input, output: output).bytes == together[1].bytes)
   }
 }
+
+/// An AVIF that says its colours with an `nclx` box instead of an ICC profile.
+@Suite struct NCLXColourTests {
+  /// chart-p3.png's pixels as a lossless AVIF whose nclx box says `primaries` and
+  /// `transfer` (hexmask writes 1 and 13; the bytes are then patched, as no encoder here
+  /// writes other code points).
+  static func avif(primaries: UInt8, transfer: UInt8) throws -> [UInt8] {
+    let png = try ColourSpaceTests.bytes("colour/chart-p3.png")
+    var output = HexMask.Output()
+    output.kind = .avif(.init(quality: .lossless))
+    var shape = HexMask.Shape()
+    shape.line = .pixels(0)
+    // No profile on the way in: the chart's numbers are written as they are.
+    var avif = try HexMask.render(withoutICCP(png), shape: shape, output: output).bytes
+    let tag = Array("colrnclx".utf8)
+    let start = try #require(
+      (0...(avif.count - 15)).first { avif[$0..<$0 + 8].elementsEqual(tag) })
+    avif[start + 9] = primaries
+    avif[start + 11] = transfer
+    return avif
+  }
+
+  static func render(_ bytes: [UInt8], _ colorSpace: HexMask.ColorSpace) throws
+    -> HexMask.Rendered
+  {
+    var output = HexMask.Output()
+    output.colorSpace = colorSpace
+    var shape = HexMask.Shape()
+    shape.line = .pixels(0)
+    return try HexMask.render(bytes, shape: shape, output: output)
+  }
+
+  @Test func displayP3PrimariesAreConvertedLikeTheirICCProfile() throws {
+    let p3 = try Self.avif(primaries: 12, transfer: 13)
+    let converted = try Self.render(p3, .srgb)
+    #expect(
+      converted.colour
+        == .init(profile: "Display P3 primaries, sRGB transfer (nclx)", action: .converted))
+    // The same numbers tagged with an ICC Display P3 profile (Fixtures/icc/DisplayP3.icc):
+    let chart = try ColourSpaceTests.bytes("colour/chart-p3.png")
+    let tagged = try decodePNG(try Self.render(chart, .srgb).bytes).image
+    let fromNCLX = try decodePNG(converted.bytes).image
+    #expect(fromNCLX.width == tagged.width)
+    // Opaque pixels only: the AVIF was cut once already, so its edge is blended twice.
+    let opaque = stride(from: 0, to: tagged.pixels.count, by: 4).filter {
+      tagged.pixels[$0 + 3] == 255 && fromNCLX.pixels[$0 + 3] == 255
+    }
+    #expect(opaque.count > 50_000)
+    let far = opaque.filter { pixel in
+      (0..<3).contains {
+        abs(Int(fromNCLX.pixels[pixel + $0]) - Int(tagged.pixels[pixel + $0])) > 1
+      }
+    }
+    #expect(far.isEmpty, "\(far.count) pixels differ by more than 1")
+    // Kept: the profile it means goes into the output.
+    let kept = try Self.render(p3, .keep)
+    #expect(kept.colour?.action == .kept)
+    #expect(chunkTypes(of: kept.bytes).contains("iCCP"))
+    // The same bytes every time (lcms2's save time is zeroed).
+    #expect(try Self.render(p3, .keep).bytes == kept.bytes)
+  }
+
+  @Test func sRGBAndUnspecifiedNeedNoProfile() throws {
+    for (primaries, transfer) in [(1, 13), (2, 2), (1, 2)] as [(UInt8, UInt8)] {
+      let avif = try Self.avif(primaries: primaries, transfer: transfer)
+      let rendered = try Self.render(avif, .srgb)
+      #expect(rendered.colour == nil)
+      #expect(rendered.warnings.isEmpty)
+    }
+  }
+
+  @Test func anHDRTransferIsAWarning() throws {
+    let pq = try Self.avif(primaries: 9, transfer: 16)
+    let rendered = try Self.render(pq, .srgb)
+    #expect(rendered.warnings.map(\.kind) == [.profileUnusable])
+    #expect(rendered.warnings.first?.description.contains("PQ") == true)
+  }
+
+  /// `png` without its iCCP chunk.
+  static func withoutICCP(_ png: [UInt8]) -> [UInt8] {
+    var kept = Array(png[..<8])
+    var offset = 8
+    while offset + 12 <= png.count {
+      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      let end = min(png.count, offset + 12 + length)
+      if !png[offset + 4..<offset + 8].elementsEqual(Array("iCCP".utf8)) {
+        kept += png[offset..<end]
+      }
+      offset = end
+    }
+    return kept
+  }
+}
