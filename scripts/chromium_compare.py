@@ -4,6 +4,7 @@
 
     chromium_compare.py shown SCREENSHOT.png DECODED.png '#rrggbb' 444|420 [edge]
     chromium_compare.py flattens DECODED.png '#rrggbb' FLAT.png
+    chromium_compare.py agree SHOT_A.png SHOT_B.png PICTURE.png
 
 `shown`: SCREENSHOT is Chromium's rendering of an AVIF as an <img> at 0,0 on a page of
 that colour; DECODED is the same AVIF decoded by libheif (the library hexmask reads and
@@ -27,6 +28,14 @@ as if their alpha were limited range (docs/web.md, "How the AVIF defaults were c
 
 `flattens`: DECODED put over the colour with hexmask's own formula (Flattening.swift)
 equals FLAT (hexmask's `--background` output) exactly, pixel for pixel.
+
+`agree`: two screenshots of two versions of one picture (issue 31: a Display P3 photo's
+avatar with its profile kept, and converted to sRGB by hexmask) show the same colours:
+wherever PICTURE (either version; only its alpha is read) is opaque, the screenshots'
+pixels are within 2 levels, over at least half of the picture's area. Both pictures are
+put at 0,0 at natural size, so their pixels line up. The anti-aliased edge is left out:
+hexmask blends it after the conversion, in sRGB numbers, which differ from a blend in P3
+numbers converted afterwards.
 
 Prints one line per comparison; exits 1 with a line starting "FAILED:" when one fails.
 Needs Debian's python3-pil (PIL with littleCMS), nothing else.
@@ -184,12 +193,45 @@ def flattens(decoded_path, page_text, flat_path):
                  f"from {flat_path}")
 
 
+AGREE_TOLERANCE = 2
+
+
+def agree(first_path, second_path, picture_path):
+    first = Image.open(first_path).convert("RGB")
+    second = Image.open(second_path).convert("RGB")
+    alpha = rgba(picture_path).getchannel("A")
+    width, height = alpha.size
+    if first.size != second.size or first.width < width or first.height < height:
+        sys.exit(f"FAILED: screenshots {first.size} and {second.size} do not both hold the "
+                 f"{width}×{height} picture")
+    a, b, coverage = first.load(), second.load(), alpha.load()
+    worst, where, count, total = 0, None, 0, 0
+    for y in range(height):
+        for x in range(width):
+            if coverage[x, y] != 255:
+                continue
+            count += 1
+            difference = max(abs(p - q) for p, q in zip(a[x, y], b[x, y]))
+            total += difference
+            if difference > worst:
+                worst, where = difference, (x, y)
+    print(f"  opaque {count} px: max diff {worst}, mean {total / max(count, 1):.2f}"
+          + (f" (worst at {where}: {a[where]} against {b[where]})" if where else ""))
+    if count < width * height // 2:
+        sys.exit(f"FAILED: only {count} opaque pixels (want ≥ {width * height // 2})")
+    if worst > AGREE_TOLERANCE:
+        sys.exit(f"FAILED: opaque pixel {where} is {a[where]} in one screenshot and "
+                 f"{b[where]} in the other (diff {worst} > {AGREE_TOLERANCE})")
+
+
 def main():
     args = sys.argv[1:]
     if len(args) in (5, 6) and args[0] == "shown" and args[5:] in ([], ["edge"]):
         shown(*args[1:])
     elif len(args) == 4 and args[0] == "flattens":
         flattens(*args[1:])
+    elif len(args) == 4 and args[0] == "agree":
+        agree(*args[1:])
     else:
         sys.exit(__doc__)
 
