@@ -21,7 +21,9 @@
 #                                    Slurm cluster (as root; CI runs it after make check)
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
-#                                    included (as root it installs chromium; CI runs it last)
+#                                    included, and a Display P3 avatar converted to sRGB in
+#                                    the colours of the kept-profile one (as root it installs
+#                                    chromium; CI runs it last)
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)
 #   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions

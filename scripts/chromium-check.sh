@@ -28,6 +28,13 @@
 # were limited range, which is measured and printed but not checked, see docs/web.md,
 # "How the AVIF defaults were chosen"); and the lossless rocket with its profile stripped
 # must fail the comparison, so the check can tell a picture shown in the wrong colours.
+# Issue 31, colour: a Display P3 photo (Fixtures/faces/detect/astronaut.jpg, tagged with
+# Fixtures/icc/DisplayP3.icc by scripts/tag_icc.py, its pixels untouched) as a 256² PNG
+# avatar with `--colorspace keep` (the P3 profile copied; Chromium converts) and with
+# `--colorspace srgb` (hexmask converts with lcms2): the two screenshots' opaque pixels
+# agree within 2 levels (chromium_compare.py agree). Its control: the keep avatar with its
+# profile taken out, pixels as they are (what `--strip` did before issue 31), must differ
+# from the converted one by more than 2 levels somewhere, so the check can fail.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
 set -euo pipefail
@@ -126,6 +133,27 @@ echo "chromium-check: control, the rocket without its profile (must fail):"
 if "$python" "$compare" shown "$work/control-shot.png" "$work/rocket-lossless-decoded.png" \
   "$page" 444 2>&1 | sed 's/^FAILED:/  as it should: FAILED:/'; then
   die "the comparison passed a picture shown without its colour profile"
+fi
+
+# Colour: the same P3 photo shown with its profile and converted to sRGB by hexmask.
+"$python" "$root/scripts/tag_icc.py" "$root/Fixtures/faces/detect/astronaut.jpg" \
+  "$work/p3.jpg" --profile "$root/Fixtures/icc/DisplayP3.icc" ||
+  die "cannot tag the astronaut with the Display P3 profile"
+for mode in keep srgb; do
+  "$hexmask" "$work/p3.jpg" "$work/p3-$mode.png" --size 256 --colorspace "$mode" --quiet ||
+    die "hexmask cannot write p3-$mode.png"
+  shoot "p3-$mode" png
+done
+echo "chromium-check: a Display P3 photo, --colorspace srgb against keep (its profile kept)"
+"$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-keep-shot.png" \
+  "$work/p3-keep.png" || die "Chromium shows the converted P3 avatar in other colours (above)"
+"$python" "$root/scripts/tag_icc.py" "$work/p3-keep.png" "$work/p3-bare.png" --remove ||
+  die "cannot take the profile out of p3-keep.png"
+shoot p3-bare png
+echo "chromium-check: control, the kept P3 avatar without its profile (must fail):"
+if "$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-bare-shot.png" \
+  "$work/p3-keep.png" 2>&1 | sed 's/^FAILED:/  as it should: FAILED:/'; then
+  die "the comparison passed a P3 picture shown without its profile"
 fi
 
 echo "chromium-check: passed ($(chromium --version 2>/dev/null | head -n 1)," \
