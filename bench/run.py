@@ -7,8 +7,8 @@ Python 3 standard library only; pyvips is used when it can be imported (to gener
 inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` command.
 
 1. Generates the inputs into DIR (default .build/bench, not committed; reused while the
-   recipe is unchanged) from the corpus photos (../shared/corpus/photos/, else
-   Fixtures/photos/rocket.jpg): upscaled with Lanczos-3, cropped, σ = 4 luma grain added so
+   recipe is unchanged) from the corpus photos ($HEXMASK_CORPUS/photos/, by default
+   ../shared/corpus/photos/, else Fixtures/photos/rocket.jpg): upscaled with Lanczos-3, cropped, σ = 4 luma grain added so
    they compress like camera output rather than like smooth upscales, saved as JPEG q90:
      a.jpg          one 6000×4000 photo
      phone/*.jpg    18 phone-size 4032×3024 photos (every corpus photo, 3 crops each)
@@ -94,7 +94,10 @@ def version_of(command):
 
 
 def corpus_photos():
-    folder = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus", "photos"))
+    # HEXMASK_CORPUS names the corpus as for `make check` (a worktree elsewhere has no
+    # ../shared beside it); otherwise the one beside the checkout.
+    corpus = os.environ.get("HEXMASK_CORPUS") or os.path.join(REPO, "..", "shared", "corpus")
+    folder = os.path.normpath(os.path.join(corpus, "photos"))
     photos = []
     if os.path.isdir(folder):
         photos = sorted(
