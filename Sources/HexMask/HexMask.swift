@@ -55,10 +55,13 @@ extension HexMask {
     /// How ``Output/faceSize`` framed the square: a face, a group, or no face found (the
     /// full-side attention square); nil without `faceSize`, and for a mask.
     public var framing: Framing?
+    /// The input's colour profile and what was done with it; nil when it has none, and
+    /// for a mask.
+    public var colour: ColourReport?
 
     public init(
       side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
-      picture: PictureFacts? = nil, framing: Framing? = nil
+      picture: PictureFacts? = nil, framing: Framing? = nil, colour: ColourReport? = nil
     ) {
       self.side = side
       self.warnings = warnings
@@ -66,6 +69,7 @@ extension HexMask {
       self.faces = faces
       self.picture = picture
       self.framing = framing
+      self.colour = colour
     }
   }
 
@@ -116,10 +120,12 @@ extension HexMask {
     public var faces: [Face]?
     /// How ``Output/faceSize`` framed the square (``Report/framing``); nil without it.
     public var framing: Framing?
+    /// The input's colour profile and what was done with it (``Report/colour``).
+    public var colour: ColourReport?
 
     public init(
       bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
-      framing: Framing? = nil
+      framing: Framing? = nil, colour: ColourReport? = nil
     ) {
       self.bytes = bytes
       self.side = side
@@ -127,6 +133,7 @@ extension HexMask {
       self.crop = crop
       self.faces = faces
       self.framing = framing
+      self.colour = colour
     }
   }
 }

@@ -115,7 +115,8 @@ enum CommandError: Error, Equatable, Sendable {
     switch self {
     case .unknownOption(let option, let suggestions) where !suggestions.isEmpty:
       "unknown option \(quotedName(option)). Did you mean "
-        + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+        + suggestions.dropLast().map { "'\($0)'" }.joined(separator: ", ")
+        + (suggestions.count > 1 ? " or " : "") + "'\(suggestions[suggestions.count - 1])'?"
     case .unknownOption(let option, _):
       "unknown option \(quotedName(option))"
     case .missingValue(let option):

@@ -11,8 +11,8 @@ import Testing
     ),
     (.unknownOption("--frobnicate", suggestions: []), "unknown option '--frobnicate'"),
     (
-      .unknownOption("--color", suggestions: ["--colors", "--border-color"]),
-      "unknown option '--color'. Did you mean '--colors' or '--border-color'?"
+      .unknownOption("--color", suggestions: ["--colors", "--colorspace", "--border-color"]),
+      "unknown option '--color'. Did you mean '--colors', '--colorspace' or '--border-color'?"
     ),
     (.missingValue(option: "--sides"), "option '--sides' needs a value"),
     (.unexpectedValue(option: "--help"), "option '--help' does not take a value"),

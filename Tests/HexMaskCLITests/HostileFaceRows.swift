@@ -186,7 +186,7 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
         + "> r3 2> e3 && run --focus 0.9,0.1 > r4 2> e4; s=$?; cat e3 >&2; exit $s",
       status: 0, firstError: "hexmask: warning: --gravity has no effect with --layout seed",
       check: "[ $(grep -c '\"reason\":\"new\"' r1) = 2 ] "
-        + #"&& grep -q '"input":"p/in.jpg".*"crop":{"x":0,"y":0,"side":427}}$' r1 "#
+        + #"&& grep -q '"input":"p/in.jpg".*"crop":{"x":0,"y":0,"side":427}[,}]' r1 "#
         + "&& for r in r2 r3 r4; do [ $(grep -c '\"status\":\"skipped\"' $r) = 2 ] || exit 1; "
         + "done && grep -qx 'hexmask: warning: --gravity has no effect with --layout seed' e2 "
         + "&& grep -qx 'hexmask: warning: --focus has no effect with --layout seed' e4 "
@@ -200,7 +200,7 @@ let installedPetCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalca
       title: "--json rows carry the crop for --gravity north too, and no faces",
       command: "hexmask in.jpg --out-dir o --gravity north --json -q > rows", status: 0,
       firstError: nil,
-      check: #"grep -q '"warnings":\[\],"crop":{"x":106,"y":0,"side":427}}$' rows "#
+      check: #"grep -q '"warnings":\[\],"crop":{"x":106,"y":0,"side":427}[,}]' rows "#
         + "&& ! grep -q faces rows"),
     HostileCase(
       title: "--gravity west --verbose names the crop",

@@ -110,7 +110,7 @@ import Testing
     (["--colour", "red", "a", "b"], .unknownOption("--colour", suggestions: [])),
     (
       ["--color", "red", "a", "b"],
-      .unknownOption("--color", suggestions: ["--colors", "--border-color"])
+      .unknownOption("--color", suggestions: ["--colors", "--colorspace", "--border-color"])
     ),
     (["-x", "a", "b"], .unknownOption("-x", suggestions: [])),
     (["a", "b", "--sides"], .missingValue(option: "--sides")),

@@ -17,9 +17,12 @@ import Testing
     #expect(suggestions(for: typed, among: Self.names) == [expected])
   }
 
-  /// `--color` may be the palette's `--colors` or the border's `--border-color`: both.
-  @Test func twoMeaningsAreBothSuggested() {
-    #expect(suggestions(for: "--color", among: Self.names) == ["--colors", "--border-color"])
+  /// `--color` may be the palette's `--colors`, `--colorspace` or the border's
+  /// `--border-color`: all three.
+  @Test func severalMeaningsAreAllSuggested() {
+    #expect(
+      suggestions(for: "--color", among: Self.names)
+        == ["--colors", "--colorspace", "--border-color"])
   }
 
   @Test(arguments: ["--frobnicate", "--zoom", "--colour", "--x", "-s", "--", "---"])

@@ -41,7 +41,8 @@ import Testing
     "Output.PNG.background", "Output.WebP.background", "Output.AVIF.background",
     // Not an invalid value: one that is not opaque is refused as an output error.
     "Output.JPEG.background",
-    "Output.keepColorProfile", "Input.autoOrient", "Input.strict", "Output.mark",
+    "Output.keepColorProfile", "Output.colorSpace", "Input.autoOrient", "Input.strict",
+    "Output.mark",
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go

@@ -2,7 +2,7 @@ import CLCMS2
 import Synchronization
 
 extension HexMask {
-  /// Why lcms2 could not use an ICC profile: a warning (or, with `--strict`, a failure) for
+  /// Why lcms2 could not use an ICC profile: a warning (or, with `Input.strict`, a failure) for
   /// the picture, never a trap.
   struct ColourProfileError: Swift.Error, Equatable, Sendable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
@@ -45,7 +45,7 @@ extension HexMask {
     }
     let input: Input
     /// The profile's description tag ("Display P3", "Compatible with Adobe RGB (1998)"), for
-    /// warnings and `--json` rows; nil when it has none.
+    /// warnings and reports; nil when it has none.
     let description: String?
     /// Whether converting changes no sample by more than one level on a 16-step grid of every
     /// channel (RGB) or every gray level: the profile is sRGB (or sRGB-curve gray) in all but
@@ -101,10 +101,10 @@ extension HexMask {
       guard pixels > 0, let base = row.baseAddress else { return }
       switch input {
       case .gray:
-        for index in 0..<pixels {
-          // R = G = B from gray decoders; R alone decides, so the output is gray whatever came in.
-          let gray = grayTable[Int(base[index * 4])]
-          (base[index * 4], base[index * 4 + 1], base[index * 4 + 2]) = (gray, gray, gray)
+        // R = G = B from gray decoders, so gray stays gray; a colour picture that carries a
+        // gray profile gets its tone curve on each channel rather than losing its colour.
+        for index in 0..<pixels * 4 where index & 3 != 3 {
+          base[index] = grayTable[Int(base[index])]
         }
       case .rgb, .cmyk:
         guard let transform else { return }
@@ -148,6 +148,20 @@ extension HexMask {
         converted.withUnsafeMutableBufferPointer { convert($0) }
         return zip(probe, converted).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
       }
+    }
+
+    /// The description of `iccProfile` when lcms2 can read it, without building a transform.
+    static func describe(iccProfile bytes: [UInt8]) -> String? {
+      guard bytes.count >= 128, let size = cmsUInt32Number(exactly: bytes.count),
+        let context = cmsCreateContext(nil, nil)
+      else { return nil }
+      defer { cmsDeleteContext(context) }
+      // Silent: lcms2 would otherwise hand errors to its default handler.
+      cmsSetLogErrorHandlerTHR(context) { _, _, _ in }
+      let opened = bytes.withUnsafeBytes { cmsOpenProfileFromMemTHR(context, $0.baseAddress, size) }
+      guard let profile = opened else { return nil }
+      defer { cmsCloseProfile(profile) }
+      return profileDescription(profile)
     }
 
     // MARK: Building

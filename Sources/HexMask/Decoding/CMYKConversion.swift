@@ -10,10 +10,8 @@
 /// rounded to the nearest integer. `inverted` data, as Adobe's software stores it (and
 /// marks with an APP14 "Adobe" marker), holds 255 − ink, so there R = C·K / 255.
 ///
-/// No ICC transform is applied: a CMYK profile describes a printing process, and a
-/// real conversion would need a colour management engine hexmask does not have.
-/// hexmask keeps the file's profile in its metadata instead (libpng refuses to put a
-/// CMYK profile on an RGB PNG, so it is reported, not written).
+/// The fallback for a CMYK JPEG without a profile lcms2 can use: with one, the JPEG
+/// decoder converts through it instead (`ColourTransform`).
 ///
 /// ```swift
 /// convertCMYKToRGBA(row, inverted: true)  // inverted [255, 255, 255, 255] (no ink) → white

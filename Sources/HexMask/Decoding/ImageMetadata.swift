@@ -16,6 +16,9 @@ package struct ImageMetadata: Sendable, Equatable {
   package var iccProfile: [UInt8]?
   /// Problems with metadata that did not stop decoding, e.g. "ICC profile segments are inconsistent; profile dropped".
   package var warnings: [Warning]
+  /// True when the decoder converted the pixels to sRGB through `iccProfile` (a CMYK
+  /// JPEG's profile, which cannot describe RGB pixels): the profile no longer describes them.
+  package var convertedToSRGB = false
   /// The picture's size as stored, before any shrink-on-load, thumbnail or window; 0
   /// where the decoder delivers it whole (its own `width` and `height` then say it).
   package var storedWidth = 0

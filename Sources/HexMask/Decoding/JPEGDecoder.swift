@@ -3,8 +3,9 @@ import CImageShims
 /// Decodes a baseline, progressive or arithmetic-coded 8-bit JPEG (YCbCr, RGB,
 /// grayscale, CMYK or YCCK) to RGBA8 with opaque alpha, one scanline at a time.
 ///
-/// CMYK and YCCK become RGB by the naive conversion of `convertCMYKToRGBA`, honouring
-/// Adobe's inverted CMYK. The EXIF block (APP1) and the ICC profile (APP2 segments,
+/// CMYK and YCCK become sRGB through the file's ICC profile when it has one lcms2 can use
+/// (`metadata.convertedToSRGB` then says so), otherwise by the naive conversion of
+/// `convertCMYKToRGBA`; both honour Adobe's inverted CMYK. The EXIF block (APP1) and the ICC profile (APP2 segments,
 /// reassembled) are in `metadata`. 12-bit and lossless files are refused as
 /// `.unsupported`. Data errors
 /// libjpeg can work around (a truncated scan) become `warnings`; the missing part of
@@ -38,6 +39,8 @@ final class JPEGDecoder: ImageDecoder {
   private var rowsRead = 0
   /// How the rows libjpeg delivers are laid out.
   private var color = HM_JPEG_RGBA
+  /// Converts CMYK rows through the file's profile; nil: by the formula (or RGB rows).
+  private var cmykProfile: HexMask.ColourTransform?
   /// The memory budget's share a progressive picture's coefficients (and an EXIF turn's
   /// copy) hold.
   private var reservation: MemoryReservation?
@@ -67,6 +70,17 @@ final class JPEGDecoder: ImageDecoder {
     height = Int(hm_jpeg_reader_height(reader))
     color = hm_jpeg_reader_color(reader)
     metadata = Self.metadata(of: reader)
+    if color != HM_JPEG_RGBA, let profile = metadata.iccProfile,
+      let transform = try? HexMask.ColourTransform.shared(
+        iccProfile: profile, invertedCMYK: color == HM_JPEG_CMYK_INVERTED),
+      transform.input == .cmyk
+    {
+      // A CMYK profile can never describe the RGB pixels hexmask writes, so it is used
+      // here, once, rather than dropped; one lcms2 cannot use falls back to the formula,
+      // and the render's colour plan reports it.
+      cmykProfile = transform
+      metadata.convertedToSRGB = true
+    }
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
@@ -95,7 +109,9 @@ final class JPEGDecoder: ImageDecoder {
     try checkRead(of: row, index: rowsRead)
     try callShim(format: "JPEG") { hm_jpeg_reader_read_row(reader, row.baseAddress, $0, $1) }
     rowsRead += 1
-    if color != HM_JPEG_RGBA {
+    if let cmykProfile {
+      cmykProfile.convert(row)
+    } else if color != HM_JPEG_RGBA {
       convertCMYKToRGBA(row, inverted: color == HM_JPEG_CMYK_INVERTED)
     }
   }

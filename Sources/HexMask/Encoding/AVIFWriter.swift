@@ -69,6 +69,8 @@ package final class AVIFWriter: ImageWriter {
   private let quality: Int
   private let effort: Int
   private let iccProfile: [UInt8]?
+  /// Say sRGB in the `nclx` box (BT.709 primaries, the sRGB transfer), with no profile.
+  private let srgb: Bool
   private let mark: Bool
   private var kept: KeptRows
 
@@ -76,11 +78,12 @@ package final class AVIFWriter: ImageWriter {
   /// ``HexMask/Output/qualityRange``; `lossless` keeps every byte of every row (then
   /// `quality` is ignored). `effort` (``HexMask/Output/effortRange``, nil for the default
   /// at this width) trades time for bytes, lossy or lossless. Nothing is written before
-  /// `finish()`; `mark` writes hexmask's mark.
+  /// `finish()`; `mark` writes hexmask's mark; `srgb` says sRGB in the `nclx` box.
   package init(
     file: CFile, width: Int, height: Int, lossless: Bool = false,
     quality: Int = HexMask.Output.defaultQuality, effort: Int? = nil,
-    iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil, mark: Bool = true
+    iccProfile: [UInt8]? = nil, srgb: Bool = false, memory: MemoryBudget? = nil,
+    mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...Self.maximumSide
     guard sides.contains(width), sides.contains(height) else {
@@ -112,6 +115,7 @@ package final class AVIFWriter: ImageWriter {
     self.lossless = lossless
     self.quality = quality
     self.mark = mark
+    self.srgb = srgb && iccProfile == nil
     if let profile = iccProfile, let refusal = rgbProfileRefusal(profile) {
       warnings.append(Warning(.profileNotWritten, refusal))
       self.iccProfile = nil
@@ -229,12 +233,15 @@ package final class AVIFWriter: ImageWriter {
     // Lossless: RGB stored as it is (the identity matrix), not converted to YCbCr. The
     // picture and the file both say so (an `nclx` box next to the ICC profile's), so that
     // decoders do not take the planes for YCbCr.
+    // Lossy and sRGB: the same box with libheif's own matrix (BT.601), which it converts
+    // with, and the primaries and transfer it otherwise leaves unspecified.
     var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
     defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
-    if lossless {
+    if lossless || srgb {
       nclx = heif_nclx_color_profile_alloc()
       guard let nclx else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
-      nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+      nclx.pointee.matrix_coefficients =
+        lossless ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6
       nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
       nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
       nclx.pointee.full_range_flag = 1

@@ -71,7 +71,14 @@ extension HexMask {
     /// otherwise. Settings gathered before the kind is known become one with
     /// ``Choices/kind(for:)``.
     public var kind = Kind.png(PNG())
-    /// Copy the input's ICC colour profile into the output, so colours stay right.
+    /// What the output's colours are in: the input's own, described by its ICC profile
+    /// (``ColorSpace/keep``), or sRGB (``ColorSpace/srgb``). Whatever it says, a profile the
+    /// output cannot carry (a gray or CMYK one) is converted rather than dropped.
+    public var colorSpace = ColorSpace.keep
+    /// Write the input's colour profile (or, converted, the format's sRGB tag: a PNG `sRGB`
+    /// chunk, an AVIF `nclx` box). false writes none, and so first converts the pixels to
+    /// sRGB (what a viewer takes untagged pixels to be) whatever ``colorSpace`` says:
+    /// stripping never changes how the picture looks.
     public var keepColorProfile = true
     /// Threads that deflate bands of one PNG at once; the bytes are the same for any number.
     public var threads = 1
@@ -135,6 +142,18 @@ extension HexMask {
 
     /// 16383 × 16383.
     public static let defaultMaxPixels = 268_402_689
+  }
+}
+
+extension HexMask {
+  /// The colour space of the output's pixels (``Output/colorSpace``).
+  public enum ColorSpace: String, Sendable, CaseIterable {
+    /// The input's own numbers, with its ICC profile copied byte for byte.
+    case keep
+    /// Converted to sRGB through the input's profile with lcms2 (relative colorimetric
+    /// intent with black point compensation, as libvips' default transform), so the
+    /// output needs no profile. An input without a profile is sRGB already.
+    case srgb
   }
 }
 

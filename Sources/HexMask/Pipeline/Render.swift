@@ -128,15 +128,15 @@ extension HexMask {
       do throws(Error) {
         let writer = try encoding { () throws(ImageError) in
           try makeWriter(
-            file: files[index], side: planned.side, output: plan.output, profile: plan.profile,
-            memory: memory)
+            file: files[index], side: planned.side, output: plan.output,
+            profile: plan.colour.profile, tagsSRGB: plan.colour.tagsSRGB, memory: memory)
         }
         renders.append(
           TargetRender(
             branch: branch, picture: resized, writer: writer,
             rows: RowPipeline(
               shape: planned.mask, border: border, output: plan.output,
-              imageIsOpaque: resized.isOpaque)))
+              imageIsOpaque: resized.isOpaque, colour: plan.colour.transform)))
       } catch {
         throw TargetedError(error: error, target: index)
       }
@@ -150,11 +150,13 @@ extension HexMask {
     _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, renders: [TargetRender]
   ) -> [Report] {
     let metadata = picture.stored.metadata
-    let readWarnings = (plan.output.keepColorProfile ? metadata.warnings : []) + read.warnings
+    let readWarnings =
+      (plan.output.keepColorProfile ? metadata.warnings : []) + read.warnings
+      + plan.colour.warnings
     var reports = renders.map { render in
       Report(
         side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,
-        faces: plan.faces, framing: plan.framing)
+        faces: plan.faces, framing: plan.framing, colour: plan.colour.report)
     }
     let (width, height) = picture.stored.uprightStoredSize(picture.orientation)
     let facts = PictureFacts(
@@ -175,10 +177,11 @@ extension HexMask {
     let mask = try maskShape(shape, side: side)
     let writer = try encoding { () throws(ImageError) in
       try makeWriter(
-        file: destination, side: side, output: output, profile: nil, memory: input.memoryBudget)
+        file: destination, side: side, output: output, profile: nil, tagsSRGB: false,
+        memory: input.memoryBudget)
     }
     var rows = RowPipeline(
-      shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true)
+      shape: mask, border: shape.borderColor, output: output, imageIsOpaque: true, colour: nil)
     for _ in 0..<side {
       rows.draw()
       try encoding { () throws(ImageError) in try rows.write(to: writer) }

@@ -23,8 +23,8 @@ extension HexMask {
     var framing: Framing?
     /// One per target, in order.
     var outputs: [Planned]
-    /// The colour profile written into every output (nil: none).
-    var profile: [UInt8]?
+    /// The colour conversion and the profile or tag written into every output.
+    var colour: ColourPlan
     /// The encoder settings, the same for every output at its own side.
     var output: Output
     /// False for a mask: the picture's rows are never read.
@@ -55,8 +55,7 @@ extension HexMask {
       faces = picture.faces
       framing = picture.framing
       // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
-      let iccProfile = picture.stored.metadata.iccProfile
-      profile = output.keepColorProfile && !output.maskOnly ? iccProfile : nil
+      colour = ColourPlan(metadata: picture.stored.metadata, output: output)
       self.output = output
       readsPicture = !output.maskOnly
       strict = input.strict

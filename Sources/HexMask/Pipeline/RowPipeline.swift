@@ -11,6 +11,9 @@ struct RowPipeline {
   private let layout: Layout
   private let compositor: Compositor
   private let imageIsOpaque: Bool
+  /// Converts each picture row to sRGB before the border is drawn on it (the border's
+  /// colour is sRGB already); nil leaves the rows as they are.
+  private let colour: HexMask.ColourTransform?
   /// Flatten onto this before writing (PNG and WebP with a background colour; JPEG does it itself).
   private let flattenOnto: RGBAColor?
   private var coverage: ShapeCoverage
@@ -20,7 +23,11 @@ struct RowPipeline {
   private var result: [UInt8]
   private var row: CoverageRow
 
-  init(shape: MaskShape, border: RGBAColor, output: HexMask.Output, imageIsOpaque: Bool) {
+  init(
+    shape: MaskShape, border: RGBAColor, output: HexMask.Output, imageIsOpaque: Bool,
+    colour: HexMask.ColourTransform?
+  ) {
+    self.colour = colour
     let side = shape.canvasSide
     maskOnly = output.maskOnly
     layout = shape.layout
@@ -37,6 +44,7 @@ struct RowPipeline {
   /// Decodes the next picture row.
   mutating func read(from picture: any ImageDecoder) throws(ImageError) {
     try picture.readRow(into: &source)
+    if let colour { source.withUnsafeMutableBufferPointer { colour.convert($0) } }
   }
 
   /// Draws the next output row from the last picture row (or from nothing, for a mask).

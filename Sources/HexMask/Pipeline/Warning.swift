@@ -22,6 +22,9 @@ extension HexMask {
       /// The input's colour profile cannot describe the output's pixels, so the output
       /// was written without it.
       case profileNotWritten
+      /// The input's colour profile could not be used to convert its colours (lcms2
+      /// cannot read it, or it does not fit the pixels): they were left as they are.
+      case profileUnusable
       /// The encoder reported a problem that did not stop it.
       case encoder
     }

@@ -43,9 +43,11 @@ extension HexMask {
   }
 
   /// The encoder for `output.kind`, with that kind's settings: masks are 8-bit gray PNGs,
-  /// palette PNGs with a palette; JPEG flattens onto its background.
+  /// palette PNGs with a palette; JPEG flattens onto its background. `tagsSRGB` says sRGB
+  /// where the format has its own way (PNG, AVIF); JPEG and WebP say it by saying nothing.
   static func makeWriter(
-    file: CFile, side: Int, output: Output, profile: [UInt8]?, memory: MemoryBudget?
+    file: CFile, side: Int, output: Output, profile: [UInt8]?, tagsSRGB: Bool,
+    memory: MemoryBudget?
   ) throws(ImageError) -> any ImageWriter {
     func palette(_ palette: Output.Palette, _ compression: PNGCompression, gray: Bool)
       throws(ImageError) -> any ImageWriter
@@ -53,7 +55,8 @@ extension HexMask {
       try PalettePNGWriter(
         file: file, width: side, height: side, channels: gray ? 1 : 4, colors: palette.colors,
         dither: palette.dither, level: compression.paletteLevel,
-        iccProfile: gray ? nil : profile, memory: memory, mark: output.mark)
+        iccProfile: gray ? nil : profile, srgb: !gray && tagsSRGB, memory: memory,
+        mark: output.mark)
     }
     switch output.kind {
     case .mask(let mask):
@@ -65,7 +68,7 @@ extension HexMask {
       if let colors = png.palette { return try palette(colors, png.compression, gray: false) }
       return try PNGStreamEncoder(
         file: file, width: side, height: side, compression: png.compression,
-        iccProfile: profile, threads: output.threads, mark: output.mark)
+        iccProfile: profile, srgb: tagsSRGB, threads: output.threads, mark: output.mark)
     case .jpeg(let jpeg):
       return try JPEGWriter(
         file: file, width: side, height: side, quality: jpeg.quality,
@@ -79,7 +82,8 @@ extension HexMask {
       let (lossless, quality) = lossyOrLossless(avif.quality)
       return try AVIFWriter(
         file: file, width: side, height: side, lossless: lossless, quality: quality,
-        effort: avif.effort(side: side), iccProfile: profile, memory: memory, mark: output.mark)
+        effort: avif.effort(side: side), iccProfile: profile, srgb: tagsSRGB, memory: memory,
+        mark: output.mark)
     }
   }
 

@@ -199,7 +199,7 @@ final class BatchReporter: Sendable {
         [result.reason?.rawValue ?? "new", "\(side)x\(side)"]
         + [
           result.report?.crop.map(cropWords), result.report?.faces.map(faceWords),
-          result.report?.framing.map(framingWords),
+          result.report?.framing.map(framingWords), result.report?.colour.map(colourWords),
         ]
         .compactMap { $0 } + ["\(result.milliseconds) ms"]
       lines.append(
@@ -292,6 +292,18 @@ func framingWords(_ framing: HexMask.Framing) -> String {
   }
 }
 
+/// What was done with the input's colour profile, for `--verbose`: `Display P3 kept`,
+/// `Display P3 converted to sRGB`, `Display P3 is sRGB`, `Display P3 unusable`.
+func colourWords(_ colour: HexMask.ColourReport) -> String {
+  let name = colour.profile.map { "profile '\($0)'" } ?? "unnamed profile"
+  return switch colour.action {
+  case .kept: "\(name) kept"
+  case .converted: "\(name) converted to sRGB"
+  case .srgb: "\(name) is sRGB"
+  case .unusable: "\(name) unusable"
+  }
+}
+
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
 /// `warnings` (`[]` when there are none) says what a file written from a damaged input
 /// lacks, as the warnings on standard error do. `crop` is the square of the upright input
@@ -299,7 +311,9 @@ func framingWords(_ framing: HexMask.Framing) -> String {
 /// faces found, is there only for outputs written with `--gravity face`; `kept`, true, only
 /// for a failed file whose earlier output is still there, left as it was; `framing` (`face`,
 /// `group`, or `attention` where no face was found: ``HexMask/Framing``) only for outputs
-/// written with `--face-size`. The keys older
+/// written with `--face-size`; `profile` (the input profile's description, null when it has
+/// none) and `colour` (`kept`, `converted`, `srgb` or `unusable`:
+/// ``HexMask/ColourReport/Action``) only for outputs of an input with a profile. The keys older
 /// versions printed keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
@@ -321,6 +335,10 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
   if result.keptOutput { fields.append(("kept", "true")) }
   if let framing = result.report?.framing {
     fields.append(("framing", jsonString(framing.rawValue)))
+  }
+  if let colour = result.report?.colour {
+    fields.append(("profile", colour.profile.map(jsonString) ?? "null"))
+    fields.append(("colour", jsonString(colour.action.rawValue)))
   }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }

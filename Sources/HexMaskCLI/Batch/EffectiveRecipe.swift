@@ -113,7 +113,10 @@ func effectiveRecipe(
     // JPEG has no transparency: without --background it is flattened onto white.
     add("background", kind.background.map(hex) ?? "none")
     if picture?.hasColorProfile ?? true {
-      add("profile", output.keepColorProfile ? "keep" : "strip")
+      // "strip" alone was the profile dropped with the pixels unconverted: a stripped
+      // output now converts first, so its records must not vouch for those.
+      let colour = output.keepColorProfile ? output.colorSpace.rawValue : "strip srgb"
+      add("profile", colour)
     }
     if picture?.isTurned ?? true { add("orient", settings.input.autoOrient ? "exif" : "stored") }
   }

@@ -74,11 +74,13 @@ struct RenderedFile: Equatable, Sendable {
   var picture: HexMask.PictureFacts?
   /// How `--face-size` framed the square; nil without it.
   var framing: HexMask.Framing?
+  /// The input's colour profile and what was done with it; nil without one.
+  var colour: HexMask.ColourReport?
 
   init(
     side: Int, warnings: [FileWarning], stamp: FileStamp?, crop: HexMask.Crop? = nil,
     faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil,
-    framing: HexMask.Framing? = nil
+    framing: HexMask.Framing? = nil, colour: HexMask.ColourReport? = nil
   ) {
     self.side = side
     self.warnings = warnings
@@ -87,12 +89,14 @@ struct RenderedFile: Equatable, Sendable {
     self.faces = faces
     self.picture = picture
     self.framing = framing
+    self.colour = colour
   }
 
   init(report: HexMask.Report, stamp: FileStamp?) {
     self.init(
       side: report.side, warnings: report.warnings.map(FileWarning.render), stamp: stamp,
-      crop: report.crop, faces: report.faces, picture: report.picture, framing: report.framing)
+      crop: report.crop, faces: report.faces, picture: report.picture, framing: report.framing,
+      colour: report.colour)
   }
 }
 

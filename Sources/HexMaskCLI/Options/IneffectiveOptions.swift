@@ -94,9 +94,15 @@ extension Job {
     if given("no-upscale") && options.sizes.isEmpty {
       warnings.append(.noUpscaleWithoutSize)
     }
+    if given("colorspace") && options.output.colorSpace == .keep
+      && !options.output.keepColorProfile
+    {
+      warnings.append(.keepWithStrip)
+    }
     if options.choices.maskOnly {
       for option in [
-        "background", "focus", "gravity", "face-size", "border-color", "strip", "no-rotate",
+        "background", "focus", "gravity", "face-size", "border-color", "strip", "colorspace",
+        "no-rotate",
       ]
       where given(option) {
         warnings.append(.withMaskOnly(option: option))
@@ -132,7 +138,8 @@ extension Job {
   /// the shape has.
   private static let pictureOnlyOptions = [
     "format", "quality", "lossless", "effort", "compression", "colors", "dither", "background",
-    "focus", "gravity", "face-size", "strip", "no-rotate", "no-upscale", "mask-only", "strict",
+    "focus", "gravity", "face-size", "strip", "colorspace", "no-rotate", "no-upscale",
+    "mask-only", "strict",
     "memory-limit",
   ]
 
@@ -150,6 +157,8 @@ enum IneffectiveOption: Equatable, Sendable {
   case onlySVG(option: String)
   case ditherWithoutColors
   case noUpscaleWithoutSize
+  /// `--colorspace keep` with `--strip`, which converts to sRGB whatever it says.
+  case keepWithStrip
   /// A picture's `--option` with `--mask-only`.
   case withMaskOnly(option: String)
   /// `--focus` or `--gravity` with `--layout seed`, which always takes the top-left square.
@@ -167,6 +176,7 @@ enum IneffectiveOption: Equatable, Sendable {
     case .onlySVG(let option): "--\(option) has no effect when only an SVG is written"
     case .ditherWithoutColors: "--dither has no effect without --colors"
     case .noUpscaleWithoutSize: "--no-upscale has no effect without --size"
+    case .keepWithStrip: "--colorspace keep has no effect with --strip, which converts to sRGB"
     case .withMaskOnly(let option): "--\(option) has no effect with --mask-only"
     case .withSeedLayout(let option): "--\(option) has no effect with --layout seed"
     case .borderColorWithoutBorder: "--border-color has no effect with --line 0"

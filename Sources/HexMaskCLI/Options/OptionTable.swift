@@ -157,9 +157,19 @@ let optionTable: [OptionDescription] = [
       + "one SVG each: FILE needs {size}.",
     group: .output),
   OptionDescription(
+    long: "colorspace",
+    value: .choice(of: HexMask.ColorSpace.self) { $0.options.output.colorSpace = $1 },
+    help: "The output's colours: 'keep' leaves the pixels in the input's colour space and "
+      + "copies its ICC profile; 'srgb' converts them to sRGB with lcms2 (relative "
+      + "colorimetric, black point compensation) and says sRGB instead (a PNG sRGB chunk, an "
+      + "AVIF nclx box), for wide-gamut photos (Display P3, Adobe RGB) on the web. Either way "
+      + "a profile the output cannot carry (gray, CMYK) is converted, never dropped.",
+    group: .output, defaultValue: HexMask.ColorSpace.keep.rawValue),
+  OptionDescription(
     long: "strip",
     value: .flag { $0.options.output.keepColorProfile = false },
-    help: "Leave out the input's ICC colour profile, which is copied otherwise. Other "
+    help: "Write no colour profile: the pixels are converted to sRGB first (as "
+      + "--colorspace srgb), so stripping never changes how the picture looks. Other "
       + "metadata (EXIF, GPS, XMP, comments) is never copied.",
     group: .output),
   OptionDescription(

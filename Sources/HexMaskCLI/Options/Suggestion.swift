@@ -1,8 +1,8 @@
 /// The candidates closest to a mistyped `word`, if they are close enough to be what the
-/// user meant: a unique completion of an abbreviation (`--border` → `--border-color`), the
-/// one name that has the word as a hyphenated part (`--color` → `--border-color`), both
-/// when they differ (`--color` → `--colors` and `--border-color`: the user may mean
-/// either), else the one name about one edit per four letters away (at least one).
+/// user meant: the completions of an abbreviation when there are one or two (`--border` →
+/// `--border-color`), the one name that has the word as a hyphenated part (`--color` →
+/// `--border-color`), all of them when they differ (`--color` → `--colors`, `--colorspace`
+/// and `--border-color`: the user may mean any), else the one name about one edit per four letters away (at least one).
 ///
 /// ```swift
 /// suggestions(for: "--cornr", among: ["--corner", "--sides"])  // ["--corner"]
@@ -14,7 +14,7 @@ func suggestions(for word: String, among candidates: [String]) -> [String] {
   let completions = candidates.filter { $0.hasPrefix(word) }
   let containing = candidates.filter { $0.split(separator: "-").contains(part) }
   var found: [String] = []
-  if part.count >= 2, completions.count == 1 { found += completions }
+  if part.count >= 2, (1...2).contains(completions.count) { found += completions }
   if !part.isEmpty, containing.count == 1, !found.contains(containing[0]) { found += containing }
   if !found.isEmpty { return found }
 

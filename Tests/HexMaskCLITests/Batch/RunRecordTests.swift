@@ -82,6 +82,7 @@ import Testing
     variant("maskOnly") { $0.choices.maskOnly = true }
     variant("autoOrient") { $0.input.autoOrient = false }
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
+    variant("colorSpace") { $0.output.colorSpace = .srgb }
     variant("strict") { $0.input.strict = true }
     let recipe = Self.recipe(base)
     var colored = base

@@ -108,6 +108,10 @@ func iccProfileChunkData(_ profile: [UInt8]) throws(ImageError) -> [UInt8] {
 /// The iCCP profile name; any Latin-1 name of 1…79 characters would do.
 let iccProfileName = "ICC profile"
 
+/// The `sRGB` chunk's one byte, the rendering intent: 0, perceptual (what libpng and
+/// libvips write; a viewer converting an sRGB picture for its display picks the intent).
+let srgbChunkData: [UInt8] = [0]
+
 func bigEndianBytes(_ value: UInt32) -> [UInt8] {
   [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
 }

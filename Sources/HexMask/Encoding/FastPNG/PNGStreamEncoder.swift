@@ -48,21 +48,23 @@ package final class PNGStreamEncoder {
   /// 4 for straight RGBA, 1 for gray. `iccProfile`, when given, is written as an iCCP
   /// chunk (named "ICC profile") byte for byte, unless libpng's checks refuse it — then
   /// the image is written without it and `warnings` says why, never an error. `threads`
-  /// (at least 1) bands are compressed at a time. `mark` writes hexmask's mark.
+  /// (at least 1) bands are compressed at a time. `mark` writes hexmask's mark. `srgb`
+  /// writes an `sRGB` chunk, which says the pixels are sRGB (with no `iccProfile`).
   package convenience init(
     file: CFile, width: Int, height: Int, channels: Int = 4,
-    compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, threads: Int = 1,
-    mark: Bool = true
+    compression: PNGCompression = .default, iccProfile: [UInt8]? = nil, srgb: Bool = false,
+    threads: Int = 1, mark: Bool = true
   ) throws(ImageError) {
     try self.init(
       file: file, width: width, height: height, channels: channels, compression: compression,
-      iccProfile: iccProfile, threads: threads, bandBytes: Self.bandBytes, mark: mark)
+      iccProfile: iccProfile, srgb: srgb, threads: threads, bandBytes: Self.bandBytes,
+      mark: mark)
   }
 
   /// The same, with bands of about `bandBytes` filtered bytes (tests use small ones).
   init(
     file: CFile, width: Int, height: Int, channels: Int, compression: PNGCompression,
-    iccProfile: [UInt8]?, threads: Int, bandBytes: Int, mark: Bool = true
+    iccProfile: [UInt8]?, srgb: Bool = false, threads: Int, bandBytes: Int, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
     guard sides.contains(width), sides.contains(height) else {
@@ -89,6 +91,7 @@ package final class PNGStreamEncoder {
     try chunks.writeSignature()
     try chunks.writeChunk("IHDR", headerChunkData(width: width, height: height, channels: channels))
     if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
+    if srgb && iccProfile == nil { try chunks.writeChunk("sRGB", srgbChunkData) }
     if let iccProfile {
       if let refusal = pngProfileRefusal(iccProfile, gray: channels == 1) {
         warnings.append(

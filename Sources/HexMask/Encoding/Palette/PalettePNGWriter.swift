@@ -44,6 +44,7 @@ final class PalettePNGWriter: ImageWriter {
   private let dither: Bool
   private let level: Int
   private let iccProfile: [UInt8]?
+  private let srgb: Bool
   private let mark: Bool
   private var pixels: [UInt8] = []
   private var rowsWritten = 0
@@ -51,10 +52,10 @@ final class PalettePNGWriter: ImageWriter {
 
   /// A writer for `width`×`height` pixels of `channels` bytes (4: straight RGBA, 1: gray),
   /// deflated at zlib `level` (0…9), `dither`ed (``OrderedDither``) when asked;
-  /// `iccProfile` and `mark` are written as for ``PNGStreamEncoder``.
+  /// `iccProfile`, `srgb` and `mark` are written as for ``PNGStreamEncoder``.
   init(
     file: CFile, width: Int, height: Int, channels: Int = 4, colors: Int,
-    dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil,
+    dither: Bool = false, level: Int = 9, iccProfile: [UInt8]? = nil, srgb: Bool = false,
     memory: MemoryBudget? = nil, mark: Bool = true
   ) throws(ImageError) {
     let sides = 1...0x7fff_ffff
@@ -80,6 +81,7 @@ final class PalettePNGWriter: ImageWriter {
     (self.file, self.width, self.height) = (file, width, height)
     (self.channels, self.colors, self.level) = (channels, colors, level)
     self.mark = mark
+    self.srgb = srgb && iccProfile == nil
     // Refused here, not in finish(): a render reports its writers' warnings before it
     // finishes them (and strict mode fails on them).
     if let iccProfile, let refusal = pngProfileRefusal(iccProfile, gray: false) {
@@ -130,6 +132,7 @@ final class PalettePNGWriter: ImageWriter {
     try chunks.writeChunk(
       "IHDR", bigEndianBytes(UInt32(width)) + bigEndianBytes(UInt32(height)) + [depth, 3, 0, 0, 0])
     if mark { try chunks.writeChunk("tEXt", HexMaskMark.pngText) }
+    if srgb { try chunks.writeChunk("sRGB", srgbChunkData) }
     if let iccProfile { try chunks.writeChunk("iCCP", iccProfileChunkData(iccProfile)) }
     try chunks.writeChunk("PLTE", indexed.entries.flatMap { [$0.red, $0.green, $0.blue] })
     // Non-opaque entries come first, so tRNS ends at the last of them.

@@ -1,0 +1,137 @@
+import Synchronization
+
+// What a render does about colour, decided once per picture before any writer exists, by
+// one rule: every output either carries the input's ICC profile or has sRGB pixels. A
+// profile is never dropped with the pixels left in its numbers, so a viewer, which reads
+// untagged numbers as sRGB, always shows the colours the input meant.
+
+extension HexMask {
+  /// What the colour of a render came to, for reports and the rows of a batch.
+  public struct ColourReport: Equatable, Hashable, Sendable {
+    /// What was done with the input's ICC profile.
+    public enum Action: String, Equatable, Hashable, Sendable {
+      /// The profile was copied into the output; the pixels are the input's numbers.
+      case kept
+      /// The pixels were converted to sRGB through the profile.
+      case converted
+      /// The profile is sRGB in all but name: the pixels were left as they are and the
+      /// output says sRGB (or, stripped, nothing, which viewers read as sRGB).
+      case srgb
+      /// lcms2 could not use the profile (a ``Warning/Kind/profileUnusable`` warning): the
+      /// pixels were left as they are; the profile was copied where the output could carry
+      /// it and asked to keep it.
+      case unusable
+    }
+
+    /// The input profile's description ("Display P3"); nil when it has none.
+    public var profile: String?
+    public var action: Action
+
+    public init(profile: String?, action: Action) {
+      self.profile = profile
+      self.action = action
+    }
+  }
+
+  /// The colour side of a ``RenderPlan``: the conversion applied to the resized rows, and
+  /// what the output says about its colours.
+  struct ColourPlan {
+    /// Converts resized rows to sRGB; nil leaves them as they are.
+    var transform: ColourTransform?
+    /// The ICC profile written into the output.
+    var profile: [UInt8]?
+    /// Say sRGB in the format's own way (a PNG `sRGB` chunk, an AVIF `nclx` box).
+    var tagsSRGB = false
+    /// nil when the input has no profile (or for a mask).
+    var report: ColourReport?
+    var warnings: [Warning] = []
+
+    /// No profile, no conversion: an input without a profile, or a mask.
+    static let none = ColourPlan()
+
+    /// The plan for a picture whose metadata says `metadata`, written as `output` says.
+    init(metadata: ImageMetadata, output: Output) {
+      guard let profile = metadata.iccProfile, !output.maskOnly else { return }
+      let tag = output.keepColorProfile
+      if metadata.convertedToSRGB {
+        // The decoder already converted (a CMYK JPEG through its profile).
+        report = ColourReport(profile: profileDescription(profile), action: .converted)
+        tagsSRGB = tag
+        return
+      }
+      let writable = profileRefusal(profile, format: output.format) == nil
+      if output.colorSpace == .keep && output.keepColorProfile && writable {
+        // Copied byte for byte, without asking lcms2: keep costs nothing and never fails.
+        self.profile = profile
+        report = ColourReport(profile: profileDescription(profile), action: .kept)
+        return
+      }
+      do throws(ColourProfileError) {
+        let transform = try ColourTransform.shared(iccProfile: profile)
+        guard transform.input != .cmyk else {
+          throw ColourProfileError(
+            kind: .unsupportedColourSpace, reason: "a CMYK ICC profile on RGB pixels")
+        }
+        tagsSRGB = tag
+        if transform.matchesSRGB {
+          report = ColourReport(profile: transform.description, action: .srgb)
+        } else {
+          self.transform = transform
+          report = ColourReport(profile: transform.description, action: .converted)
+        }
+      } catch {
+        // Left as they are: the profile stays where it can and was asked to.
+        self.profile = output.keepColorProfile && writable ? profile : nil
+        report = ColourReport(profile: profileDescription(profile), action: .unusable)
+        let fate = self.profile == nil ? "dropped, colours may be off" : "copied unconverted"
+        warnings = [
+          Warning(.profileUnusable, "ICC profile not converted (\(error.reason)): \(fate)")
+        ]
+      }
+    }
+
+    private init() {}
+  }
+
+  /// Why `profile` cannot describe the pixels of an output of `format` (nil: it can): an
+  /// RGB profile libpng accepts for PNG, any RGB profile for the other formats.
+  static func profileRefusal(_ profile: [UInt8], format: OutputFormat) -> String? {
+    format == .png ? pngProfileRefusal(profile, gray: false) : rgbProfileRefusal(profile)
+  }
+
+  /// The description of a profile lcms2 can read (nil otherwise, or when it has none),
+  /// without building a transform: for reports of profiles that are only copied.
+  static func profileDescription(_ profile: [UInt8]) -> String? {
+    ColourTransform.describe(iccProfile: profile)
+  }
+}
+
+extension HexMask.ColourTransform {
+  /// The transforms built so far, by profile bytes and CMYK inversion: a batch of phone
+  /// photos shares one profile, and building a transform costs far more than converting a
+  /// 256-pixel row. A few entries, the oldest replaced first.
+  private static let cache = Mutex<[(key: Key, transform: HexMask.ColourTransform)]>([])
+  private static let cacheSize = 8
+
+  private struct Key: Equatable {
+    var profile: [UInt8]
+    var invertedCMYK: Bool
+  }
+
+  /// A transform for `iccProfile`, built once per profile and shared: every transform is
+  /// safe to share between threads (see the type's documentation).
+  static func shared(iccProfile: [UInt8], invertedCMYK: Bool = false)
+    throws(HexMask.ColourProfileError) -> HexMask.ColourTransform
+  {
+    let key = Key(profile: iccProfile, invertedCMYK: invertedCMYK)
+    if let found = cache.withLock({ $0.first { $0.key == key }?.transform }) { return found }
+    // Built outside the lock: two threads may both build one, and the second is dropped.
+    let built = try HexMask.ColourTransform(iccProfile: iccProfile, invertedCMYK: invertedCMYK)
+    cache.withLock { entries in
+      guard !entries.contains(where: { $0.key == key }) else { return }
+      if entries.count == cacheSize { entries.removeFirst() }
+      entries.append((key, built))
+    }
+    return built
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HexMask
+
+/// `Output.colorSpace` and `keepColorProfile` through the whole render: every output carries
+/// the input's profile or has sRGB pixels, whatever the mode, format and profile.
+@Suite struct ColourSpaceTests {
+  /// A real photo with an Adobe RGB (1998) profile.
+  static let adobe = "photos/rocket.jpg"
+
+  static func bytes(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))))
+  }
+
+  static func render(
+    _ input: [UInt8], _ colorSpace: HexMask.ColorSpace = .keep, strip: Bool = false,
+    kind: HexMask.Output.Kind = .png(.init()), line: Double = 0, strict: Bool = false
+  ) throws -> HexMask.Rendered {
+    var output = HexMask.Output()
+    output.size = 64
+    output.colorSpace = colorSpace
+    output.keepColorProfile = !strip
+    output.kind = kind
+    var shape = HexMask.Shape()
+    shape.line = .pixels(line)
+    var options = HexMask.Input()
+    options.strict = strict
+    return try HexMask.render(input, shape: shape, output: output, input: options)
+  }
+
+  /// The transform to sRGB of the fixture `name`'s profile, as the render builds it.
+  static func transform(of name: String) throws -> HexMask.ColourTransform {
+    let metadata = try withFile(Fixtures.path(name)) {
+      try openDecoder(file: $0, maxPixels: 1 << 28).metadata
+    }
+    return try HexMask.ColourTransform(iccProfile: try #require(metadata.iccProfile))
+  }
+
+  @Test func srgbConvertsThePictureAndSaysSRGB() throws {
+    let input = try Self.bytes(Self.adobe)
+    let kept = try Self.render(input, .keep)
+    let converted = try Self.render(input, .srgb)
+    #expect(kept.colour == .init(profile: "Adobe RGB (1998)", action: .kept))
+    #expect(converted.colour == .init(profile: "Adobe RGB (1998)", action: .converted))
+    #expect(chunkTypes(of: converted.bytes).contains("sRGB"))
+    #expect(!chunkTypes(of: converted.bytes).contains("iCCP"))
+    #expect(chunkTypes(of: kept.bytes).contains("iCCP"))
+    // Inside the shape (no border: line 0) each pixel is the kept one converted; the
+    // shape's alpha is the same.
+    let before = try decodePNG(kept.bytes).image.pixels
+    let after = try decodePNG(converted.bytes).image.pixels
+    var expected = before
+    let transform = try Self.transform(of: Self.adobe)
+    expected.withUnsafeMutableBufferPointer { transform.convert($0) }
+    var opaque = 0
+    var changed = 0
+    for pixel in stride(from: 0, to: before.count, by: 4) {
+      #expect(after[pixel + 3] == before[pixel + 3])
+      guard before[pixel + 3] == 255 else { continue }
+      opaque += 1
+      #expect(Array(after[pixel..<pixel + 4]) == Array(expected[pixel..<pixel + 4]))
+      if after[pixel..<pixel + 3] != before[pixel..<pixel + 3] { changed += 1 }
+    }
+    #expect(opaque > 2000)
+    // Adobe RGB's wider gamut: most pixels move (the check can fail).
+    #expect(changed * 2 > opaque)
+  }
+
+  @Test func stripConvertsAndSaysNothing() throws {
+    let input = try Self.bytes(Self.adobe)
+    let stripped = try Self.render(input, strip: true)
+    let converted = try Self.render(input, .srgb)
+    #expect(Set(chunkTypes(of: stripped.bytes)) == ["IHDR", "tEXt", "IDAT", "IEND"])
+    #expect(try decodePNG(stripped.bytes).image == decodePNG(converted.bytes).image)
+    #expect(stripped.colour?.action == .converted)
+    // `colorSpace` does not matter once stripped.
+    #expect(try Self.render(input, .keep, strip: true).bytes == stripped.bytes)
+  }
+
+  /// The border's colour is sRGB: it is drawn after the conversion, not converted.
+  @Test func theBorderIsNotConverted() throws {
+    let converted = try Self.render(try Self.bytes(Self.adobe), .srgb, line: 6)
+    let pixels = try decodePNG(converted.bytes).image.pixels
+    // The middle of the left edge's border, 64 px canvas: x ≈ 4, y = 32.
+    let whites = (0..<64).filter { x in
+      let index = (32 * 64 + x) * 4
+      return pixels[index..<index + 4] == [255, 255, 255, 255]
+    }
+    #expect(!whites.isEmpty)
+  }
+
+  @Test func anInputWithoutAProfileIsLeftAlone() throws {
+    let input = try Self.bytes("attention/coffee-160.png")
+    let kept = try Self.render(input, .keep)
+    #expect(kept.colour == nil)
+    #expect(try Self.render(input, .srgb).bytes == kept.bytes)
+    #expect(try Self.render(input, strip: true).bytes == kept.bytes)
+  }
+
+  /// An sRGB profile needs no conversion: the pixels stay, the tag is replaced.
+  @Test func anSRGBProfileIsOnlyRetagged() throws {
+    let input = try Self.bytes("icc/icc_profile.png")
+    let kept = try Self.render(input, .keep)
+    let retagged = try Self.render(input, .srgb)
+    #expect(retagged.colour == .init(profile: "sRGB IEC61966-2.1", action: .srgb))
+    #expect(try decodePNG(retagged.bytes).image == decodePNG(kept.bytes).image)
+    #expect(chunkTypes(of: retagged.bytes).contains("sRGB"))
+    #expect(retagged.bytes.count < kept.bytes.count)
+  }
+
+  /// A gray profile cannot describe an RGB output: converted in every mode, gray stays gray.
+  @Test(arguments: [HexMask.ColorSpace.keep, .srgb])
+  func aGrayProfileIsConvertedAndStaysGray(mode: HexMask.ColorSpace) throws {
+    let rendered = try Self.render(try Self.bytes("icc/grayscale-icc.jpg"), mode)
+    #expect(rendered.colour?.action == .converted)
+    #expect(rendered.warnings.isEmpty)
+    #expect(chunkTypes(of: rendered.bytes).contains("sRGB"))
+    let pixels = try decodePNG(rendered.bytes).image.pixels
+    let colourful = stride(from: 0, to: pixels.count, by: 4).filter { (index: Int) -> Bool in
+      pixels[index] != pixels[index + 1] || pixels[index] != pixels[index + 2]
+    }
+    #expect(colourful.isEmpty)
+  }
+
+  /// A JPEG whose APP2 segment holds 200 bytes that are no profile (no `acsp` signature).
+  static func jpegWithDamagedProfile() throws -> [UInt8] {
+    let photo = try bytes("exif/Landscape_1.jpg")
+    var profile = [UInt8](repeating: 0x41, count: 200)
+    profile[0..<4] = [0, 0, 0, 200]
+    profile[16..<20] = Array("RGB ".utf8)[...]
+    let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+    let length = payload.count + 2
+    let segment: [UInt8] = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    return Array(photo[..<2]) + segment + Array(photo[2...])
+  }
+
+  @Test func aProfileLcms2CannotReadIsAWarningAndStrictFails() throws {
+    let input = try Self.jpegWithDamagedProfile()
+    // keep into JPEG: copied byte for byte, as ever; lcms2 is never asked.
+    let copied = try Self.render(input, .keep, kind: .jpeg(.init()))
+    #expect(copied.warnings.isEmpty)
+    #expect(copied.colour?.action == .kept)
+    for (mode, strip) in [(HexMask.ColorSpace.srgb, false), (.keep, true)] {
+      let rendered = try Self.render(input, mode, strip: strip)
+      #expect(rendered.colour?.action == .unusable)
+      #expect(rendered.warnings.map(\.kind) == [.profileUnusable])
+      #expect(!chunkTypes(of: rendered.bytes).contains("iCCP"))
+      #expect(!chunkTypes(of: rendered.bytes).contains("sRGB"))
+      #expect(throws: HexMask.Error.warningInStrictMode(rendered.warnings[0])) {
+        try Self.render(input, mode, strip: strip, strict: true)
+      }
+    }
+  }
+
+  /// AVIF says sRGB in its `nclx` box: BT.709 primaries, the sRGB transfer, full range.
+  @Test(arguments: [false, true]) func avifSaysSRGBInItsNclxBox(lossless: Bool) throws {
+    let quality: HexMask.Output.Quality = lossless ? .lossless : .lossy(80)
+    let converted = try Self.render(
+      try Self.bytes(Self.adobe), .srgb, kind: .avif(.init(quality: quality)))
+    let box = try #require(nclx(in: converted.bytes))
+    #expect(box.primaries == 1 && box.transfer == 13 && box.fullRange)
+    #expect(box.matrix == (lossless ? 0 : 6))
+    #expect(!String(decoding: converted.bytes, as: UTF8.self).contains("colrprof"))
+  }
+
+  /// The first `colr` box of type `nclx`: primaries, transfer, matrix, full range.
+  func nclx(in bytes: [UInt8]) -> (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)? {
+    let tag = Array("colrnclx".utf8)
+    guard
+      let start = (0...(bytes.count - 15)).first(where: { bytes[$0..<$0 + 8].elementsEqual(tag) })
+    else { return nil }
+    let at = { (offset: Int) in Int(bytes[start + offset]) << 8 | Int(bytes[start + offset + 1]) }
+    return (at(8), at(10), at(12), bytes[start + 14] & 0x80 != 0)
+  }
+
+  /// The palette is chosen from the converted pixels, and the file says sRGB.
+  @Test func thePaletteIsChosenInSRGB() throws {
+    let input = try Self.bytes(Self.adobe)
+    let palette = HexMask.Output.Kind.png(.init(palette: .init(colors: 64)))
+    let indexed = try Self.render(input, .srgb, kind: palette)
+    #expect(chunkTypes(of: indexed.bytes).contains("sRGB"))
+    #expect(!chunkTypes(of: indexed.bytes).contains("iCCP"))
+    let quantized = try decodePNG(indexed.bytes).image
+    let converted = try decodePNG(try Self.render(input, .srgb).bytes).image
+    let kept = try decodePNG(try Self.render(input, .keep).bytes).image
+    // Nearer the converted picture than the kept one (they differ by about 4 levels).
+    #expect(
+      quantized.meanSampleDifference(from: converted)
+        < quantized.meanSampleDifference(from: kept))
+  }
+
+  /// Several sizes from one decode, and the same bytes on every run: the transform is
+  /// shared (and cached) but keeps no state between rows.
+  @Test func sizesAndRepeatsGiveTheSameBytes() throws {
+    let input = try Self.bytes(Self.adobe)
+    var output = HexMask.Output()
+    output.colorSpace = .srgb
+    let together = try HexMask.render(input, sizes: [48, 64], output: output)
+    output.size = 64
+    #expect(try HexMask.render(input, output: output).bytes == together[1].bytes)
+    #expect(try HexMask.render(input, output: output).bytes == together[1].bytes)
+  }
+}
