@@ -33,9 +33,10 @@ equals FLAT (hexmask's `--background` output) exactly, pixel for pixel.
 avatar with its profile kept, and converted to sRGB by hexmask) show the same colours:
 wherever PICTURE (either version; only its alpha is read) is opaque, the screenshots'
 pixels are within 2 levels, over at least half of the picture's area. Both pictures are
-put at 0,0 at natural size, so their pixels line up. The anti-aliased edge is left out:
-hexmask blends it after the conversion, in sRGB numbers, which differ from a blend in P3
-numbers converted afterwards.
+put at 0,0 at natural size, so their pixels line up. The anti-aliased edge (alpha 1…254)
+is left out: hexmask blends it after the conversion, in sRGB numbers, which differ from a
+blend in P3 numbers converted afterwards (so chromium-check makes these avatars without
+a border, whose inner edge is opaque but blended likewise).
 
 Prints one line per comparison; exits 1 with a line starting "FAILED:" when one fails.
 Needs Debian's python3-pil (PIL with littleCMS), nothing else.
