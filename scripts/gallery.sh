@@ -14,6 +14,8 @@ photo=Fixtures/photos/rocket.jpg
 out=docs/gallery
 size=160
 rm -rf "$out"
+# hexmask replaces only outputs it knows it made (its records), so the full-size ones go too.
+rm -f docs/rocket-hexagon.png docs/rocket-octagon-blue.png docs/rocket-seed.png
 mkdir -p "$out"
 
 # run OUTPUT OPTION...: prints the command, quoted for a shell, and cuts the photo into OUTPUT.
