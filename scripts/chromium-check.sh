@@ -37,9 +37,10 @@
 # draws it after converting, so its anti-aliased inner edge is white blended into sRGB
 # numbers in one and into P3 numbers (converted by Chromium afterwards) in the other, which
 # differ where the blend leaves the sRGB gamut (up to 15 levels on 100 of the 43 964 opaque
-# pixels of the default avatar); the outer edge, not opaque, is left out alike. Its control: the keep avatar with its
-# profile taken out, pixels as they are (what `--strip` did before issue 31), must differ
-# from the converted one by more than 2 levels somewhere, so the check can fail.
+# pixels of the default avatar); the outer edge, not opaque, is left out alike. Its
+# control: the keep avatar with its profile taken out, pixels as they are (what `--strip`
+# did before issue 31), must differ from the converted one by more than 2 levels somewhere,
+# so the check can fail.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
 set -euo pipefail
@@ -149,9 +150,8 @@ fi
   "$work/p3.jpg" --profile "$root/Fixtures/icc/DisplayP3.icc" ||
   die "cannot tag the astronaut with the Display P3 profile"
 for mode in keep srgb; do
-  "$hexmask" "$work/p3.jpg" "$work/p3-$mode.png" --size 256 --line 0 --colorspace "$mode" \
-    --quiet ||
-    die "hexmask cannot write p3-$mode.png"
+  "$hexmask" "$work/p3.jpg" "$work/p3-$mode.png" --size 256 --line 0 \
+    --colorspace "$mode" --quiet || die "hexmask cannot write p3-$mode.png"
   shoot "p3-$mode" png
 done
 echo "chromium-check: a Display P3 photo, --colorspace srgb against keep (its profile kept)"
