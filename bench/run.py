@@ -8,8 +8,9 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
 
 1. Generates the inputs into DIR (default .build/bench, not committed; reused while the
    recipe is unchanged) from the corpus photos ($HEXMASK_CORPUS/photos/, by default
-   ../shared/corpus/photos/, else Fixtures/photos/rocket.jpg): upscaled with Lanczos-3, cropped, σ = 4 luma grain added so
-   they compress like camera output rather than like smooth upscales, saved as JPEG q90:
+   ../shared/corpus/photos/, else Fixtures/photos/rocket.jpg): upscaled with Lanczos-3,
+   cropped, σ = 4 luma grain added so they compress like camera output rather than like
+   smooth upscales, saved as JPEG q90:
      a.jpg          one 6000×4000 photo
      phone/*.jpg    18 phone-size 4032×3024 photos (every corpus photo, 3 crops each)
      c.jpg          one 20000×20000 photo (memory)
@@ -1187,10 +1188,9 @@ def main():
     p3_dir = p3_inputs(phone_dir, work) if "k" in selected else None
     if p3_dir:
         plans.append(
-            ("k", f"(k) {PHONE_COUNT} phone JPEGs (4032×3024) tagged Display P3 → 256² avatars, 2 "
-             "at a time: --colorspace srgb against keep", lambda: job_k(tools, phone_dir, p3_dir,
-                                                                    work, hexmask_bin),
-             None, 1, targets_k))
+            ("k", f"(k) {PHONE_COUNT} phone JPEGs (4032×3024) tagged Display P3 → 256² avatars, "
+             "2 at a time: --colorspace srgb against keep",
+             lambda: job_k(tools, phone_dir, p3_dir, work, hexmask_bin), None, 1, targets_k))
     heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
     if heic_dir:
         plans.append(
