@@ -136,22 +136,88 @@ import Testing
     return Array(photo[..<2]) + segment + Array(photo[2...])
   }
 
-  @Test func aProfileLcms2CannotReadIsAWarningAndStrictFails() throws {
+  /// A profile lcms2 cannot read is left out with a warning in every mode and format, and
+  /// strict mode refuses it: whether it passes never depends on where it is written.
+  @Test(arguments: [HexMask.OutputFormat.png, .jpeg, .webp, .avif])
+  func aProfileLcms2CannotReadIsAWarningAndStrictFails(format: HexMask.OutputFormat) throws {
     let input = try Self.jpegWithDamagedProfile()
-    // keep into JPEG: copied byte for byte, as ever; lcms2 is never asked.
-    let copied = try Self.render(input, .keep, kind: .jpeg(.init()))
-    #expect(copied.warnings.isEmpty)
-    #expect(copied.colour?.action == .kept)
-    for (mode, strip) in [(HexMask.ColorSpace.srgb, false), (.keep, true)] {
-      let rendered = try Self.render(input, mode, strip: strip)
+    for (mode, strip) in [(HexMask.ColorSpace.keep, false), (.srgb, false), (.keep, true)] {
+      let rendered = try Self.render(input, mode, strip: strip, kind: .init(format))
       #expect(rendered.colour?.action == .unusable)
       #expect(rendered.warnings.map(\.kind) == [.profileUnusable])
-      #expect(!chunkTypes(of: rendered.bytes).contains("iCCP"))
-      #expect(!chunkTypes(of: rendered.bytes).contains("sRGB"))
+      let text = String(decoding: rendered.bytes, as: UTF8.self)
+      #expect(!text.contains("AAAAAAAAAAAAAAAA"), "the damaged profile was written")
+      if format == .png {
+        #expect(!chunkTypes(of: rendered.bytes).contains("sRGB"))
+      }
       #expect(throws: HexMask.Error.warningInStrictMode(rendered.warnings[0])) {
-        try Self.render(input, mode, strip: strip, strict: true)
+        try Self.render(input, mode, strip: strip, kind: .init(format), strict: true)
       }
     }
+  }
+
+  /// Kept into a profile, the colours hexmask draws are written in its numbers: a viewer
+  /// reading the border and background through the profile shows the sRGB colours asked for.
+  @Test func theBorderAndBackgroundAreWrittenInTheKeptProfile() throws {
+    let input = try Self.bytes(Self.adobe)
+    var output = HexMask.Output()
+    output.size = 64
+    output.kind = .png(.init(background: .init(red: 255, green: 128, blue: 0)))
+    var shape = HexMask.Shape()
+    shape.line = .pixels(8)
+    shape.borderColor = .init(red: 30, green: 144, blue: 255)
+    let rendered = try HexMask.render(input, shape: shape, output: output)
+    #expect(rendered.colour?.action == .kept)
+    var pixels = try decodePNG(rendered.bytes).image.pixels
+    let stored = (
+      border: Array(pixels[(32 * 64 + 3) * 4..<(32 * 64 + 3) * 4 + 4]),
+      background: Array(pixels[0..<4])
+    )
+    let transform = try Self.transform(of: Self.adobe)
+    pixels.withUnsafeMutableBufferPointer { transform.convert($0) }
+    let shown = (
+      border: Array(pixels[(32 * 64 + 3) * 4..<(32 * 64 + 3) * 4 + 3]),
+      background: Array(pixels[0..<3])
+    )
+    func near(_ a: [UInt8], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs(Int($0) - $1) <= 1 } }
+    #expect(near(shown.border, [30, 144, 255]), "\(shown.border)")
+    #expect(near(shown.background, [255, 128, 0]), "\(shown.background)")
+    // The stored numbers are not the sRGB ones (Adobe RGB's are), or the check proves nothing.
+    #expect(!near(stored.border, [30, 144, 255]) || !near(stored.background, [255, 128, 0]))
+  }
+
+  /// A CMYK JPEG whose profile is not CMYK (here Adobe RGB): it cannot describe the rows, so
+  /// the formula converts them and the profile is neither kept nor used, with a warning.
+  @Test func aCMYKJPEGWithAnRGBProfileDropsItWithAWarning() throws {
+    let cmyk = try Self.bytes("colour/photo-cmyk-naive.jpg")
+    let adobe = try #require(
+      try withFile(Fixtures.path(Self.adobe)) {
+        try openDecoder(file: $0, maxPixels: 1 << 28).metadata.iccProfile
+      })
+    let input = replacingICCProfile(of: cmyk, with: adobe)
+    let rendered = try Self.render(input, .keep)
+    #expect(rendered.warnings.map(\.kind) == [.profileUnusable])
+    #expect(!chunkTypes(of: rendered.bytes).contains("iCCP"))
+    #expect(rendered.colour == nil)
+  }
+
+  /// `jpeg` with its APP2 ICC segments replaced by one holding `profile`.
+  func replacingICCProfile(of jpeg: [UInt8], with profile: [UInt8]) -> [UInt8] {
+    var kept: [UInt8] = [0xFF, 0xD8]
+    var offset = 2
+    // Markers up to the first scan; the ICC ones are left out.
+    while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA {
+      let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+      let segment = jpeg[offset..<offset + 2 + length]
+      let isICC =
+        jpeg[offset + 1] == 0xE2 && segment.dropFirst(4).starts(with: Array("ICC_PROFILE".utf8))
+      if !isICC { kept += segment }
+      offset += 2 + length
+    }
+    let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+    let length = payload.count + 2
+    return kept + [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+      + jpeg[offset...]
   }
 
   /// AVIF says sRGB in its `nclx` box: BT.709 primaries, the sRGB transfer, full range.
