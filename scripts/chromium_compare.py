@@ -27,7 +27,10 @@ same pixels, where Chromium blends exactly, not for the AVIFs, whose edge Chromi
 as if their alpha were limited range (docs/web.md, "How the AVIF defaults were chosen").
 
 `flattens`: DECODED put over the colour with hexmask's own formula (Flattening.swift)
-equals FLAT (hexmask's `--background` output) exactly, pixel for pixel.
+equals FLAT (hexmask's `--background` output) exactly, pixel for pixel. When DECODED has
+an ICC profile, the colour is first put into that profile's numbers (littleCMS, relative
+colorimetric with black point compensation), as hexmask draws a border or background into
+a kept profile since issue 31.
 
 `agree`: two screenshots of two versions of one picture (issue 31: a Display P3 photo's
 avatar with its profile kept, and converted to sRGB by hexmask) show the same colours:
@@ -74,6 +77,23 @@ def in_srgb(image):
     return ImageCms.profileToProfile(
         rgb, source, ImageCms.createProfile("sRGB"),
         renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="RGB")
+
+
+# lcms2's cmsFLAGS_BLACKPOINTCOMPENSATION; Debian's Pillow 9 has no ImageCms.Flags.
+BLACK_POINT_COMPENSATION = 0x2000
+
+
+def in_profile(colour_rgb, image):
+    """`colour_rgb`, an sRGB colour, in the numbers of `image`'s ICC profile (itself when
+    the image has none)."""
+    profile = image.info.get("icc_profile")
+    if not profile:
+        return colour_rgb
+    transform = ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(io.BytesIO(profile)), "RGB",
+        "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=BLACK_POINT_COMPENSATION)
+    return ImageCms.applyTransform(Image.new("RGB", (1, 1), colour_rgb), transform).getpixel((0, 0))
 
 
 def block_chroma(rgb):
@@ -178,8 +198,8 @@ def shown(screenshot_path, decoded_path, page_text, chroma, edge=""):
 
 
 def flattens(decoded_path, page_text, flat_path):
-    page = colour(page_text)
     decoded = rgba(decoded_path)
+    page = in_profile(colour(page_text), decoded)
     flat = Image.open(flat_path).convert("RGB")
     if flat.size != decoded.size:
         sys.exit(f"FAILED: {flat_path} is {flat.size}, the AVIF {decoded.size}")
@@ -187,8 +207,8 @@ def flattens(decoded_path, page_text, flat_path):
     for (r, g, b, a), got in zip(decoded.getdata(), flat.getdata()):
         want = tuple((v * a + u * (255 - a) + 127) // 255 for v, u in zip((r, g, b), page))
         mismatches += want != got
-    print(f"  decoded AVIF over {page_text} against hexmask's --background output: "
-          f"{mismatches} pixels differ")
+    print(f"  decoded AVIF over {page_text} (in its profile's numbers: {page}) against "
+          f"hexmask's --background output: {mismatches} pixels differ")
     if mismatches:
         sys.exit(f"FAILED: {mismatches} pixels of {decoded_path} over {page_text} differ "
                  f"from {flat_path}")
