@@ -631,7 +631,7 @@ def png_chunk_kinds(path):
 
 
 def targets_k(jobs):
-    """Issue 31's targets: srgb ≤ 1.15× keep, and the AVIF and palette bytes no larger
+    """The colour targets: srgb ≤ 1.15× keep, and the AVIF and palette bytes no larger
     with srgb; the rest as ratios, and which colour chunks the PNGs carry."""
     by_tool = {result.tool: (result, folder) for result, folder in jobs}
 

@@ -29,7 +29,7 @@
 # "How the AVIF defaults were chosen"); and the lossless rocket made from the JPEG with its
 # profile taken out must fail the comparison, so the check can tell a picture shown in the
 # wrong colours.
-# Issue 31, colour: a Display P3 photo (Fixtures/faces/detect/astronaut.jpg, tagged with
+# Colour: a Display P3 photo (Fixtures/faces/detect/astronaut.jpg, tagged with
 # Fixtures/icc/DisplayP3.icc by scripts/tag_icc.py, its pixels untouched) as a 256² PNG
 # avatar with `--colorspace keep` (the P3 profile copied; Chromium converts) and with
 # `--colorspace srgb` (hexmask converts with lcms2): the two screenshots' opaque pixels
@@ -39,7 +39,7 @@
 # differ where the blend leaves the sRGB gamut (up to 15 levels on 100 of the 43 964 opaque
 # pixels of the default avatar); the outer edge, not opaque, is left out alike. Its
 # control: the keep avatar with its profile taken out, pixels as they are (what `--strip`
-# did before issue 31), must differ from the converted one by more than 2 levels somewhere,
+# did before it converted), must differ from the converted one by more than 2 levels somewhere,
 # so the check can fail.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
@@ -132,7 +132,7 @@ echo "chromium-check: control, the rocket as hexmask's PNG, edge checked too"
 "$python" "$compare" shown "$work/png-shot.png" "$work/png.png" "$page" 444 edge ||
   die "Chromium shows hexmask's PNG differently (above): the screenshot is not exact"
 # The same pixels without their profile must not pass as the tagged ones. Not made with
-# --strip, which converts to sRGB first since issue 31: the profile is taken out of the
+# --strip, which converts to sRGB first since --colorspace: the profile is taken out of the
 # JPEG (scripts/tag_icc.py, the pixels untouched), so hexmask has nothing to convert.
 "$python" "$root/scripts/tag_icc.py" "$root/Fixtures/photos/rocket.jpg" \
   "$work/rocket-bare.jpg" --remove || die "cannot take the profile out of rocket.jpg"

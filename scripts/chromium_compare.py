@@ -29,10 +29,10 @@ as if their alpha were limited range (docs/web.md, "How the AVIF defaults were c
 `flattens`: DECODED put over the colour with hexmask's own formula (Flattening.swift)
 equals FLAT (hexmask's `--background` output) exactly, pixel for pixel. When DECODED has
 an ICC profile, the colour is first put into that profile's numbers (littleCMS, relative
-colorimetric with black point compensation), as hexmask draws a border or background into
-a kept profile since issue 31.
+colorimetric with black point compensation), as hexmask writes a border or background
+into a kept profile's numbers.
 
-`agree`: two screenshots of two versions of one picture (issue 31: a Display P3 photo's
+`agree`: two screenshots of two versions of one picture (a Display P3 photo's
 avatar with its profile kept, and converted to sRGB by hexmask) show the same colours:
 wherever PICTURE (either version; only its alpha is read) is opaque, the screenshots'
 pixels are within 2 levels, over at least half of the picture's area. Both pictures are

@@ -96,7 +96,7 @@ smart cat-attention.png "$cat" --gravity attention
 
 # Colour (README, "Colour"): a Display P3 photo, the astronaut tagged with
 # Fixtures/icc/DisplayP3.icc by scripts/tag_icc.py (pixels untouched), as a 256 px avatar
-# the way `--strip` left it before issue 31 (the profile dropped, the numbers not
+# the way `--strip` left it before it converted (the profile dropped, the numbers not
 # converted, so every viewer reads P3 numbers as sRGB: duller) and with `--colorspace srgb`
 # (converted). The old --strip is emulated: the keep avatar with its profile taken out.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/hexmask-gallery.XXXXXX")

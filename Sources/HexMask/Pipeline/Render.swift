@@ -147,7 +147,7 @@ extension HexMask {
     _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, renders: [TargetRender]
   ) -> [Report] {
     let metadata = picture.stored.metadata
-    // A profile dropped while reading counts whatever the mode: --strip converts, so a
+    // A profile dropped while reading counts whatever the mode: stripping converts, so a
     // profile it could not read changes how the picture looks.
     let readWarnings = metadata.warnings + read.warnings + plan.colour.warnings
     var reports = renders.map { render in
