@@ -201,6 +201,41 @@ import Testing
     #expect(rendered.colour == nil)
   }
 
+  /// A profile must be of the pixels' kind, as browsers require: a gray one on colour
+  /// pixels, or an RGB one on gray pixels, is left out with a warning, in every mode.
+  @Test(arguments: [
+    ("exif/Landscape_1.jpg", "icc/DotGain20.icc", "a gray ICC profile on colour pixels"),
+    ("icc/grayscale-icc.jpg", "icc/AdobeRGB1998.icc", "an RGB ICC profile on gray pixels"),
+  ])
+  func aProfileOfAnotherKindThanThePixelsIsLeftOut(picture: String, profile: String, reason: String)
+    throws
+  {
+    let input = replacingICCProfile(of: try Self.bytes(picture), with: try Self.bytes(profile))
+    let untagged = try Self.render(jpegWithoutICCProfile(input), .keep)
+    for (mode, strip) in [(HexMask.ColorSpace.keep, false), (.srgb, false), (.keep, true)] {
+      let rendered = try Self.render(input, mode, strip: strip)
+      #expect(rendered.warnings.map(\.kind) == [.profileUnusable])
+      #expect(rendered.warnings.first?.description.contains(reason) == true)
+      #expect(rendered.colour?.action == .unusable)
+      #expect(try decodePNG(rendered.bytes).image == decodePNG(untagged.bytes).image)
+    }
+  }
+
+  /// An `sRGB` chunk before the `iCCP` (which libpng would take for a second profile and
+  /// drop the real one for) is ignored, as any sRGB chunk is: the profile is kept.
+  @Test func anSRGBChunkBeforeTheProfileIsIgnored() throws {
+    let png = try Self.bytes("icc/p3.png")
+    let at =
+      try #require(
+        (8..<png.count - 4).first { png[$0..<$0 + 4].elementsEqual(Array("iCCP".utf8)) }) - 4
+    // Length 1, "sRGB", intent 0, and its CRC.
+    let chunk: [UInt8] = [0, 0, 0, 1, 0x73, 0x52, 0x47, 0x42, 0, 0xAE, 0xCE, 0x1C, 0xE9]
+    let input = Array(png[..<at]) + chunk + Array(png[at...])
+    let rendered = try Self.render(input, .keep)
+    #expect(rendered.warnings.isEmpty)
+    #expect(rendered.colour?.action == .kept)
+  }
+
   /// `jpeg` with its APP2 ICC segments replaced by one holding `profile`.
   func replacingICCProfile(of jpeg: [UInt8], with profile: [UInt8]) -> [UInt8] {
     var kept: [UInt8] = [0xFF, 0xD8]

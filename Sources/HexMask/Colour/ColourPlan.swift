@@ -68,9 +68,8 @@ extension HexMask {
       let transform: ColourTransform
       do throws(ColourProfileError) {
         transform = try ColourTransform.shared(iccProfile: profile)
-        guard transform.input != .cmyk else {
-          throw ColourProfileError(
-            kind: .unsupportedColourSpace, reason: "a CMYK ICC profile on pixels that are not CMYK")
+        if let reason = mismatch(transform.input, isGray: metadata.isGray) {
+          throw ColourProfileError(kind: .unsupportedColourSpace, reason: reason)
         }
       } catch {
         report = ColourReport(profile: profileDescription(profile), action: .unusable)
@@ -96,6 +95,17 @@ extension HexMask {
     }
 
     private init() {}
+
+    /// Why a profile of `kind` cannot describe pixels that are gray or colour as `isGray`
+    /// says (nil: either), as browsers ignore such a profile; nil when it can.
+    private func mismatch(_ kind: ColourTransform.Input, isGray: Bool?) -> String? {
+      switch (kind, isGray) {
+      case (.cmyk, _): "a CMYK ICC profile on pixels that are not CMYK"
+      case (.gray, false?): "a gray ICC profile on colour pixels"
+      case (.rgb, true?): "an RGB ICC profile on gray pixels"
+      default: nil
+      }
+    }
 
     /// `colour`, given in sRGB, in the numbers of the output's colour space.
     func inOutputSpace(_ colour: RGBAColor) -> RGBAColor {

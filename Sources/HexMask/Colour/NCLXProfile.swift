@@ -42,7 +42,8 @@ extension HexMask {
       case 9: "BT.2020"
       case 11: "DCI-P3"
       case 12: "Display P3"
-      default: "primaries \(primaries)"
+      case 22: "EBU 3213"
+      default: "code \(primaries)"
       }
     }
 
@@ -50,9 +51,12 @@ extension HexMask {
       switch transfer {
       case 2, 13: "sRGB"
       case 1, 6, 14, 15: "BT.709"
+      case 4: "gamma 2.2"
+      case 5: "gamma 2.8"
+      case 8: "linear"
       case 16: "PQ"
       case 18: "HLG"
-      default: "transfer \(transfer)"
+      default: "code \(transfer)"
       }
     }
   }

@@ -70,6 +70,7 @@ final class JPEGDecoder: ImageDecoder {
     height = Int(hm_jpeg_reader_height(reader))
     color = hm_jpeg_reader_color(reader)
     metadata = Self.metadata(of: reader)
+    metadata.isGray = color == HM_JPEG_RGBA ? hm_jpeg_reader_gray(reader) != 0 : nil
     if color != HM_JPEG_RGBA, let profile = metadata.iccProfile { useCMYKProfile(profile) }
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
