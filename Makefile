@@ -21,7 +21,9 @@
 #                                    Slurm cluster (as root; CI runs it after make check)
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
-#                                    included (as root it installs chromium; CI runs it last)
+#                                    included, and a Display P3 avatar converted to sRGB in
+#                                    the colours of the kept-profile one (as root it installs
+#                                    chromium; CI runs it last)
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)
 #   make dist                        hexmask-VERSION-linux-ARCH.tar.gz for other distributions
@@ -223,11 +225,13 @@ demo: build
 # The benchmark (docs/performance.md): builds release (hexmask and the hexmask-floor tool of
 # bench/hexmask-floor) and runs bench/run.py, which makes its inputs under $(SCRATCH)/bench, times hexmask and
 # whichever of vips/pyvips and ImageMagick are installed, and writes bench/results.md.
-# Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5'.
+# Takes several minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS='--jobs a,b --runs 5';
+# CORPUS names the corpus whose photos make the inputs (as for check).
 BENCH_ARGS ?=
 
 bench: build
-	python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" $(BENCH_ARGS)
+	HEXMASK_CORPUS="$(CORPUS)" python3 bench/run.py --bin "$(RELEASE_BIN)" --work "$(SCRATCH)/bench" \
+	  $(BENCH_ARGS)
 
 bench-deps:
 	@if command -v vips >/dev/null && command -v convert >/dev/null && [ -x /usr/bin/time ] && \

@@ -7,9 +7,10 @@ Python 3 standard library only; pyvips is used when it can be imported (to gener
 inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` command.
 
 1. Generates the inputs into DIR (default .build/bench, not committed; reused while the
-   recipe is unchanged) from the corpus photos (../shared/corpus/photos/, else
-   Fixtures/photos/rocket.jpg): upscaled with Lanczos-3, cropped, σ = 4 luma grain added so
-   they compress like camera output rather than like smooth upscales, saved as JPEG q90:
+   recipe is unchanged) from the corpus photos ($HEXMASK_CORPUS/photos/, by default
+   ../shared/corpus/photos/, else Fixtures/photos/rocket.jpg): upscaled with Lanczos-3,
+   cropped, σ = 4 luma grain added so they compress like camera output rather than like
+   smooth upscales, saved as JPEG q90:
      a.jpg          one 6000×4000 photo
      phone/*.jpg    18 phone-size 4032×3024 photos (every corpus photo, 3 crops each)
      c.jpg          one 20000×20000 photo (memory)
@@ -30,6 +31,10 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
          --nofs on the RGBA avatars, 2 at a time (needs pngquant)
      (j) phone/ → 256² avatars as WebP and AVIF at their defaults, and libvips' AVIF,
          with SSIM (and SSIMULACRA2 when the package imports) against each tool's PNG
+     (k) (b) with its photos tagged Display P3 (an APP2 profile put in by
+         scripts/tag_icc.py, no re-encoding): --colorspace srgb against keep and --strip,
+         vipsthumbnail with and without --export-profile srgb; and (j)'s AVIF and the
+         palette PNG (--colors 256) both ways, for the bytes. Its rows run round by round.
 3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
    RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
    output bytes.
@@ -90,7 +95,10 @@ def version_of(command):
 
 
 def corpus_photos():
-    folder = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus", "photos"))
+    # HEXMASK_CORPUS names the corpus as for `make check` (a worktree elsewhere has no
+    # ../shared beside it); otherwise the one beside the checkout.
+    corpus = os.environ.get("HEXMASK_CORPUS") or os.path.join(REPO, "..", "shared", "corpus")
+    folder = os.path.normpath(os.path.join(corpus, "photos"))
     photos = []
     if os.path.isdir(folder):
         photos = sorted(
@@ -458,6 +466,11 @@ def targets_h(jobs):
     return out
 
 
+# Jobs whose rows are compared with each other by ratios close to 1: their runs go round
+# by round over the rows (each row's warm-up in the first round) rather than row by row.
+INTERLEAVED = {"k"}
+
+
 # libvips's AVIF quality in job (j): the Q at which its SSIM on the phone avatars is
 # nearest hexmask's AVIF default: Q 75 gave SSIM 0.9724 and Q 80 0.9751 on six of the
 # avatars, against 0.9745 for hexmask's AVIF.
@@ -521,6 +534,163 @@ def targets_j(jobs):
         out.append(f"target AVIF ≤ 0.85× WebP's bytes at SSIM ≥ WebP's − 0.005: {ratio:.2f}×, "
                    f"SSIM {avif[0] - webp[0]:+.4f} — "
                    f"{verdict(ratio <= 0.85 and avif[0] >= webp[0] - 0.005)}")
+    return out
+
+
+# Job (k): the phone photos tagged Display P3. The profile is the lcms2-made one of the
+# colour fixtures (P3 primaries, D65, the sRGB curve; scripts/make-p3-profile.c), put into
+# each JPEG by scripts/tag_icc.py as an APP2 segment without re-encoding, so the decode
+# costs what job (b)'s does and only the colour handling differs.
+P3_PROFILE = os.path.join(REPO, "Fixtures", "icc", "DisplayP3.icc")
+
+
+def p3_inputs(phone_dir, work):
+    """The phone JPEGs with the Display P3 profile, in $WORK/phone-p3, made once (again
+    when the profile changes: a copy of it next to the folder is the stamp); None without
+    the profile or scripts/tag_icc.py."""
+    try:
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        import tag_icc
+        with open(P3_PROFILE, "rb") as f:
+            profile = f.read()
+    except (ImportError, OSError) as error:
+        log(f"bench: (k) needs {P3_PROFILE} and scripts/tag_icc.py: {error}")
+        return None
+    folder = os.path.join(work, "phone-p3")
+    stamp = folder + ".icc"
+    try:
+        with open(stamp, "rb") as f:
+            if f.read() == profile and os.path.isdir(folder):
+                return folder
+    except OSError:
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name in sorted(os.listdir(phone_dir)):
+        with open(os.path.join(phone_dir, name), "rb") as f:
+            tagged = tag_icc.retag_jpeg(f.read(), profile)
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(tagged)
+    with open(stamp, "wb") as f:
+        f.write(profile)
+    return folder
+
+
+def job_k(tools, phone_dir, p3_dir, work, hexmask_bin):
+    """Job (b) on the P3-tagged photos: `--colorspace srgb` (converted with lcms2) against
+    `keep` (the profile copied) and `--strip` (converted, then no profile), with job (b)'s
+    untagged photos and vipsthumbnail with and without --export-profile srgb for scale;
+    then job (j)'s AVIF and the palette PNG (--colors 256) both ways, for the bytes."""
+    side = 256
+    files = sorted(os.path.join(p3_dir, n) for n in os.listdir(p3_dir))
+    out = lambda name: os.path.join(work, "out-k", name)
+    os.makedirs(os.path.join(work, "out-k"), exist_ok=True)
+    hexmask = lambda folder: [hexmask_bin, "-q", folder, "--size", str(side), "-j", "2"]
+    jobs = [
+        (Result(f"hexmask -j 2 --colorspace {mode}",
+                hexmask(p3_dir) + ["--out-dir", out(mode), "--colorspace", mode]), out(mode))
+        for mode in ("keep", "srgb")
+    ]
+    jobs.append((Result("hexmask -j 2 --strip", hexmask(p3_dir) + ["--out-dir", out("strip"),
+                                                                    "--strip"],
+                        "converts to sRGB, then writes no profile"), out("strip")))
+    jobs.append((Result("hexmask -j 2, job (b)'s untagged photos",
+                        hexmask(phone_dir) + ["--out-dir", out("untagged")],
+                        "no profile: nothing to convert"), out("untagged")))
+    if tools["vipsthumbnail"]:
+        thumbnail = ["__mkdir__", "vipsthumbnail", "--size", f"{side}x{side}", "--smartcrop",
+                     "centre"]
+        vips = f"vipsthumbnail {tools['vips_version']} (no mask)"
+        jobs.append((Result(vips, thumbnail + ["-o", out("vips-keep") + "/%s.png"] + files,
+                            "keeps the profile"), out("vips-keep")))
+        jobs.append((Result(f"{vips} --export-profile srgb",
+                            thumbnail + ["--export-profile", "srgb",
+                                         "-o", out("vips-srgb") + "/%s.png"] + files,
+                            "converted to sRGB"), out("vips-srgb")))
+    for extra, name in ((["--format", "avif"], "avif"), (["--colors", "256"], "colors")):
+        for mode in ("keep", "srgb"):
+            jobs.append((Result(f"hexmask -j 2 {' '.join(extra)} --colorspace {mode}",
+                                hexmask(p3_dir) + ["--out-dir", out(f"{name}-{mode}"),
+                                                   "--colorspace", mode] + extra),
+                         out(f"{name}-{mode}")))
+    return jobs
+
+
+def png_chunk_kinds(path):
+    """The chunk types of a PNG, in order."""
+    kinds = []
+    with open(path, "rb") as f:
+        f.read(8)
+        while True:
+            head = f.read(8)
+            if len(head) < 8:
+                return kinds
+            length, kind = struct.unpack(">I4s", head)
+            kinds.append(kind.decode("latin-1"))
+            f.seek(length + 4, os.SEEK_CUR)
+
+
+def targets_k(jobs):
+    """The colour targets: srgb ≤ 1.15× keep, and the AVIF and palette bytes no larger
+    with srgb; the rest as ratios, and which colour chunks the PNGs carry."""
+    by_tool = {result.tool: (result, folder) for result, folder in jobs}
+
+    def pair(keep_tool, srgb_tool):
+        keep, srgb = by_tool.get(keep_tool, (None,))[0], by_tool.get(srgb_tool, (None,))[0]
+        if not keep or not srgb or keep.error or srgb.error or not keep.median:
+            return None
+        return keep, srgb
+
+    def times(label, found):
+        keep, srgb = found
+        wall = srgb.median / keep.median
+        cpu = statistics.median(srgb.cpu) / statistics.median(keep.cpu)
+        # The rows run round by round, so each round's two runs met the same load.
+        paired = statistics.median(s / k for s, k in zip(srgb.times, keep.times))
+        return wall, cpu, (f"{label}: wall {wall:.2f}× (per round, median {paired:.2f}×), "
+                           f"CPU {cpu:.2f}× ({keep.median:.2f} → {srgb.median:.2f} s)")
+
+    out = []
+    found = pair("hexmask -j 2 --colorspace keep", "hexmask -j 2 --colorspace srgb")
+    if found:
+        wall, cpu, text = times("target --colorspace srgb ≤ 1.15× keep", found)
+        out.append(f"{text} — {verdict(wall <= 1.15)} (CPU: {verdict(cpu <= 1.15)})")
+    for tool, label in (("hexmask -j 2 --strip", "--strip against keep"),
+                        ("hexmask -j 2, job (b)'s untagged photos",
+                         "job (b)'s untagged photos against keep")):
+        found = pair("hexmask -j 2 --colorspace keep", tool)
+        if found:
+            out.append(times(label, found)[2])
+    vips = next((tool for tool in by_tool if tool.startswith("vipsthumbnail")
+                 and not tool.endswith("srgb")), None)
+    found = vips and pair(vips, vips + " --export-profile srgb")
+    if found:
+        out.append(times("vipsthumbnail --export-profile srgb against without", found)[2])
+    for label, extra in (("AVIF", "--format avif"), ("palette PNG", "--colors 256")):
+        found = pair(f"hexmask -j 2 {extra} --colorspace keep",
+                     f"hexmask -j 2 {extra} --colorspace srgb")
+        if not found:
+            continue
+        keep, srgb = found
+        count = len(output_names(by_tool[keep.tool][1]))
+        saved = (keep.bytes - srgb.bytes) / max(count, 1)
+        out.append(f"target {label} bytes with srgb ≤ keep: {srgb.bytes:,} against "
+                   f"{keep.bytes:,} ({srgb.bytes / keep.bytes:.3f}×, {saved:,.0f} bytes saved "
+                   f"an avatar) — {verdict(srgb.bytes <= keep.bytes)}")
+    # Which colour chunks the PNGs carry: the profile was read (keep) and replaced (srgb).
+    chunks = []
+    for tool in ("hexmask -j 2 --colorspace keep", "hexmask -j 2 --colorspace srgb",
+                 "hexmask -j 2 --strip"):
+        result, folder = by_tool.get(tool, (None, None))
+        if not result or result.error or not os.path.isdir(folder):
+            continue
+        names = output_names(folder)
+        kinds = [png_chunk_kinds(os.path.join(folder, n)) for n in names]
+        counts = ", ".join(f"{sum(k in found for found in kinds)} {k}"
+                           for k in ("iCCP", "sRGB", "cICP"))
+        chunks.append(f"{tool.replace('hexmask -j 2 ', '')}: {counts}")
+    if chunks:
+        out.append(f"colour chunks of the {len(names)} PNGs: " + "; ".join(chunks))
     return out
 
 
@@ -948,8 +1118,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,i,j",
-                        help="which jobs: a, b, c, d, e, f, g, h, i, j")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,i,j,k",
+                        help="which jobs: a, b, c, d, e, f, g, h, i, j, k")
     parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
@@ -965,7 +1135,7 @@ def main():
             sys.exit(f"bench: {path} is missing; build with `swift build -c release`")
     selected = args.jobs.split(",")
     # Job (g) makes its own inputs; the others share the ones vips makes.
-    needs_inputs = any(key in selected for key in "abcdefhij")
+    needs_inputs = any(key in selected for key in "abcdefhijk")
     if needs_inputs and not shutil.which("vips"):
         sys.exit("bench: the inputs are made with vips; install libvips-tools (make bench-deps)")
     vips_version = (version_of(["vips", "--version"]) or "?").replace("vips-", "")
@@ -1015,6 +1185,12 @@ def main():
         ("j", f"(j) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars for the web, 2 at a "
          "time: WebP and AVIF", lambda: job_j(tools, phone_dir, work, hexmask_bin), None, 1,
          targets_j))
+    p3_dir = p3_inputs(phone_dir, work) if "k" in selected else None
+    if p3_dir:
+        plans.append(
+            ("k", f"(k) {PHONE_COUNT} phone JPEGs (4032×3024) tagged Display P3 → 256² avatars, "
+             "2 at a time: --colorspace srgb against keep",
+             lambda: job_k(tools, phone_dir, p3_dir, work, hexmask_bin), None, 1, targets_k))
     heic_dir = heic_inputs(phone_dir, work) if "d" in selected else None
     if heic_dir:
         plans.append(
@@ -1036,9 +1212,16 @@ def main():
         log(f"bench: {title}")
         jobs = make_jobs()
         load_before = os.getloadavg()[0]
-        for result, output in jobs:
-            if not result.skipped:
-                measure(result, output, args.runs, warmup, args.timeout)
+        if key in INTERLEAVED:  # round by round, so a change in load hits every row alike
+            for round_index in range(args.runs):
+                for result, output in jobs:
+                    if not result.skipped and not result.error:
+                        measure(result, output, 1, warmup if round_index == 0 else 0,
+                                args.timeout)
+        else:
+            for result, output in jobs:
+                if not result.skipped:
+                    measure(result, output, args.runs, warmup, args.timeout)
         load_after = os.getloadavg()[0]
         check_outputs(jobs, side)
         section = table(title, jobs, targets)
@@ -1057,9 +1240,10 @@ def main():
             shown = [p.replace(work, "$WORK").replace(REPO + "/", "") for p in result.command
                      if p != "__mkdir__"]
             shown = ["python3" if p == sys.executable else p for p in shown]
-            phones = [p for p in shown if p.startswith("$WORK/phone/")]
-            if phones:
-                shown = [p for p in shown if p not in phones] + ["$WORK/phone/*.jpg"]
+            for folder in ("$WORK/phone/", "$WORK/phone-p3/"):
+                phones = [p for p in shown if p.startswith(folder)]
+                if phones:
+                    shown = [p for p in shown if p not in phones] + [folder + "*.jpg"]
             if shown[:2] == ["sh", "-c"]:  # sh -c SCRIPT sh FILES: show the pipeline
                 shown = [shown[2].replace('"$@"', " ".join(shown[4:]))]
             commands.append(f"    {result.tool}: {' '.join(shown)}")

@@ -26,8 +26,21 @@
 # Two controls: hexmask's PNG of the rocket must show exactly, its anti-aliased edge too
 # (so the screenshot itself is exact: Chromium shows the AVIFs' edges as if their alpha
 # were limited range, which is measured and printed but not checked, see docs/web.md,
-# "How the AVIF defaults were chosen"); and the lossless rocket with its profile stripped
-# must fail the comparison, so the check can tell a picture shown in the wrong colours.
+# "How the AVIF defaults were chosen"); and the lossless rocket made from the JPEG with its
+# profile taken out must fail the comparison, so the check can tell a picture shown in the
+# wrong colours.
+# Colour: a Display P3 photo (Fixtures/faces/detect/astronaut.jpg, tagged with
+# Fixtures/icc/DisplayP3.icc by scripts/tag_icc.py, its pixels untouched) as a 256² PNG
+# avatar with `--colorspace keep` (the P3 profile copied; Chromium converts) and with
+# `--colorspace srgb` (hexmask converts with lcms2): the two screenshots' opaque pixels
+# agree within 2 levels (chromium_compare.py agree). Without the border (--line 0): hexmask
+# draws it after converting, so its anti-aliased inner edge is white blended into sRGB
+# numbers in one and into P3 numbers (converted by Chromium afterwards) in the other, which
+# differ where the blend leaves the sRGB gamut (up to 15 levels on 100 of the 43 964 opaque
+# pixels of the default avatar); the outer edge, not opaque, is left out alike. Its
+# control: the keep avatar with its profile taken out, pixels as they are (what `--strip`
+# did before it converted), must differ from the converted one by more than 2 levels somewhere,
+# so the check can fail.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
 set -euo pipefail
@@ -118,14 +131,39 @@ shoot png png
 echo "chromium-check: control, the rocket as hexmask's PNG, edge checked too"
 "$python" "$compare" shown "$work/png-shot.png" "$work/png.png" "$page" 444 edge ||
   die "Chromium shows hexmask's PNG differently (above): the screenshot is not exact"
-# The same pixels without their profile must not pass as the tagged ones.
-"$hexmask" "$root/Fixtures/photos/rocket.jpg" "$work/control.avif" --size 256 --lossless \
-  --strip --quiet || die "hexmask cannot write control.avif"
+# The same pixels without their profile must not pass as the tagged ones. Not made with
+# --strip, which converts to sRGB first since --colorspace: the profile is taken out of the
+# JPEG (scripts/tag_icc.py, the pixels untouched), so hexmask has nothing to convert.
+"$python" "$root/scripts/tag_icc.py" "$root/Fixtures/photos/rocket.jpg" \
+  "$work/rocket-bare.jpg" --remove || die "cannot take the profile out of rocket.jpg"
+"$hexmask" "$work/rocket-bare.jpg" "$work/control.avif" --size 256 --lossless --quiet ||
+  die "hexmask cannot write control.avif"
 shoot control
 echo "chromium-check: control, the rocket without its profile (must fail):"
 if "$python" "$compare" shown "$work/control-shot.png" "$work/rocket-lossless-decoded.png" \
   "$page" 444 2>&1 | sed 's/^FAILED:/  as it should: FAILED:/'; then
   die "the comparison passed a picture shown without its colour profile"
+fi
+
+# Colour: the same P3 photo shown with its profile and converted to sRGB by hexmask.
+"$python" "$root/scripts/tag_icc.py" "$root/Fixtures/faces/detect/astronaut.jpg" \
+  "$work/p3.jpg" --profile "$root/Fixtures/icc/DisplayP3.icc" ||
+  die "cannot tag the astronaut with the Display P3 profile"
+for mode in keep srgb; do
+  "$hexmask" "$work/p3.jpg" "$work/p3-$mode.png" --size 256 --line 0 \
+    --colorspace "$mode" --quiet || die "hexmask cannot write p3-$mode.png"
+  shoot "p3-$mode" png
+done
+echo "chromium-check: a Display P3 photo, --colorspace srgb against keep (its profile kept)"
+"$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-keep-shot.png" \
+  "$work/p3-keep.png" || die "Chromium shows the converted P3 avatar in other colours (above)"
+"$python" "$root/scripts/tag_icc.py" "$work/p3-keep.png" "$work/p3-bare.png" --remove ||
+  die "cannot take the profile out of p3-keep.png"
+shoot p3-bare png
+echo "chromium-check: control, the kept P3 avatar without its profile (must fail):"
+if "$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-bare-shot.png" \
+  "$work/p3-keep.png" 2>&1 | sed 's/^FAILED:/  as it should: FAILED:/'; then
+  die "the comparison passed a P3 picture shown without its profile"
 fi
 
 echo "chromium-check: passed ($(chromium --version 2>/dev/null | head -n 1)," \

@@ -4,6 +4,7 @@
 
     chromium_compare.py shown SCREENSHOT.png DECODED.png '#rrggbb' 444|420 [edge]
     chromium_compare.py flattens DECODED.png '#rrggbb' FLAT.png
+    chromium_compare.py agree SHOT_A.png SHOT_B.png PICTURE.png
 
 `shown`: SCREENSHOT is Chromium's rendering of an AVIF as an <img> at 0,0 on a page of
 that colour; DECODED is the same AVIF decoded by libheif (the library hexmask reads and
@@ -26,7 +27,19 @@ same pixels, where Chromium blends exactly, not for the AVIFs, whose edge Chromi
 as if their alpha were limited range (docs/web.md, "How the AVIF defaults were chosen").
 
 `flattens`: DECODED put over the colour with hexmask's own formula (Flattening.swift)
-equals FLAT (hexmask's `--background` output) exactly, pixel for pixel.
+equals FLAT (hexmask's `--background` output) exactly, pixel for pixel. When DECODED has
+an ICC profile, the colour is first put into that profile's numbers (littleCMS, relative
+colorimetric with black point compensation), as hexmask writes a border or background
+into a kept profile's numbers.
+
+`agree`: two screenshots of two versions of one picture (a Display P3 photo's
+avatar with its profile kept, and converted to sRGB by hexmask) show the same colours:
+wherever PICTURE (either version; only its alpha is read) is opaque, the screenshots'
+pixels are within 2 levels, over at least half of the picture's area. Both pictures are
+put at 0,0 at natural size, so their pixels line up. The anti-aliased edge (alpha 1…254)
+is left out: hexmask blends it after the conversion, in sRGB numbers, which differ from a
+blend in P3 numbers converted afterwards (so chromium-check makes these avatars without
+a border, whose inner edge is opaque but blended likewise).
 
 Prints one line per comparison; exits 1 with a line starting "FAILED:" when one fails.
 Needs Debian's python3-pil (PIL with littleCMS), nothing else.
@@ -64,6 +77,23 @@ def in_srgb(image):
     return ImageCms.profileToProfile(
         rgb, source, ImageCms.createProfile("sRGB"),
         renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="RGB")
+
+
+# lcms2's cmsFLAGS_BLACKPOINTCOMPENSATION; Debian's Pillow 9 has no ImageCms.Flags.
+BLACK_POINT_COMPENSATION = 0x2000
+
+
+def in_profile(colour_rgb, image):
+    """`colour_rgb`, an sRGB colour, in the numbers of `image`'s ICC profile (itself when
+    the image has none)."""
+    profile = image.info.get("icc_profile")
+    if not profile:
+        return colour_rgb
+    transform = ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(io.BytesIO(profile)), "RGB",
+        "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=BLACK_POINT_COMPENSATION)
+    return ImageCms.applyTransform(Image.new("RGB", (1, 1), colour_rgb), transform).getpixel((0, 0))
 
 
 def block_chroma(rgb):
@@ -168,8 +198,8 @@ def shown(screenshot_path, decoded_path, page_text, chroma, edge=""):
 
 
 def flattens(decoded_path, page_text, flat_path):
-    page = colour(page_text)
     decoded = rgba(decoded_path)
+    page = in_profile(colour(page_text), decoded)
     flat = Image.open(flat_path).convert("RGB")
     if flat.size != decoded.size:
         sys.exit(f"FAILED: {flat_path} is {flat.size}, the AVIF {decoded.size}")
@@ -177,11 +207,42 @@ def flattens(decoded_path, page_text, flat_path):
     for (r, g, b, a), got in zip(decoded.getdata(), flat.getdata()):
         want = tuple((v * a + u * (255 - a) + 127) // 255 for v, u in zip((r, g, b), page))
         mismatches += want != got
-    print(f"  decoded AVIF over {page_text} against hexmask's --background output: "
-          f"{mismatches} pixels differ")
+    print(f"  decoded AVIF over {page_text} (in its profile's numbers: {page}) against "
+          f"hexmask's --background output: {mismatches} pixels differ")
     if mismatches:
         sys.exit(f"FAILED: {mismatches} pixels of {decoded_path} over {page_text} differ "
                  f"from {flat_path}")
+
+
+AGREE_TOLERANCE = 2
+
+
+def agree(first_path, second_path, picture_path):
+    first = Image.open(first_path).convert("RGB")
+    second = Image.open(second_path).convert("RGB")
+    alpha = rgba(picture_path).getchannel("A")
+    width, height = alpha.size
+    if first.size != second.size or first.width < width or first.height < height:
+        sys.exit(f"FAILED: screenshots {first.size} and {second.size} do not both hold the "
+                 f"{width}×{height} picture")
+    a, b, coverage = first.load(), second.load(), alpha.load()
+    worst, where, count, total = 0, None, 0, 0
+    for y in range(height):
+        for x in range(width):
+            if coverage[x, y] != 255:
+                continue
+            count += 1
+            difference = max(abs(p - q) for p, q in zip(a[x, y], b[x, y]))
+            total += difference
+            if difference > worst:
+                worst, where = difference, (x, y)
+    print(f"  opaque {count} px: max diff {worst}, mean {total / max(count, 1):.2f}"
+          + (f" (worst at {where}: {a[where]} against {b[where]})" if where else ""))
+    if count < width * height // 2:
+        sys.exit(f"FAILED: only {count} opaque pixels (want ≥ {width * height // 2})")
+    if worst > AGREE_TOLERANCE:
+        sys.exit(f"FAILED: opaque pixel {where} is {a[where]} in one screenshot and "
+                 f"{b[where]} in the other (diff {worst} > {AGREE_TOLERANCE})")
 
 
 def main():
@@ -190,6 +251,8 @@ def main():
         shown(*args[1:])
     elif len(args) == 4 and args[0] == "flattens":
         flattens(*args[1:])
+    elif len(args) == 4 and args[0] == "agree":
+        agree(*args[1:])
     else:
         sys.exit(__doc__)
 

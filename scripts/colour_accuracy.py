@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks `hexmask --colorspace srgb` against libvips' conversion to sRGB (issue 31, Accuracy).
+"""Checks `hexmask --colorspace srgb` against libvips' conversion to sRGB.
 
 For each picture with an ICC profile (Fixtures/colour/, and the ICC-tagged files of
 /work/shared/corpus/icc and /work/shared/corpus/jpeg when that folder exists), hexmask cuts its

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Fixtures/colour/: small pictures tagged with wide-gamut, gray and CMYK profiles, on
-which scripts/colour_accuracy.py checks `--colorspace srgb` against libvips (issue 31).
+which scripts/colour_accuracy.py checks `--colorspace srgb` against libvips.
 
 The RGB photo fixtures share one JPEG encoding: the same numbers, read through Display P3,
 Adobe RGB or ProPhoto, mean different colours, and only the APP2 segments differ (made with

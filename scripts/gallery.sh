@@ -2,7 +2,8 @@
 # Regenerates the pictures of README's gallery under docs/gallery/ with hexmask itself, from
 # the bundled photo. `make gallery` runs it with the release build; by hand:
 #   scripts/gallery.sh .build/release/hexmask
-# The gallery's pictures are 160 × 160 so that docs/ stays well under 1 MB.
+# The gallery's pictures are 160 × 160 so that docs/ stays well under 1 MB (the colour pair
+# 256 × 256, an avatar's size, where a dull picture shows).
 set -eu
 
 hexmask=${1:?usage: scripts/gallery.sh path/to/hexmask}
@@ -13,6 +14,8 @@ photo=Fixtures/photos/rocket.jpg
 out=docs/gallery
 size=160
 rm -rf "$out"
+# hexmask replaces only outputs it knows it made (its records), so the full-size ones go too.
+rm -f docs/rocket-hexagon.png docs/rocket-octagon-blue.png docs/rocket-seed.png
 mkdir -p "$out"
 
 # run OUTPUT OPTION...: prints the command, quoted for a shell, and cuts the photo into OUTPUT.
@@ -90,5 +93,22 @@ else
 fi
 smart cat-center.png "$cat"
 smart cat-attention.png "$cat" --gravity attention
+
+# Colour (README, "Colour"): a Display P3 photo, the astronaut tagged with
+# Fixtures/icc/DisplayP3.icc by scripts/tag_icc.py (pixels untouched), as a 256 px avatar
+# the way `--strip` left it before it converted (the profile dropped, the numbers not
+# converted, so every viewer reads P3 numbers as sRGB: duller) and with `--colorspace srgb`
+# (converted). The old --strip is emulated: the keep avatar with its profile taken out.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/hexmask-gallery.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+p3=$scratch/astronaut-p3.jpg
+python3 scripts/tag_icc.py Fixtures/faces/detect/astronaut.jpg "$p3" \
+  --profile Fixtures/icc/DisplayP3.icc
+echo "hexmask astronaut-p3.jpg $out/colour-srgb.png --size 256 --colorspace srgb"
+"$hexmask" "$p3" "$out/colour-srgb.png" --size 256 --colorspace srgb --compression small
+echo "hexmask astronaut-p3.jpg $out/colour-strip-before.png --size 256 --colorspace keep," \
+  "then its iCCP chunk taken out (the old --strip)"
+"$hexmask" "$p3" "$scratch/keep.png" --size 256 --colorspace keep --compression small
+python3 scripts/tag_icc.py "$scratch/keep.png" "$out/colour-strip-before.png" --remove
 
 du -sh docs

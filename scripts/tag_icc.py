@@ -3,7 +3,7 @@
 
 The colour fixtures need the same pixels under several profiles, and the README's "before"
 picture needs a P3 photo whose profile is gone but whose numbers are not converted (what
-`--strip` did before issue 31). Re-encoding through Pillow would change the JPEG's pixels
+`--strip` did before it converted). Re-encoding through Pillow would change the JPEG's pixels
 and its markers, so this edits the container: the entropy-coded data is copied byte for byte.
 
   JPEG: the profile goes into APP2 "ICC_PROFILE" segments (ICC.1 Annex B.4), split in chunks

@@ -416,6 +416,10 @@ const char *hm_jpeg_reader_warning(const hm_jpeg_reader *reader, int index) {
 
 hm_jpeg_color hm_jpeg_reader_color(const hm_jpeg_reader *reader) { return reader->color; }
 
+int hm_jpeg_reader_gray(const hm_jpeg_reader *reader) {
+  return reader->cinfo.jpeg_color_space == JCS_GRAYSCALE;
+}
+
 const uint8_t *hm_jpeg_reader_exif(const hm_jpeg_reader *reader, size_t *size) {
   *size = reader->metadata.exif.size;
   return reader->metadata.exif.data;

@@ -128,6 +128,11 @@ hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_by
   // libpng refuses a few old sRGB profiles it knows to be slightly wrong; viewers use
   // them all the same, and the profile is forwarded as it came, like any other.
   png_set_option(reader->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+  // hexmask ignores sRGB chunks; read, one placed before an iCCP makes libpng drop the
+  // profile ("too many profiles"), leaving the picture's numbers with nothing to say
+  // what they are. Skipped, the iCCP is read whatever the order.
+  static const png_byte srgb_chunk[] = {'s', 'R', 'G', 'B', '\0'};
+  png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, srgb_chunk, 1);
   png_read_info(reader->png, reader->info);
   reader->width = png_get_image_width(reader->png, reader->info);
   reader->height = png_get_image_height(reader->png, reader->info);
@@ -165,6 +170,11 @@ const uint8_t *hm_png_reader_icc(const hm_png_reader *reader, size_t *size) {
 uint32_t hm_png_reader_height(const hm_png_reader *reader) { return reader->height; }
 
 int hm_png_reader_interlaced(const hm_png_reader *reader) { return reader->interlaced; }
+
+int hm_png_reader_gray(const hm_png_reader *reader) {
+  if (reader->png == NULL || reader->info == NULL) return 0;
+  return (png_get_color_type(reader->png, reader->info) & PNG_COLOR_MASK_COLOR) == 0;
+}
 
 hm_status hm_png_reader_start(hm_png_reader *reader, char *message, size_t message_size) {
   if (reader->log.status != HM_OK) return hm_log_report(&reader->log, message, message_size);

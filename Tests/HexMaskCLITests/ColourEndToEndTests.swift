@@ -132,7 +132,7 @@ import Testing
       let run = try runHexMask([input.path, output, "--colorspace", "srgb"])
       #expect(run.status == 0)
       #expect(
-        run.standardError.hasPrefix("hexmask: \(input.path): warning: ICC profile not converted"))
+        run.standardError.hasPrefix("hexmask: \(input.path): warning: ICC profile not used ("))
       #expect(run.standardError.split(separator: "\n").count == 1)
       let strict = try runHexMask([
         input.path, dir.appendingPathComponent("strict.png").path, "--colorspace", "srgb",

@@ -290,7 +290,9 @@ extension HostileUserTests {
         + "done",
       command: "hexmask d --out-dir a -j 2 --size 48 -q && hexmask d --out-dir b -j 1 --size 48 -q "
         + "&& hexmask d/c1.heic one.png --size 48",
-      status: 0, firstError: nil,
+      // Three of the changed bytes fall in its ICC profile, which lcms2 (and Pillow) cannot use.
+      status: 0,
+      firstError: "hexmask: d/c1.heic: warning: ICC profile not used (couldn't link the profiles)…",
       check: "[ $(cat a/*.png b/*.png one.png | wc -c) -gt 0 ] "
         + "&& [ $(for f in a/*.png b/*.png one.png; do cksum < $f; done | sort -u | wc -l) = 1 ]"),
     HostileCase(

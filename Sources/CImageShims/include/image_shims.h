@@ -47,6 +47,8 @@ uint32_t hm_png_reader_height(const hm_png_reader *reader);
 // Nonzero for an Adam7-interlaced file, which is decoded whole (width * height * 4 bytes
 // and a pointer per row) at the first hm_png_reader_read_row. Valid once opened.
 int hm_png_reader_interlaced(const hm_png_reader *reader);
+// 1 when the stored pixels are gray (gray or gray + alpha colour types), 0 otherwise.
+int hm_png_reader_gray(const hm_png_reader *reader);
 
 // The eXIf chunk and the decompressed iCCP profile found before the image data, as
 // libpng accepted them; NULL (size 0) when absent or refused (libpng then warns).
@@ -91,6 +93,8 @@ typedef enum hm_jpeg_color {
 } hm_jpeg_color;
 
 hm_jpeg_color hm_jpeg_reader_color(const hm_jpeg_reader *reader);
+// 1 when the file stores one gray component, 0 otherwise.
+int hm_jpeg_reader_gray(const hm_jpeg_reader *reader);
 
 // The bytes libjpeg holds for the whole image while decoding an opened reader: its
 // coefficients (2 bytes each, 64 a block, every component at its sampling, rounded up to

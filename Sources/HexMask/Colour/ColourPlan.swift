@@ -18,8 +18,7 @@ extension HexMask {
       /// output says sRGB (or, stripped, nothing, which viewers read as sRGB).
       case srgb
       /// lcms2 could not use the profile (a ``Warning/Kind/profileUnusable`` warning): the
-      /// pixels were left as they are; the profile was copied where the output could carry
-      /// it and asked to keep it.
+      /// pixels were left as they are, and the profile left out.
       case unusable
     }
 
@@ -40,6 +39,10 @@ extension HexMask {
     var transform: ColourTransform?
     /// The ICC profile written into the output.
     var profile: [UInt8]?
+    /// Turns the sRGB colours hexmask draws (border, background) into the kept profile's
+    /// numbers, so that a viewer reading them through it shows them as asked; nil when the
+    /// output is sRGB (or untagged), or lcms2 cannot write into the profile.
+    var intoProfile: ColourTransform?
     /// Say sRGB in the format's own way (a PNG `sRGB` chunk, an AVIF `nclx` box).
     var tagsSRGB = false
     /// nil when the input has no profile (or for a mask).
@@ -50,6 +53,9 @@ extension HexMask {
     static let none = ColourPlan()
 
     /// The plan for a picture whose metadata says `metadata`, written as `output` says.
+    /// Every profile is read by lcms2 once (transforms are cached by profile bytes): one
+    /// it cannot use is dropped with a warning in every mode and format, so whether a
+    /// damaged profile passes never depends on where it is written.
     init(metadata: ImageMetadata, output: Output) {
       guard let profile = metadata.iccProfile, !output.maskOnly else { return }
       let tag = output.keepColorProfile
@@ -59,38 +65,55 @@ extension HexMask {
         tagsSRGB = tag
         return
       }
-      let writable = profileRefusal(profile, format: output.format) == nil
-      if output.colorSpace == .keep && output.keepColorProfile && writable {
-        // Copied byte for byte, without asking lcms2: keep costs nothing and never fails.
-        self.profile = profile
-        report = ColourReport(profile: profileDescription(profile), action: .kept)
-        return
-      }
+      let transform: ColourTransform
       do throws(ColourProfileError) {
-        let transform = try ColourTransform.shared(iccProfile: profile)
-        guard transform.input != .cmyk else {
-          throw ColourProfileError(
-            kind: .unsupportedColourSpace, reason: "a CMYK ICC profile on RGB pixels")
-        }
-        tagsSRGB = tag
-        if transform.matchesSRGB {
-          report = ColourReport(profile: transform.description, action: .srgb)
-        } else {
-          self.transform = transform
-          report = ColourReport(profile: transform.description, action: .converted)
+        transform = try ColourTransform.shared(iccProfile: profile)
+        if let reason = mismatch(transform.input, isGray: metadata.isGray) {
+          throw ColourProfileError(kind: .unsupportedColourSpace, reason: reason)
         }
       } catch {
-        // Left as they are: the profile stays where it can and was asked to.
-        self.profile = output.keepColorProfile && writable ? profile : nil
         report = ColourReport(profile: profileDescription(profile), action: .unusable)
-        let fate = self.profile == nil ? "dropped, colours may be off" : "copied unconverted"
         warnings = [
-          Warning(.profileUnusable, "ICC profile not converted (\(error.reason)): \(fate)")
+          Warning(.profileUnusable, "ICC profile not used (\(error.reason)); colours may be off")
         ]
+        return
+      }
+      let writable = profileRefusal(profile, format: output.format) == nil
+      if output.colorSpace == .keep && output.keepColorProfile && writable {
+        self.profile = profile
+        intoProfile = try? ColourTransform.sharedInverse(iccProfile: profile)
+        report = ColourReport(profile: transform.description, action: .kept)
+        return
+      }
+      tagsSRGB = tag
+      if transform.matchesSRGB {
+        report = ColourReport(profile: transform.description, action: .srgb)
+      } else {
+        self.transform = transform
+        report = ColourReport(profile: transform.description, action: .converted)
       }
     }
 
     private init() {}
+
+    /// Why a profile of `kind` cannot describe pixels that are gray or colour as `isGray`
+    /// says (nil: either), as browsers ignore such a profile; nil when it can.
+    private func mismatch(_ kind: ColourTransform.Input, isGray: Bool?) -> String? {
+      switch (kind, isGray) {
+      case (.cmyk, _): "a CMYK ICC profile on pixels that are not CMYK"
+      case (.gray, false?): "a gray ICC profile on colour pixels"
+      case (.rgb, true?): "an RGB ICC profile on gray pixels"
+      default: nil
+      }
+    }
+
+    /// `colour`, given in sRGB, in the numbers of the output's colour space.
+    func inOutputSpace(_ colour: RGBAColor) -> RGBAColor {
+      guard let intoProfile else { return colour }
+      var pixel = [colour.red, colour.green, colour.blue, colour.alpha]
+      pixel.withUnsafeMutableBufferPointer { intoProfile.convert($0) }
+      return RGBAColor(red: pixel[0], green: pixel[1], blue: pixel[2], alpha: colour.alpha)
+    }
   }
 
   /// Why `profile` cannot describe the pixels of an output of `format` (nil: it can): an
@@ -116,6 +139,8 @@ extension HexMask.ColourTransform {
   private struct Key: Equatable {
     var profile: [UInt8]
     var invertedCMYK: Bool
+    /// sRGB into the profile rather than the profile into sRGB.
+    var inverse = false
   }
 
   /// A transform for `iccProfile`, built once per profile and shared: every transform is
@@ -123,10 +148,28 @@ extension HexMask.ColourTransform {
   static func shared(iccProfile: [UInt8], invertedCMYK: Bool = false)
     throws(HexMask.ColourProfileError) -> HexMask.ColourTransform
   {
-    let key = Key(profile: iccProfile, invertedCMYK: invertedCMYK)
+    try cached(Key(profile: iccProfile, invertedCMYK: invertedCMYK)) {
+      () throws(HexMask.ColourProfileError) in
+      try HexMask.ColourTransform(iccProfile: iccProfile, invertedCMYK: invertedCMYK)
+    }
+  }
+
+  /// A transform from sRGB into the RGB profile `iccProfile`, built once per profile.
+  static func sharedInverse(iccProfile: [UInt8]) throws(HexMask.ColourProfileError)
+    -> HexMask.ColourTransform
+  {
+    try cached(Key(profile: iccProfile, invertedCMYK: false, inverse: true)) {
+      () throws(HexMask.ColourProfileError) in
+      try HexMask.ColourTransform(sRGBInto: iccProfile)
+    }
+  }
+
+  private static func cached(
+    _ key: Key, build: () throws(HexMask.ColourProfileError) -> HexMask.ColourTransform
+  ) throws(HexMask.ColourProfileError) -> HexMask.ColourTransform {
     if let found = cache.withLock({ $0.first { $0.key == key }?.transform }) { return found }
     // Built outside the lock: two threads may both build one, and the second is dropped.
-    let built = try HexMask.ColourTransform(iccProfile: iccProfile, invertedCMYK: invertedCMYK)
+    let built = try build()
     cache.withLock { entries in
       guard !entries.contains(where: { $0.key == key }) else { return }
       if entries.count == cacheSize { entries.removeFirst() }

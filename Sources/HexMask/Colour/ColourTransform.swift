@@ -63,7 +63,27 @@ extension HexMask {
     ///   - iccProfile: the profile's bytes, as read from the file.
     ///   - invertedCMYK: for a CMYK profile, whether the rows hold 255 − ink (Adobe JPEGs).
     /// - Throws: ``ColourProfileError`` when lcms2 cannot read or use the profile.
-    init(iccProfile: [UInt8], invertedCMYK: Bool = false) throws(ColourProfileError) {
+    convenience init(iccProfile: [UInt8], invertedCMYK: Bool = false)
+      throws(ColourProfileError)
+    {
+      try self.init { (context, log) throws(ColourProfileError) in
+        try Self.build(iccProfile, invertedCMYK, context, log)
+      }
+    }
+
+    /// The other way: RGBA rows in sRGB into the numbers of the RGB profile `iccProfile`, for
+    /// the colours hexmask draws onto a picture that keeps its profile.
+    convenience init(sRGBInto iccProfile: [UInt8]) throws(ColourProfileError) {
+      try self.init { (context, log) throws(ColourProfileError) in
+        try Self.buildFromSRGB(iccProfile, context, log)
+      }
+    }
+
+    private init(
+      building: (cmsContext, ErrorLog) throws(ColourProfileError) -> (
+        Input, cmsHTRANSFORM?, [UInt8], String?
+      )
+    ) throws(ColourProfileError) {
       let log = Unmanaged.passRetained(ErrorLog())
       guard let context = cmsCreateContext(nil, log.toOpaque()) else {
         log.release()
@@ -76,8 +96,8 @@ extension HexMask {
         Unmanaged<ErrorLog>.fromOpaque(user).takeUnretainedValue().record(text)
       }
       do throws(ColourProfileError) {
-        let built = try Self.build(iccProfile, invertedCMYK, context, log.takeUnretainedValue())
-        (self.input, self.transform, self.grayTable, self.description) = built
+        (self.input, self.transform, self.grayTable, self.description) = try building(
+          context, log.takeUnretainedValue())
       } catch {
         cmsDeleteContext(context)
         log.release()
@@ -166,9 +186,10 @@ extension HexMask {
 
     // MARK: Building
 
-    private static func build(
-      _ bytes: [UInt8], _ invertedCMYK: Bool, _ context: cmsContext, _ log: ErrorLog
-    ) throws(ColourProfileError) -> (Input, cmsHTRANSFORM?, [UInt8], String?) {
+    /// The profile in `bytes`, opened on `context` (the caller closes it).
+    private static func open(_ bytes: [UInt8], _ context: cmsContext, _ log: ErrorLog)
+      throws(ColourProfileError) -> cmsHPROFILE
+    {
       // lcms2 reads sizes as 32-bit; a profile larger than that is no profile.
       guard !bytes.isEmpty, let size = cmsUInt32Number(exactly: bytes.count) else {
         throw ColourProfileError(kind: .unreadable, reason: "empty or oversized ICC profile")
@@ -186,6 +207,36 @@ extension HexMask {
         throw ColourProfileError(
           kind: .unreadable, reason: log.reason(or: "unreadable ICC profile"))
       }
+      return source
+    }
+
+    private static func buildFromSRGB(_ bytes: [UInt8], _ context: cmsContext, _ log: ErrorLog)
+      throws(ColourProfileError) -> (Input, cmsHTRANSFORM?, [UInt8], String?)
+    {
+      let target = try open(bytes, context, log)
+      defer { cmsCloseProfile(target) }
+      guard cmsGetColorSpace(target) == cmsSigRgbData,
+        let source = cmsCreate_sRGBProfileTHR(context)
+      else {
+        throw ColourProfileError(kind: .unsupportedColourSpace, reason: "not an RGB ICC profile")
+      }
+      defer { cmsCloseProfile(source) }
+      let flags = cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA
+      guard
+        let transform = cmsCreateTransformTHR(
+          context, source, hexmask_TYPE_RGBA_8, target, hexmask_TYPE_RGBA_8,
+          cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags))
+      else {
+        throw ColourProfileError(
+          kind: .noTransform, reason: log.reason(or: "lcms2 cannot convert into this profile"))
+      }
+      return (.rgb, transform, [], profileDescription(target))
+    }
+
+    private static func build(
+      _ bytes: [UInt8], _ invertedCMYK: Bool, _ context: cmsContext, _ log: ErrorLog
+    ) throws(ColourProfileError) -> (Input, cmsHTRANSFORM?, [UInt8], String?) {
+      let source = try open(bytes, context, log)
       defer { cmsCloseProfile(source) }
       let description = profileDescription(source)
       let intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)

@@ -94,6 +94,14 @@ private func decodeHEIF(
     // makes sure the picture is never turned twice.
     exif: nil,
     iccProfile: iccProfile(of: primary))
+  if metadata.iccProfile == nil, let nclx = nclxColour(of: primary) {
+    switch HexMask.iccProfile(for: nclx) {
+    case .success(let profile): metadata.iccProfile = profile
+    case .failure(let error):
+      metadata.warnings.append(
+        Warning(.profileUnusable, "colours not converted (\(error.reason)); colours may be off"))
+    }
+  }
 
   let thumbnail = try targetSide.flatMap { (side) throws(ImageError) in
     try smallestThumbnail(
@@ -163,6 +171,23 @@ private func iccProfile(of handle: OpaquePointer) -> [UInt8]? {
     heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
   }
   return error.code == heif_error_Ok ? profile : nil
+}
+
+/// What the `nclx` box of `handle` says about colour; nil when it has none.
+private func nclxColour(of handle: OpaquePointer) -> HexMask.NCLXColour? {
+  var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+  guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok,
+    let box = nclx?.pointee
+  else { return nil }
+  defer { heif_nclx_color_profile_free(nclx) }
+  let point = { (x: Float, y: Float) in (x: Double(x), y: Double(y)) }
+  return HexMask.NCLXColour(
+    primaries: Int(box.color_primaries.rawValue),
+    transfer: Int(box.transfer_characteristics.rawValue),
+    red: point(box.color_primary_red_x, box.color_primary_red_y),
+    green: point(box.color_primary_green_x, box.color_primary_green_y),
+    blue: point(box.color_primary_blue_x, box.color_primary_blue_y),
+    white: point(box.color_primary_white_x, box.color_primary_white_y))
 }
 
 /// The smallest thumbnail of `primary` whose shorter side is at least `minSide`, retained

@@ -19,6 +19,9 @@ package struct ImageMetadata: Sendable, Equatable {
   /// True when the decoder converted the pixels to sRGB through `iccProfile` (a CMYK
   /// JPEG's profile, which cannot describe RGB pixels): the profile no longer describes them.
   package var convertedToSRGB = false
+  /// Whether the stored pixels are gray or colour, where the decoder knows: a profile must
+  /// be of the same kind to describe them (nil: either may).
+  package var isGray: Bool?
   /// The picture's size as stored, before any shrink-on-load, thumbnail or window; 0
   /// where the decoder delivers it whole (its own `width` and `height` then say it).
   package var storedWidth = 0

@@ -70,17 +70,8 @@ final class JPEGDecoder: ImageDecoder {
     height = Int(hm_jpeg_reader_height(reader))
     color = hm_jpeg_reader_color(reader)
     metadata = Self.metadata(of: reader)
-    if color != HM_JPEG_RGBA, let profile = metadata.iccProfile,
-      let transform = try? HexMask.ColourTransform.shared(
-        iccProfile: profile, invertedCMYK: color == HM_JPEG_CMYK_INVERTED),
-      transform.input == .cmyk
-    {
-      // A CMYK profile can never describe the RGB pixels hexmask writes, so it is used
-      // here, once, rather than dropped; one lcms2 cannot use falls back to the formula,
-      // and the render's colour plan reports it.
-      cmykProfile = transform
-      metadata.convertedToSRGB = true
-    }
+    metadata.isGray = color == HM_JPEG_RGBA ? hm_jpeg_reader_gray(reader) != 0 : nil
+    if color != HM_JPEG_RGBA, let profile = metadata.iccProfile { useCMYKProfile(profile) }
     if width * height > maxPixels {
       throw .tooManyPixels(width: width, height: height, maxPixels: maxPixels)
     }
@@ -113,6 +104,27 @@ final class JPEGDecoder: ImageDecoder {
       cmykProfile.convert(row)
     } else if color != HM_JPEG_RGBA {
       convertCMYKToRGBA(row, inverted: color == HM_JPEG_CMYK_INVERTED)
+    }
+  }
+
+  /// A CMYK profile can never describe the RGB pixels hexmask writes, so it is used here,
+  /// once, rather than dropped. One lcms2 cannot use, or that is not CMYK, cannot describe
+  /// these rows either: the formula converts them, and the profile is left out with a
+  /// warning (no later stage may take it for the RGB rows' profile).
+  private func useCMYKProfile(_ profile: [UInt8]) {
+    do throws(HexMask.ColourProfileError) {
+      let transform = try HexMask.ColourTransform.shared(
+        iccProfile: profile, invertedCMYK: color == HM_JPEG_CMYK_INVERTED)
+      guard transform.input == .cmyk else {
+        throw HexMask.ColourProfileError(
+          kind: .unsupportedColourSpace, reason: "not a CMYK ICC profile, on CMYK pixels")
+      }
+      cmykProfile = transform
+      metadata.convertedToSRGB = true
+    } catch {
+      metadata.iccProfile = nil
+      metadata.warnings.append(
+        Warning(.profileUnusable, "ICC profile not used (\(error.reason)); colours may be off"))
     }
   }
 

@@ -62,6 +62,7 @@ final class PNGDecoder: ImageDecoder {
     var size = 0
     metadata.exif = copyBytes(hm_png_reader_exif(reader, &size), size)
     metadata.iccProfile = copyBytes(hm_png_reader_icc(reader, &size), size)
+    metadata.isGray = hm_png_reader_gray(reader) != 0
     // libpng also complains about profiles it keeps ("PCS illuminant is not D50");
     // only a chunk that was dropped is worth a warning.
     let dropped =

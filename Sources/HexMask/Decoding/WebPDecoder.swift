@@ -35,6 +35,7 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
     throw ImageError.tooManyPixels(width: width, height: height, maxPixels: maxPixels)
   }
   var metadata = ImageMetadata(iccProfile: webPChunk("ICCP", in: bytes))
+  metadata.isGray = false  // WebP has no gray pixels
   (metadata.storedWidth, metadata.storedHeight) = (width, height)
   if features.has_animation != 0 {
     // libwebp's animation decoder keeps two canvases; hexmask copies the first frame out.

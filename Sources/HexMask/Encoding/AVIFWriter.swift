@@ -242,8 +242,14 @@ package final class AVIFWriter: ImageWriter {
       guard let nclx else { throw ImageError(.writeFailed, "cannot write AVIF: out of memory") }
       nclx.pointee.matrix_coefficients =
         lossless ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6
-      nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
-      nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+      // With an ICC profile the box says nothing about primaries and transfer: the profile
+      // does, and a reader that prefers the box must not take its numbers for sRGB.
+      let described = iccProfile != nil
+      nclx.pointee.color_primaries =
+        described ? heif_color_primaries_unspecified : heif_color_primaries_ITU_R_BT_709_5
+      nclx.pointee.transfer_characteristics =
+        described
+        ? heif_transfer_characteristic_unspecified : heif_transfer_characteristic_IEC_61966_2_1
       nclx.pointee.full_range_flag = 1
       try check(heif_image_set_nclx_color_profile(image, nclx))
       options.pointee.output_nclx_profile = nclx

@@ -53,6 +53,26 @@ extension HexMask.Output {
       }
     }
 
+    /// The same kind with its background (where it has one) turned by `change`: the render
+    /// writes it in the numbers of the output's colour space.
+    package func changingBackground(_ change: (HexMask.RGBAColor) -> HexMask.RGBAColor) -> Self {
+      switch self {
+      case .png(var png):
+        png.background = png.background.map(change)
+        return .png(png)
+      case .jpeg(var jpeg):
+        jpeg.background = change(jpeg.background)
+        return .jpeg(jpeg)
+      case .webp(var webp):
+        webp.background = webp.background.map(change)
+        return .webp(webp)
+      case .avif(var avif):
+        avif.background = avif.background.map(change)
+        return .avif(avif)
+      case .mask: return self
+      }
+    }
+
     /// Refuses what the settings' types cannot rule out: a JPEG background that is not
     /// opaque, which a file with no transparency cannot show (it would come out black).
     public func check() throws(HexMask.OutputError) {

@@ -76,7 +76,7 @@ extension HexMask {
     let plan = try RenderPlan(
       picture: picture, sizes: sizes, shape: shape, output: output, input: input)
     return try carryOut(
-      plan, picture: picture, files: targets.map(\.file), border: shape.borderColor,
+      plan, picture: picture, files: targets.map(\.file),
       memory: input.memoryBudget)
   }
 
@@ -85,11 +85,9 @@ extension HexMask {
   /// read the decoded rows at the same pace and only a few filter heights of rows are kept:
   /// ``SharedRows``), strict mode's reading on, and the files finished.
   private static func carryOut(
-    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], border: RGBAColor,
-    memory: MemoryBudget?
+    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], memory: MemoryBudget?
   ) throws(TargetedError) -> [Report] {
-    var renders = try startOutputs(
-      plan, picture: picture, files: files, border: border, memory: memory)
+    var renders = try startOutputs(plan, picture: picture, files: files, memory: memory)
     guard !renders.isEmpty else { return [] }
     let last = renders[try drawInTurns(&renders, readsPicture: plan.readsPicture)].picture
     if plan.strict && plan.readsPicture {
@@ -117,8 +115,7 @@ extension HexMask {
 
   /// Each planned output's resized picture, row buffers and writer, in order.
   private static func startOutputs(
-    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], border: RGBAColor,
-    memory: MemoryBudget?
+    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], memory: MemoryBudget?
   ) throws(TargetedError) -> [TargetRender] {
     let shared = SharedRows(picture.upright)
     var renders: [TargetRender] = []
@@ -135,7 +132,7 @@ extension HexMask {
           TargetRender(
             branch: branch, picture: resized, writer: writer,
             rows: RowPipeline(
-              shape: planned.mask, border: border, output: plan.output,
+              shape: planned.mask, border: plan.border, output: plan.output,
               imageIsOpaque: resized.isOpaque, colour: plan.colour.transform)))
       } catch {
         throw TargetedError(error: error, target: index)
@@ -150,9 +147,9 @@ extension HexMask {
     _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, renders: [TargetRender]
   ) -> [Report] {
     let metadata = picture.stored.metadata
-    let readWarnings =
-      (plan.output.keepColorProfile ? metadata.warnings : []) + read.warnings
-      + plan.colour.warnings
+    // A profile dropped while reading counts whatever the mode: stripping converts, so a
+    // profile it could not read changes how the picture looks.
+    let readWarnings = metadata.warnings + read.warnings + plan.colour.warnings
     var reports = renders.map { render in
       Report(
         side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,

@@ -25,8 +25,12 @@ extension HexMask {
     var outputs: [Planned]
     /// The colour conversion and the profile or tag written into every output.
     var colour: ColourPlan
-    /// The encoder settings, the same for every output at its own side.
+    /// The encoder settings, the same for every output at its own side; its background is
+    /// in the output's colour space (see ``border``).
     var output: Output
+    /// The border's colour in the numbers of the output's colour space: as given (sRGB),
+    /// or turned into the kept profile's, so a viewer shows the colour asked for.
+    var border: RGBAColor
     /// False for a mask: the picture's rows are never read.
     var readsPicture: Bool
     /// Strict mode: the rows below the square are read too, and any warning fails.
@@ -56,7 +60,9 @@ extension HexMask {
       framing = picture.framing
       // EXIF, XMP and comments are never copied (privacy); the ICC profile is, unless told.
       colour = ColourPlan(metadata: picture.stored.metadata, output: output)
+      border = colour.inOutputSpace(shape.borderColor)
       self.output = output
+      self.output.kind = output.kind.changingBackground(colour.inOutputSpace)
       readsPicture = !output.maskOnly
       strict = input.strict
     }
