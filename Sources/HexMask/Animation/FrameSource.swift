@@ -1,7 +1,7 @@
 // Animations (GIF, APNG, animated WebP) as a browser shows them: each frame composited onto
 // the canvas (disposal, blending, transparency applied), handed out one at a time, so memory
 // follows the canvas, not the number of frames. The render then treats each canvas as a
-// still picture: one crop decision, one mask, one resize per frame (issue 32).
+// still picture: one crop decision, one mask, one resize per frame.
 
 /// One frame of an animation, composited: the whole canvas as the viewer sees it while the
 /// frame is shown, and for how long.
