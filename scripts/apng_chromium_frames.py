@@ -7,7 +7,7 @@
 Runs Chromium's WebCodecs ImageDecoder (the decoder <img> uses) on each file in a page of
 its own, with premultiplyAlpha "none" and no colour conversion, and prints JSON: per file
 the frame count, repetition count, and per frame its duration in microseconds as WebCodecs
-reports it and its RGBA bytes (hex). Needs Debian's chromium. SPEC §3: where decoders
+reports it and its RGBA bytes (hex). Needs Debian's chromium. Where decoders
 disagree about a frame, Chromium decides.
 """
 import base64

@@ -11,7 +11,7 @@ delay in ms Chromium reports, the loop count (acTL's num_plays, from Chromium's 
 count + 1, 0 for forever), and how far Pillow's frame is from Chromium's (the largest
 channel difference, where either pixel is visible; alpha only where both are transparent),
 and the same for FFmpeg's APNG decoder (when `ffmpeg` is installed).
-SPEC §3: Chromium decides; Pillow's column only says where it agrees.
+Chromium decides (a frame is what a browser shows); Pillow's column only says where it agrees.
 """
 import glob
 import json

@@ -38,7 +38,7 @@ import Testing
   }
 
   /// The fixtures are worth their name: the composited frames differ from the stored
-  /// rectangles, and Pillow (SPEC §3) misses some of them, which is why Chromium decides.
+  /// rectangles, and Pillow misses some of them, which is why Chromium decides.
   @Test func fixturesExerciseTheHardCases() throws {
     let rows = try ReferenceRow.load()
     #expect(rows.contains { $0.file == "apng-hidden-default.png" && $0.pillowDifference != "0" })
