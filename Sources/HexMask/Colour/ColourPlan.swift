@@ -49,9 +49,6 @@ extension HexMask {
     var report: ColourReport?
     var warnings: [Warning] = []
 
-    /// No profile, no conversion: an input without a profile, or a mask.
-    static let none = ColourPlan()
-
     /// The plan for a picture whose metadata says `metadata`, written as `output` says.
     /// Every profile is read by lcms2 once (transforms are cached by profile bytes): one
     /// it cannot use is dropped with a warning in every mode and format, so whether a
@@ -93,8 +90,6 @@ extension HexMask {
         report = ColourReport(profile: transform.description, action: .converted)
       }
     }
-
-    private init() {}
 
     /// Why a profile of `kind` cannot describe pixels that are gray or colour as `isGray`
     /// says (nil: either), as browsers ignore such a profile; nil when it can.
