@@ -37,6 +37,9 @@ struct hm_png_reader {
   // eXIf and iCCP as libpng kept them (owned by `info`); NULL when absent or refused.
   const uint8_t *exif, *icc;
   uint32_t exif_size, icc_size;
+  // Bytes the caller read past the signature (looking for an animation), read again first.
+  uint8_t *replay;
+  size_t replay_size, replay_used;
 };
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -75,6 +78,15 @@ static void on_warning(png_structp png, png_const_charp text) {
 // Our own reader instead of png_init_io, to tell a short file from a failing disk.
 static void read_data(png_structp png, png_bytep data, size_t length) {
   hm_png_reader *reader = png_get_io_ptr(png);
+  size_t replayed = reader->replay_size - reader->replay_used;
+  if (replayed > length) replayed = length;
+  if (replayed > 0) {
+    memcpy(data, reader->replay + reader->replay_used, replayed);
+    reader->replay_used += replayed;
+    data += replayed;
+    length -= replayed;
+    if (length == 0) return;
+  }
   if (fread(data, 1, length, reader->file) == length) return;
   if (ferror(reader->file)) {
     int error = errno;
@@ -92,7 +104,18 @@ void hm_png_reader_destroy(hm_png_reader *reader) {
   png_destroy_read_struct(&reader->png, &reader->info, NULL);
   free(reader->image_rows);
   free(reader->image);
+  free(reader->replay);
   free(reader);
+}
+
+int hm_png_reader_replay(hm_png_reader *reader, const uint8_t *bytes, size_t size) {
+  if (reader->opened || reader->replay != NULL) return 0;
+  if (size == 0) return 1;
+  reader->replay = malloc(size);
+  if (reader->replay == NULL) return 0;
+  memcpy(reader->replay, bytes, size);
+  reader->replay_size = size;
+  return 1;
 }
 
 hm_status hm_png_reader_open(hm_png_reader *reader, FILE *file, int signature_bytes,

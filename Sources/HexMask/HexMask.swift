@@ -58,10 +58,14 @@ extension HexMask {
     /// The input's colour profile and what was done with it; nil when it has none, and
     /// for a mask.
     public var colour: ColourReport?
+    /// The frames the output holds and how long they play; nil for a still output (a
+    /// still input, one frame taken from an animation, or a format that cannot move).
+    public var animation: Animation?
 
     public init(
       side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
-      picture: PictureFacts? = nil, framing: Framing? = nil, colour: ColourReport? = nil
+      picture: PictureFacts? = nil, framing: Framing? = nil, colour: ColourReport? = nil,
+      animation: Animation? = nil
     ) {
       self.side = side
       self.warnings = warnings
@@ -70,6 +74,25 @@ extension HexMask {
       self.picture = picture
       self.framing = framing
       self.colour = colour
+      self.animation = animation
+    }
+  }
+
+  /// What an animated output holds: its frames, how long they play together, and how
+  /// many times (as the input said).
+  public struct Animation: Equatable, Hashable, Sendable {
+    /// Frames written, every one the input's (none dropped or merged).
+    public var frames: Int
+    /// The sum of the frames' delays, in milliseconds, as browsers play them: a GIF frame
+    /// of 0 or 10 ms is 100 ms.
+    public var durationMilliseconds: Int
+    /// How many times it plays in all; 0 is forever.
+    public var loopCount: Int
+
+    public init(frames: Int, durationMilliseconds: Int, loopCount: Int) {
+      self.frames = frames
+      self.durationMilliseconds = durationMilliseconds
+      self.loopCount = loopCount
     }
   }
 
@@ -122,10 +145,12 @@ extension HexMask {
     public var framing: Framing?
     /// The input's colour profile and what was done with it (``Report/colour``).
     public var colour: ColourReport?
+    /// The frames and their duration when the output is animated; nil for a still.
+    public var animation: Animation?
 
     public init(
       bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
-      framing: Framing? = nil, colour: ColourReport? = nil
+      framing: Framing? = nil, colour: ColourReport? = nil, animation: Animation? = nil
     ) {
       self.bytes = bytes
       self.side = side
@@ -134,6 +159,7 @@ extension HexMask {
       self.faces = faces
       self.framing = framing
       self.colour = colour
+      self.animation = animation
     }
   }
 }

@@ -36,6 +36,11 @@ typedef struct hm_png_reader hm_png_reader;
 hm_png_reader *hm_png_reader_create(void);
 void hm_png_reader_destroy(hm_png_reader *reader);
 
+// Makes the reader read `bytes` (copied) before reading on from the file: the bytes after
+// the signature that the caller already took. Call before hm_png_reader_open; 0 when out
+// of memory or called twice.
+int hm_png_reader_replay(hm_png_reader *reader, const uint8_t *bytes, size_t size);
+
 // Reads the header and every chunk before the image data, allocating no pixel memory.
 // `signature_bytes` (0…8) bytes of the PNG signature were already read from `file`
 // and checked by the caller. Sides longer than `max_side` are refused by libpng

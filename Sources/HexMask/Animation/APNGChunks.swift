@@ -24,9 +24,17 @@ struct PNGChunkHeader {
 ///
 /// A chunk's data is read in steps of at most `step` bytes, so a length field that lies
 /// (a 60-byte file claiming a 2 GB chunk) costs only what the file really holds.
-struct PNGChunkReader {
+final class PNGChunkReader {
   let file: CFile
   static let step = 1 << 16
+  /// Bytes already taken from `file` (by the format sniffer), read before the file's.
+  private let replay: [UInt8]
+  private var replayed = 0
+
+  init(file: CFile, replay: [UInt8] = []) {
+    self.file = file
+    self.replay = replay
+  }
 
   /// The next chunk's length and type; nil at a clean end of file (no byte left).
   func header() throws(ImageError) -> PNGChunkHeader? {
@@ -97,9 +105,14 @@ struct PNGChunkReader {
   }
 
   private func read(into bytes: inout [UInt8], at offset: Int, count: Int) -> Int {
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      fread(buffer.baseAddress.map { $0 + offset }, 1, count, file)
-    }
+    let fromReplay = min(count, replay.count - replayed)
+    for index in 0..<fromReplay { bytes[offset + index] = replay[replayed + index] }
+    replayed += fromReplay
+    guard count > fromReplay else { return count }
+    return fromReplay
+      + bytes.withUnsafeMutableBufferPointer { buffer in
+        fread(buffer.baseAddress.map { $0 + offset + fromReplay }, 1, count - fromReplay, file)
+      }
   }
 
   /// A short read: a failing disk is `.unreadable`, the end of the file `.corrupt`.

@@ -59,10 +59,11 @@ package final class APNGFrames: FrameSource {
 
   /// Reads the header chunks from `file`, whose first `signatureBytes` (0 or 8) bytes the
   /// caller already consumed and checked, up to the first IDAT.
-  package init(file: CFile, signatureBytes: Int, maxPixels: Int, maxFrames: Int)
-    throws(ImageError)
-  {
-    reader = PNGChunkReader(file: file)
+  package init(
+    file: CFile, signatureBytes: Int, replay: [UInt8] = [], maxPixels: Int, maxFrames: Int,
+    maxTotalPixels: Int = .max
+  ) throws(ImageError) {
+    reader = PNGChunkReader(file: file, replay: replay)
     if signatureBytes < 8 {
       var signature = [UInt8](repeating: 0, count: 8 - signatureBytes)
       let got = signature.withUnsafeMutableBufferPointer {
@@ -123,6 +124,14 @@ package final class APNGFrames: FrameSource {
       throw ImageError(
         .tooLarge,
         "animation has \(animation.frameCount) frames, more than the limit of \(maxFrames)")
+    }
+    let (total, overflow) = (canvasWidth * canvasHeight).multipliedReportingOverflow(
+      by: animation.frameCount)
+    guard !overflow, total <= maxTotalPixels else {
+      throw ImageError(
+        .tooLarge,
+        "animation has \(animation.frameCount) frames of \(canvasWidth)×\(canvasHeight), more "
+          + "than the limit of \(maxTotalPixels) pixels in all")
     }
     control = animation
     loopCount = animation.plays

@@ -17,8 +17,10 @@ extension HexMask {
     case heif
     /// AVIF: AV1 pictures in the HEIF container.
     case avif
-    /// WebP, lossy or lossless.
+    /// WebP, lossy or lossless, still or animated.
     case webp
+    /// GIF, still or animated.
+    case gif
 
     /// How many leading bytes tell every format apart (a HEIF `ftyp` box lists its brands
     /// within them).
@@ -47,6 +49,9 @@ extension HexMask {
         self = .png
       } else if bytes.starts(with: Self.jpegSignature) {
         self = .jpeg
+      } else if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8))
+      {
+        self = .gif
       } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
         Array(bytes[8..<12]) == Array("WEBP".utf8)
       {
@@ -89,7 +94,6 @@ extension HexMask {
     package static func otherFormatName(_ head: some Collection<UInt8>) -> String? {
       let bytes = Array(head.prefix(16))
       let signatures: [(String, [UInt8])] = [
-        ("GIF", Array("GIF87a".utf8)), ("GIF", Array("GIF89a".utf8)),
         ("TIFF", [0x49, 0x49, 0x2A, 0x00]), ("TIFF", [0x4D, 0x4D, 0x00, 0x2A]),
         ("BMP", Array("BM".utf8)), ("PSD", Array("8BPS".utf8)), ("PDF", Array("%PDF".utf8)),
         ("ICO", [0x00, 0x00, 0x01, 0x00]), ("JPEG XL", [0xFF, 0x0A]),

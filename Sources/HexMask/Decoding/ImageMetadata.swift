@@ -26,6 +26,8 @@ package struct ImageMetadata: Sendable, Equatable {
   /// where the decoder delivers it whole (its own `width` and `height` then say it).
   package var storedWidth = 0
   package var storedHeight = 0
+  /// True for an animation with more than one frame (what the render may animate).
+  package var isAnimated = false
 
   package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif

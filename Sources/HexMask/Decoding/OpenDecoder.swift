@@ -38,9 +38,26 @@ package func openDecoder(file: CFile, maxPixels: Int, targetSide: Int? = nil) th
 /// AVIF, WebP, Adam7 PNG, progressive JPEG, and a PNG or JPEG an EXIF turn will copy
 /// whole when `autoOrient`) takes its memory from `memory` first, waiting while it is in
 /// use by others, and is refused when it needs more than the whole limit.
+///
+/// An animation (GIF, APNG, animated WebP) opens as the frame `frames` chooses, as a still
+/// picture (``AnimationPicture``); a still picture is frame 0, and any other frame asked of
+/// it is an error.
 package func openDecoder(
   file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget? = nil,
-  autoOrient: Bool = false
+  autoOrient: Bool = false, frames: FrameChoice = FrameChoice()
+) throws(ImageError) -> any ImageDecoder {
+  let decoder = try openAny(
+    file: file, maxPixels: maxPixels, need: need, memory: memory, autoOrient: autoOrient,
+    frames: frames)
+  if let frame = frames.frame, frame > 0, !(decoder is AnimationPicture) {
+    throw ImageError(.unsupported, "no frame \(frame): the picture is a still (frame 0)")
+  }
+  return decoder
+}
+
+private func openAny(
+  file: CFile, maxPixels: Int, need: PictureNeed?, memory: MemoryBudget?, autoOrient: Bool,
+  frames: FrameChoice
 ) throws(ImageError) -> any ImageDecoder {
   let targetSide = need?.wholeTargetSide
   var head = [UInt8](repeating: 0, count: pngSignature.count)
@@ -54,9 +71,24 @@ package func openDecoder(
   // The same decision as folder discovery's (`ImageFormat(sniffing:)`).
   switch ImageFormat(sniffing: prefix) {
   case .png:
+    // An animation control chunk comes before the image data, if at all.
+    let (replay, animated) = pngChunksBeforeImageData(file)
+    if animated {
+      return try AnimationPicture(
+        APNGFrames(
+          file: file, signatureBytes: count, replay: replay, maxPixels: maxPixels,
+          maxFrames: frames.maxFrames, maxTotalPixels: frames.maxTotalPixels),
+        choice: frames, formatName: "animated PNG")
+    }
     return try PNGDecoder(
-      file: file, signatureBytes: count, maxPixels: maxPixels, memory: memory,
+      file: file, signatureBytes: count, replay: replay, maxPixels: maxPixels, memory: memory,
       autoOrient: autoOrient)
+  case .gif:
+    return try AnimationPicture(
+      GIFFrames(
+        file: file, prefix: prefix, maxPixels: maxPixels, maxFrames: frames.maxFrames,
+        maxTotalPixels: frames.maxTotalPixels, memory: memory),
+      choice: frames, formatName: "GIF")
   case .jpeg:
     return try JPEGDecoder(
       file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide, memory: memory,
@@ -77,6 +109,12 @@ package func openDecoder(
     return try openHEIF(
       bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
       targetSide: targetSide, isAVIF: format == .avif, memory: memory)
+  case .webp? where isAnimatedWebP(longer):
+    return try AnimationPicture(
+      WebPFrames(
+        file: file, prefix: longer, maxPixels: maxPixels, maxFrames: frames.maxFrames,
+        maxTotalPixels: frames.maxTotalPixels, memory: memory),
+      choice: frames, formatName: "animated WebP")
   case .webp?:
     return try openWebP(
       bytes: try readWhole(file, after: longer, maxPixels: maxPixels), maxPixels: maxPixels,
@@ -113,7 +151,42 @@ package func openDecoder(
 }
 
 /// What hexmask reads, for messages about files it does not.
-package let readableFormats = "hexmask reads PNG, JPEG, HEIC, AVIF and WebP"
+package let readableFormats = "hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP"
+
+/// The chunks after a PNG's signature up to its image data, read to find an animation
+/// control chunk (`acTL`, which must come before `IDAT`), and whether one came. The bytes
+/// read are handed on to the decoder, so a pipe works. Anything odd (a short file, a
+/// chunk past the look's limit) ends the look: the still decoder then reads on and says
+/// what is wrong, as it always has.
+private func pngChunksBeforeImageData(_ file: CFile) -> (bytes: [UInt8], animated: Bool) {
+  // Profiles and text before the image data rarely reach a megabyte; past 16 MB a PNG
+  // is read as a still.
+  let limit = 1 << 24
+  var bytes: [UInt8] = []
+  var header = [UInt8](repeating: 0, count: 8)
+  while true {
+    let got = fread(&header, 1, 8, file)
+    bytes += header[..<got]
+    guard got == 8 else { return (bytes, false) }
+    switch String(decoding: header[4..<8], as: UTF8.self) {
+    case "acTL": return (bytes, true)
+    case "IDAT", "IEND": return (bytes, false)
+    default: break
+    }
+    let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) } + 4  // data and CRC
+    guard length <= limit - bytes.count else { return (bytes, false) }
+    var data = [UInt8](repeating: 0, count: length)
+    let read = fread(&data, 1, length, file)
+    bytes += data[..<read]
+    guard read == length else { return (bytes, false) }
+  }
+}
+
+/// True when `head`, the first bytes of a WebP, says its file is an animation: a `VP8X`
+/// chunk first, with its animation flag.
+private func isAnimatedWebP(_ head: [UInt8]) -> Bool {
+  head.count >= 21 && Array(head[12..<16]) == Array("VP8X".utf8) && head[20] & 0x02 != 0
+}
 
 /// The rest of `file` after `head`, whole: the HEIF and WebP libraries decode whole files,
 /// and a pipe is kept whole when a smart crop must read the picture twice.

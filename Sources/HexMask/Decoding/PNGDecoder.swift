@@ -35,14 +35,22 @@ final class PNGDecoder: ImageDecoder {
   /// before any pixel memory is allocated. An Adam7 picture, held whole, takes its
   /// memory from `memory` first (with the upright copy an EXIF turn needs, `autoOrient`),
   /// and is refused there when it can never fit.
+  ///
+  /// `replay` holds bytes after the signature that the caller also took (looking for an
+  /// animation control chunk); they are read before the rest of `file`.
   init(
-    file: CFile, signatureBytes: Int, maxPixels: Int, memory: MemoryBudget? = nil,
-    autoOrient: Bool = false
+    file: CFile, signatureBytes: Int, replay: [UInt8] = [], maxPixels: Int,
+    memory: MemoryBudget? = nil, autoOrient: Bool = false
   ) throws(ImageError) {
     guard let reader = hm_png_reader_create() else {
       throw ImageError(.tooLarge, "out of memory")
     }
     self.reader = reader
+    guard hm_png_reader_replay(reader, replay, replay.count) != 0 else {
+      width = 0
+      height = 0
+      throw ImageError(.tooLarge, "out of memory")
+    }
     // From here on deinit frees the reader, whatever throws.
     let maxSide = UInt32(clamping: min(max(maxPixels, 1), 0x7fff_ffff))
     do {

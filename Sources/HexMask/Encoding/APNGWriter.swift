@@ -41,7 +41,8 @@ package final class APNGWriter {
   private let height: Int
   private let compression: PNGCompression
   private let declaredFrames: Int
-  private let loopCount: Int
+  private var loopCount: Int
+  private let declaredLoopCount: Int
   private let onlyChanges: Bool
   /// Where acTL starts in the file, for rewriting its count; nil when the file cannot seek.
   private let animationControlOffset: Int?
@@ -77,6 +78,7 @@ package final class APNGWriter {
     self.compression = compression
     declaredFrames = frameCount
     self.loopCount = loopCount
+    declaredLoopCount = loopCount
     self.onlyChanges = onlyChanges
     try chunks.writeSignature()
     try chunks.writeChunk("IHDR", headerChunkData(width: width, height: height, channels: 4))
@@ -150,13 +152,19 @@ package final class APNGWriter {
   }
 
   /// Writes IEND and flushes; rewrites acTL first when the frame count differs from the
-  /// one declared.
-  package func finish() throws(ImageError) {
+  /// one declared, or `loopCount` (nil: as declared) from the one given to `init`.
+  package func finish(loopCount plays: Int? = nil) throws(ImageError) {
     if let failure { throw failure }
     guard !finished else { return }
     finished = true
     guard framesWritten > 0 else { throw ImageError(.writeFailed, "an APNG needs a frame") }
-    if framesWritten != declaredFrames {
+    if let plays, plays != loopCount {
+      guard (0...0x7fff_ffff).contains(plays) else {
+        throw ImageError(.writeFailed, "an APNG cannot play \(plays) times")
+      }
+      loopCount = plays
+    }
+    if framesWritten != declaredFrames || loopCount != declaredLoopCount {
       guard let offset = animationControlOffset else {
         throw ImageError(
           .writeFailed,

@@ -55,7 +55,7 @@ extension HexMask {
     try rewind()
     let lookDecode = try openDecoder(
       file: source, maxPixels: input.maxPixels, need: Look.need, memory: input.memoryBudget,
-      autoOrient: input.autoOrient)
+      autoOrient: input.autoOrient, frames: FrameChoice(input))
     let look = try Look(stored: lookDecode, autoOrient: input.autoOrient)
     let chosen = choose(look, crop: crop, shape: shape)
     if let again = servesRender(lookDecode, need: need) {
@@ -90,7 +90,7 @@ extension HexMask {
   {
     let opened = try openDecoder(
       file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
-      autoOrient: input.autoOrient)
+      autoOrient: input.autoOrient, frames: FrameChoice(input))
     let orientation =
       input.autoOrient ? opened.metadata.exif.map(Orientation.fromExif) ?? .up : .up
     let upright = openOriented(opened, orientation: orientation)

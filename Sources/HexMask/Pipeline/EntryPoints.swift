@@ -171,7 +171,8 @@ extension HexMask {
     return zip(files, reports).map { file, report in
       Rendered(
         bytes: file, side: report.side, warnings: report.warnings, crop: report.crop,
-        faces: report.faces, framing: report.framing, colour: report.colour)
+        faces: report.faces, framing: report.framing, colour: report.colour,
+        animation: report.animation)
     }
   }
 

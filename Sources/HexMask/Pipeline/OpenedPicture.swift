@@ -55,7 +55,7 @@ extension HexMask {
       need.square = decision.square
       return try openDecoder(
         file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
-        autoOrient: input.autoOrient)
+        autoOrient: input.autoOrient, frames: FrameChoice(input))
     }
     if let decision = CropDecision(shape: shape, output: output) {
       return OpenedPicture(

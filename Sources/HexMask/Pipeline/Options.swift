@@ -137,11 +137,32 @@ extension HexMask {
     /// their pixels from; share one among all renders of a batch. nil: no limit. It never
     /// changes the output, only when a render may run or whether it fits at all.
     public var memoryBudget: MemoryBudget? = nil
+    /// Which frame of an animation (GIF, APNG, animated WebP) to cut, 0-based, as a still;
+    /// nil cuts every frame where the output can move (WebP, and PNG without a palette),
+    /// and the first frame, with a warning, where it cannot. A still is frame 0.
+    public var frame: Int? = nil
+    /// Most frames an animation may have; more is refused before they are decoded, where
+    /// the file says how many (APNG, WebP), otherwise when the frame past the limit comes.
+    public var maxFrames = Self.defaultMaxFrames
 
     public init() {}
 
     /// 16383 × 16383.
     public static let defaultMaxPixels = 268_402_689
+    /// Longer than any animation a browser is asked to play for an avatar (a minute at 25
+    /// frames a second is 1500).
+    public static let defaultMaxFrames = 10_000
+    /// How many times ``maxPixels`` an animation's frames may hold in all: the bound on the
+    /// work (never the memory, which is one canvas) a file of many large frames can ask
+    /// for. By default 4.3 billion pixels, as 4,000 frames of 1000 × 1000.
+    public static let animationPixelsFactor = 16
+
+    /// The most pixels an animation's frames may hold in all: ``maxPixels`` ×
+    /// ``animationPixelsFactor``.
+    public var maxAnimationPixels: Int {
+      let (total, overflow) = maxPixels.multipliedReportingOverflow(by: Self.animationPixelsFactor)
+      return overflow ? .max : total
+    }
   }
 }
 

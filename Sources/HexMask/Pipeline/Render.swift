@@ -65,6 +65,7 @@ extension HexMask {
       }
     }
     let sizes = targets.map(\.size)
+    let start = ftello(source)
     let picture: OpenedPicture
     do throws(Error) {
       picture = try decoding { () throws(ImageError) in
@@ -75,9 +76,37 @@ extension HexMask {
     }
     let plan = try RenderPlan(
       picture: picture, sizes: sizes, shape: shape, output: output, input: input)
-    return try carryOut(
-      plan, picture: picture, files: targets.map(\.file),
-      memory: input.memoryBudget)
+    guard plan.animates else {
+      return try carryOut(
+        plan, picture: picture, files: targets.map(\.file), memory: input.memoryBudget)
+    }
+    let animation: AnimationPicture
+    do throws(Error) {
+      animation = try decoding { () throws(ImageError) in
+        try reopenedAnimation(picture, source: source, start: start, input: input)
+      }
+    } catch {
+      throw forInput(error)
+    }
+    return try carryOutAnimation(
+      plan, animation: animation, files: targets.map(\.file), memory: input.memoryBudget)
+  }
+
+  /// The animation `picture` shows the first frame of, ready for the frames after it: the
+  /// decoder itself, or (when a look at the picture kept a copy of that frame instead) the
+  /// file opened again.
+  private static func reopenedAnimation(
+    _ picture: OpenedPicture, source: CFile, start: off_t, input: Input
+  ) throws(ImageError) -> AnimationPicture {
+    if let animation = picture.stored as? AnimationPicture { return animation }
+    try rewind(source, to: start)
+    let opened = try openDecoder(
+      file: source, maxPixels: input.maxPixels, need: nil, memory: input.memoryBudget,
+      autoOrient: false, frames: FrameChoice(input))
+    guard let animation = opened as? AnimationPicture else {
+      throw ImageError(.unreadable, "the input changed while it was read")
+    }
+    return animation
   }
 
   /// Carries out `plan`: each output's writer, then every row of every output in turns
@@ -149,7 +178,8 @@ extension HexMask {
     let metadata = picture.stored.metadata
     // A profile dropped while reading counts whatever the mode: stripping converts, so a
     // profile it could not read changes how the picture looks.
-    let readWarnings = metadata.warnings + read.warnings + plan.colour.warnings
+    let readWarnings =
+      metadata.warnings + read.warnings + plan.colour.warnings + plan.frameWarnings
     var reports = renders.map { render in
       Report(
         side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,

@@ -35,6 +35,10 @@ extension HexMask {
     var readsPicture: Bool
     /// Strict mode: the rows below the square are read too, and any warning fails.
     var strict: Bool
+    /// True when every frame of an animation is drawn into animated outputs.
+    var animates: Bool
+    /// What a still output of an animation says: that it shows the first frame only.
+    var frameWarnings: [Warning]
 
     /// The plan for `picture` with outputs of `sizes` (nil: the square's own); the first
     /// size that does not fit fails, naming its index.
@@ -65,6 +69,30 @@ extension HexMask {
       self.output.kind = output.kind.changingBackground(colour.inOutputSpace)
       readsPicture = !output.maskOnly
       strict = input.strict
+      let isAnimated = picture.stored.metadata.isAnimated && input.frame == nil
+      animates = isAnimated && output.kind.canMove && !output.maskOnly
+      frameWarnings =
+        isAnimated && !animates
+        ? [
+          Warning(
+            .firstFrameOnly,
+            output.maskOnly
+              ? "an animation: the mask is drawn once, for its first frame"
+              : "an animation: \(stillKindName(output.kind)) cannot move, so it shows the "
+                + "first frame only"
+          )
+        ] : []
     }
+  }
+}
+
+/// What a still output is called in a warning: "a JPEG", "a palette PNG".
+private func stillKindName(_ kind: HexMask.Output.Kind) -> String {
+  switch kind {
+  case .jpeg: "a JPEG"
+  case .avif: "an AVIF"
+  case .png: "a palette PNG"
+  case .webp: "a WebP"
+  case .mask: "a mask"
   }
 }

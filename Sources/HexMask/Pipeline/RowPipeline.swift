@@ -72,6 +72,10 @@ struct RowPipeline {
   }
 
   /// Hands the last drawn row (RGBA, or gray for a mask) to `body`.
+  /// Starts again at the top row, for the next frame of an animation: the shape, its
+  /// coverage and the buffers stay.
+  mutating func restart() { y = 0 }
+
   func withRow(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     (flattenOnto == nil ? composited : result).withUnsafeBufferPointer(body)
   }

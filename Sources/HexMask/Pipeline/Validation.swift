@@ -39,6 +39,9 @@ extension HexMask.Output {
 extension HexMask.Input {
   /// Pixel limits a picture may be checked against.
   public static let maxPixelsRange = 1...Int.max
+  /// Frame numbers (0-based) and frame limits.
+  public static let frameRange = 0...Int.max
+  public static let maxFramesRange = 1...Int.max
 }
 
 extension HexMask {
@@ -113,6 +116,10 @@ extension HexMask {
     if let budget = input.memoryBudget {
       try checkInt(budget.limit, in: 0...Int.max, field: "Input.memoryBudget.limit")
     }
+    if let frame = input.frame {
+      try checkInt(frame, in: Input.frameRange, field: "Input.frame")
+    }
+    try checkInt(input.maxFrames, in: Input.maxFramesRange, field: "Input.maxFrames")
   }
 
   private static func checkInt(_ value: Int, in range: ClosedRange<Int>, field: String)

@@ -184,7 +184,7 @@ final class ExistingFile: CustomStringConvertible {
       }
     case .webp: return hasPart(HexMaskMark.webpChunk, from: 12, riff: true)
     case .avif, .heif: return hasPart(HexMaskMark.avifBox, from: 0, riff: false)
-    case nil: return false
+    case .gif, nil: return false
     }
   }
 
@@ -206,7 +206,7 @@ final class ExistingFile: CustomStringConvertible {
         case .png: pngSize
         case .jpeg: jpegSize
         case .webp: webpSize
-        case .heif, .avif: nil
+        case .heif, .avif, .gif: nil
         }
       return sized(format.displayName, size)
     }

@@ -1,7 +1,7 @@
 import HexMask
 
 extension ImageFormat {
-  /// The name people write the format with: PNG, JPEG, HEIC/HEIF, AVIF, WebP. The one list
+  /// The name people write the format with: PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF. The one list
   /// of format names: messages, `--help` and the manual page all take them from here.
   var displayName: String {
     switch self {
@@ -10,11 +10,12 @@ extension ImageFormat {
     case .heif: "HEIC/HEIF"
     case .avif: "AVIF"
     case .webp: "WebP"
+    case .gif: "GIF"
     }
   }
 
-  /// Every format hexmask reads, by name, for a sentence: "PNG, JPEG, HEIC/HEIF, AVIF or
-  /// WebP".
+  /// Every format hexmask reads, by name, for a sentence: "PNG, JPEG, HEIC/HEIF, AVIF,
+  /// WebP or GIF".
   static var readableNames: String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
