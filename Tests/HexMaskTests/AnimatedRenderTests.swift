@@ -208,6 +208,18 @@ import Testing
     #expect(try failure(Self.gif) { $0.maxPixels = 48 * 48 - 1 }?.kind == .tooLarge)
   }
 
+  /// Frames encoded on a thread of their own while the next is drawn make the same bytes.
+  @Test(arguments: [apng, .webp(.init())])
+  func encodingInTheBackgroundChangesNoByte(kind: HexMask.Output.Kind) throws {
+    let bytes = try Fixtures.bytes("animation/mixed-disposal.gif")
+    var threaded = Self.output(kind)
+    threaded.threads = 4
+    let foreground = try HexMask.render(bytes, output: Self.output(kind))
+    let background = try HexMask.render(bytes, output: threaded)
+    #expect(foreground.bytes == background.bytes)
+    #expect(foreground.animation == background.animation && background.animation != nil)
+  }
+
   /// Several sizes from one decode of each frame: every one animated, the same frames.
   @Test func everySizeIsAnimated() throws {
     let rendered = try HexMask.render(
