@@ -344,18 +344,6 @@ private struct Animation {
   var declaredFrameCount: Int?
 }
 
-/// Runs `body` with a C stream reading `bytes`.
-private func withBytesFile<R>(_ bytes: [UInt8], _ body: (CFile) throws -> R) throws -> R {
-  var copy = bytes
-  return try copy.withUnsafeMutableBytes { buffer in
-    guard let file = fmemopen(buffer.baseAddress, buffer.count, "rb") else {
-      throw TestFileError(description: "fmemopen failed")
-    }
-    defer { fclose(file) }
-    return try body(file)
-  }
-}
-
 private func readAnimation(
   _ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000
 ) throws -> Animation {

@@ -17,27 +17,22 @@ import Testing
 
   /// Every frame of the animation in `bytes` (GIF, APNG or WebP, told by its first bytes).
   static func frames(of bytes: [UInt8]) throws -> Frames {
-    try withTemporaryFolder { url in
-      let path = url.path + "/animation"
-      try Data(bytes).write(to: URL(fileURLWithPath: path))
-      return try withFile(path) { file in
-        let source: any FrameSource =
-          switch ImageFormat(sniffing: bytes) {
-          case .gif:
-            try GIFFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
-          case .webp:
-            try WebPFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
-          default:
-            try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 24, maxFrames: 1000)
-          }
-        var frames = Frames()
-        while let frame = try source.nextFrame() {
-          frames.canvases.append(Array(frame.canvas))
-          frames.delays.append(frame.delayMilliseconds)
+    try withBytesFile(bytes) { file in
+      let source: any FrameSource =
+        switch ImageFormat(sniffing: bytes) {
+        case .gif:
+          try GIFFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
+        case .webp:
+          try WebPFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
+        default: try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 24, maxFrames: 1000)
         }
-        frames.loopCount = source.loopCount
-        return frames
+      var frames = Frames()
+      while let frame = try source.nextFrame() {
+        frames.canvases.append(Array(frame.canvas))
+        frames.delays.append(frame.delayMilliseconds)
       }
+      frames.loopCount = source.loopCount
+      return frames
     }
   }
 

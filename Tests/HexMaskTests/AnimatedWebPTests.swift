@@ -69,7 +69,7 @@ import Testing
     let profile = try Fixtures.bytes("icc/DisplayP3.icc")
     let source = try readWebPAnimation(Fixtures.bytes("animation/webp-gif2webp-mixed.webp"))
     let bytes = try writeWebPAnimation(source, lossless: true, iccProfile: profile)
-    let read = try withWebPBytesFile(bytes) { file in
+    let read = try withBytesFile(bytes) { file in
       try WebPFrames(file: file, maxPixels: 1 << 20, maxFrames: 100, maxTotalPixels: 1 << 24)
         .metadata
     }
@@ -85,7 +85,7 @@ import Testing
   func prefixAlreadyRead(_ consumed: Int) throws {
     let bytes = try Fixtures.bytes("animation/webp-gif2webp-lossy.webp")
     let whole = try readWebPAnimation(bytes)
-    let frames = try withWebPBytesFile(bytes) { file in
+    let frames = try withBytesFile(bytes) { file in
       var skipped = [UInt8](repeating: 0, count: max(consumed, 1))
       #expect(fread(&skipped, 1, consumed, file) == consumed)
       let source = try WebPFrames(
@@ -122,7 +122,7 @@ import Testing
   @Test func memoryIsTakenFromTheBudget() throws {
     let bytes = try Fixtures.bytes("animation/webp-gif2webp-lossless.webp")
     let budget = HexMask.MemoryBudget(limit: 1 << 20)
-    try withWebPBytesFile(bytes) { file in
+    try withBytesFile(bytes) { file in
       let frames = try WebPFrames(
         file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 24, memory: budget)
       #expect(budget.bytesInUse == bytes.count + 48 * 48 * 12)
@@ -130,7 +130,7 @@ import Testing
     }
     #expect(budget.bytesInUse == 0)
     let small = HexMask.MemoryBudget(limit: bytes.count + 48 * 48 * 12 - 1)
-    let error = try withWebPBytesFile(bytes) { file in
+    let error = try withBytesFile(bytes) { file in
       thrownError { () throws(ImageError) in
         _ = try WebPFrames(
           file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 24, memory: small)
@@ -343,22 +343,11 @@ private struct WebPAnimation {
   var declaredFrameCount: Int?
 }
 
-private func withWebPBytesFile<R>(_ bytes: [UInt8], _ body: (CFile) throws -> R) throws -> R {
-  var copy = bytes
-  return try copy.withUnsafeMutableBytes { buffer in
-    guard let file = fmemopen(buffer.baseAddress, buffer.count, "rb") else {
-      throw TestFileError(description: "fmemopen failed")
-    }
-    defer { fclose(file) }
-    return try body(file)
-  }
-}
-
 private func readWebPAnimation(
   _ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000,
   maxTotalPixels: Int = 1 << 30
 ) throws -> WebPAnimation {
-  try withWebPBytesFile(bytes) { file in
+  try withBytesFile(bytes) { file in
     let source = try WebPFrames(
       file: file, maxPixels: maxPixels, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
     var animation = WebPAnimation(

@@ -21,6 +21,18 @@ func withFile<R>(_ path: String, mode: String = "rb", _ body: (CFile) throws -> 
   return try body(file)
 }
 
+/// Runs `body` with a C stream reading `bytes` from memory.
+func withBytesFile<R>(_ bytes: [UInt8], _ body: (CFile) throws -> R) throws -> R {
+  var copy = bytes
+  return try copy.withUnsafeMutableBytes { buffer in
+    guard let file = fmemopen(buffer.baseAddress, buffer.count, "rb") else {
+      throw TestFileError(description: "fmemopen failed")
+    }
+    defer { fclose(file) }
+    return try body(file)
+  }
+}
+
 /// Decodes every row of the image in `file`.
 func decode(file: CFile, maxPixels: Int = 1 << 28) throws(ImageError) -> DecodedImage {
   let decoder = try openDecoder(file: file, maxPixels: maxPixels)

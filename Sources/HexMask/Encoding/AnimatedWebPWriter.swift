@@ -197,7 +197,7 @@ package final class AnimatedWebPWriter {
     }
     var assembled = try withChunks(encoded, loopCount: loopCount)
     defer { WebPDataClear(&assembled) }
-    try write(assembled.bytes, assembled.size)
+    try writeWebP(assembled.bytes, assembled.size, to: file)
   }
 
   /// The file with the loop count set and the ICCP and mark chunks added; the caller frees
@@ -244,15 +244,6 @@ package final class AnimatedWebPWriter {
     }
     storedFrameCount = max(Int(frames), 1)
     return assembled
-  }
-
-  private func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) throws(ImageError) {
-    guard let bytes, count > 0 else { throw ImageError(.writeFailed, "cannot write WebP: empty") }
-    // stdio buffers: a full disk often shows only at the flush.
-    if fwrite(bytes, 1, count, file) != count || fflush(file) != 0 || ferror(file) != 0 {
-      let reason = userMessage(String(cString: strerror(errno)))
-      throw ImageError(.writeFailed, "cannot write WebP: \(reason)")
-    }
   }
 
   private func encoderError(_ what: String) -> ImageError {

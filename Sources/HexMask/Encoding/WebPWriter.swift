@@ -171,12 +171,17 @@ package final class WebPWriter: ImageWriter {
   }
 
   private func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) throws(ImageError) {
-    guard let bytes, count > 0 else { throw ImageError(.writeFailed, "cannot write WebP: empty") }
-    // stdio buffers: a full disk often shows only at the flush.
-    if fwrite(bytes, 1, count, file) != count || fflush(file) != 0 || ferror(file) != 0 {
-      let reason = userMessage(String(cString: strerror(errno)))
-      throw ImageError(.writeFailed, "cannot write WebP: \(reason)")
-    }
+    try writeWebP(bytes, count, to: file)
+  }
+}
+
+/// Writes an encoded WebP file's `count` bytes to `file` and flushes it.
+func writeWebP(_ bytes: UnsafePointer<UInt8>?, _ count: Int, to file: CFile) throws(ImageError) {
+  guard let bytes, count > 0 else { throw ImageError(.writeFailed, "cannot write WebP: empty") }
+  // stdio buffers: a full disk often shows only at the flush.
+  if fwrite(bytes, 1, count, file) != count || fflush(file) != 0 || ferror(file) != 0 {
+    let reason = userMessage(String(cString: strerror(errno)))
+    throw ImageError(.writeFailed, "cannot write WebP: \(reason)")
   }
 }
 
