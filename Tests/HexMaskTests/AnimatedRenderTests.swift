@@ -229,6 +229,36 @@ import Testing
     #expect(throws: HexMask.Error.self) { try HexMask.render(cut, output: jpeg, input: input) }
   }
 
+  /// An animation's ICC profile is kept, or its frames converted to sRGB, as a still's.
+  @Test func colourIsManagedOnEveryFrame() throws {
+    let profile = try Fixtures.bytes("webp/icc-p3.icc")
+    let source = try Self.frames(of: try Fixtures.bytes(Self.gif))
+    let tagged = try withTemporaryFolder { url in
+      let path = url.path + "/p3.webp"
+      try withFile(path, mode: "wb") { file in
+        let writer = try AnimatedWebPWriter(
+          file: file, width: 48, height: 48, lossless: true, iccProfile: profile)
+        for (canvas, delay) in zip(source.canvases, source.delays) {
+          try canvas.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
+        }
+        try writer.finish(loopCount: 0)
+      }
+      return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    var output = Self.output(Self.losslessWebP)
+    let kept = try HexMask.render(tagged, output: output)
+    output.colorSpace = .srgb
+    let converted = try HexMask.render(tagged, output: output)
+    #expect(kept.colour?.action == .kept && converted.colour?.action == .converted)
+    #expect(kept.animation?.frames == 3 && converted.animation?.frames == 3)
+    let keptFrames = try Self.frames(of: kept.bytes)
+    let convertedFrames = try Self.frames(of: converted.bytes)
+    for (before, after) in zip(keptFrames.canvases, convertedFrames.canvases) {
+      #expect(Self.alpha(before) == Self.alpha(after))
+      #expect(before != after)
+    }
+  }
+
   /// Several sizes from one decode of each frame: every one animated, the same frames.
   @Test func everySizeIsAnimated() throws {
     let rendered = try HexMask.render(
