@@ -6,21 +6,26 @@ import CWebP
   import Darwin
 #endif
 
-/// Writes an animated WebP of straight RGBA frames of one size through libwebpmux's
-/// animation encoder (`WebPAnimEncoder`), lossy or lossless, with alpha.
+/// Writes an animated WebP of straight RGBA frames of one size, lossy or lossless, with
+/// alpha: each frame after the first is the rectangle that changed, encoded by libwebp's
+/// still encoder and put together by libwebpmux.
 ///
-/// Every frame is lossy or every frame is lossless (`allow_mixed` off), so the choice is
-/// the caller's, as for ``WebPWriter``. libwebp picks each frame's rectangle, blend and
-/// dispose itself, and folds a frame identical to the one before into that one's delay
-/// (the file then holds fewer frames than were added: ``storedFrameCount``; what is
-/// shown, and for how long, is the same). An animation left with one frame may come out
-/// as a still WebP, when libwebp finds that smaller. Nothing that varies between runs is written:
-/// the key-frame distances are set here rather than left to libwebp's defaults, and the
-/// encoder runs on one thread, so the same frames give the same bytes.
+/// Not libwebp's animation encoder (`WebPAnimEncoder`): for a lossy frame it takes pixels
+/// that are "similar" to the frame before as unchanged and blends the frame over it, so a
+/// half-transparent edge pixel whose colour changed a little is drawn over itself and
+/// grows more opaque frame after frame (36 became 92 by the third frame of a hexagon's
+/// edge). Here a frame is drawn by one rule that keeps every pixel exact in alpha:
+/// - when every changed pixel is opaque, the rectangle is blended over the frame before,
+///   its unchanged pixels made transparent (they cost almost nothing and show the pixel
+///   below, which is the same);
+/// - otherwise the rectangle replaces what was there (no blending), every pixel as it is.
+/// Frames are never disposed. A frame that changes nothing is kept as one pixel, so the
+/// file holds every frame added (``storedFrameCount``), each for its own delay. The same
+/// frames give the same bytes.
 ///
 /// The loop count, the ICC profile (an ICCP chunk) and hexmask's mark (``HexMaskMark``,
-/// the `HXMK` chunk ``WebPWriter`` writes) are put in by libwebpmux after the encoder
-/// assembled the file; nothing is written before `finish(loopCount:)`.
+/// the `HXMK` chunk ``WebPWriter`` writes) go in when the file is assembled; nothing is
+/// written before `finish(loopCount:)`.
 ///
 /// ```swift
 /// let writer = try AnimatedWebPWriter(file: fp, width: 256, height: 256, quality: 80)
@@ -30,27 +35,29 @@ import CWebP
 /// try writer.finish(loopCount: frames.loopCount)
 /// ```
 ///
-/// - Complexity: memory O(canvas + output): libwebp keeps a few canvases and the encoded
-///   candidates of the frames since the last key frame; the encoded file is held whole
-///   until it is written.
+/// - Complexity: memory O(canvas + output): the frame before, one rectangle being encoded,
+///   and the encoded frames, held until the file is written.
 package final class AnimatedWebPWriter {
   /// An ICC profile a WebP cannot carry (CMYK or gray) is left out and explained here.
   package private(set) var warnings: [Warning] = []
-  /// How many frames the file holds, known after `finish`.
-  package private(set) var storedFrameCount = 0
+  /// How many frames the file holds: every frame added.
+  package var storedFrameCount: Int { framesAdded }
+  /// The rectangle each frame stored and whether it was blended (tests and byte counts).
+  package private(set) var storedRectangles: [(x: Int, y: Int, width: Int, height: Int)] = []
 
-  /// The longest animation libwebp's millisecond timestamps (an `Int32`) can hold.
-  package static let maximumMilliseconds = Int(Int32.max)
+  /// The longest frame an ANMF chunk's 24-bit duration holds, in milliseconds.
+  package static let maximumMilliseconds = 0xff_ffff
 
   private let file: CFile
   private let width: Int
   private let height: Int
+  private let lossless: Bool
+  private let quality: Int
   private let iccProfile: [UInt8]?
   private let mark: Bool
-  private var config: WebPConfig
-  private let encoder: OpaquePointer
-  /// When the next frame starts, in milliseconds from the first.
-  private var timestamp = 0
+  private let mux: OpaquePointer
+  /// The frame before, as added.
+  private var previous: UnsafeMutableBufferPointer<UInt8>
   private var framesAdded = 0
   private var finished = false
   /// The first failure; every later call reports it again.
@@ -75,37 +82,15 @@ package final class AnimatedWebPWriter {
         .writeFailed,
         "WebP quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
     }
-    var config = WebPConfig()
-    // libwebp's simple lossless API uses quality 70 as its effort; so does this.
-    guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(lossless ? 70 : quality)) != 0
-    else { throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch") }
-    config.lossless = lossless ? 1 : 0
-    config.exact = lossless ? 1 : 0
-    config.alpha_quality = 100
-    config.thread_level = 0
-    var options = WebPAnimEncoderOptions()
-    guard WebPAnimEncoderOptionsInit(&options) != 0 else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
-    }
-    options.allow_mixed = 0
-    options.minimize_size = 0
-    options.verbose = 0
-    // No key frames after the first (libvips' and gif2webp's choice): each frame is
-    // encoded as the change from the one before, never also whole to compare, which
-    // halves the encoding time and makes smaller files. A key frame only helps a viewer
-    // that jumps into the middle, which an avatar's never does.
-    (options.kmin, options.kmax) = (Int32.max - 1, Int32.max)
-    // Set again by libwebpmux in finish(); 0 here is "forever".
-    options.anim_params.loop_count = 0
-    options.anim_params.bgcolor = 0
-    guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &options) else {
+    guard let mux = WebPMuxNew() else {
       throw ImageError(.writeFailed, "cannot write WebP: out of memory")
     }
-    self.encoder = encoder
-    self.config = config
+    self.mux = mux
     self.file = file
     self.width = width
     self.height = height
+    self.lossless = lossless
+    self.quality = quality
     self.mark = mark
     if let profile = iccProfile, let refusal = rgbProfileRefusal(profile) {
       warnings.append(Warning(.profileNotWritten, refusal))
@@ -113,9 +98,14 @@ package final class AnimatedWebPWriter {
     } else {
       self.iccProfile = iccProfile
     }
+    previous = .allocate(capacity: width * height * 4)
+    previous.initialize(repeating: 0)
   }
 
-  deinit { WebPAnimEncoderDelete(encoder) }
+  deinit {
+    WebPMuxDelete(mux)
+    previous.deallocate()
+  }
 
   /// Adds the next frame, `width × height × 4` bytes of straight RGBA, shown for
   /// `delayMilliseconds`.
@@ -135,39 +125,78 @@ package final class AnimatedWebPWriter {
     throws(ImageError)
   {
     guard !finished else { throw ImageError(.writeFailed, "a frame was added after finish()") }
-    guard pixels.count == width * height * 4 else {
+    guard pixels.count == previous.count else {
       throw ImageError(
-        .writeFailed, "a WebP frame holds \(width * height * 4) bytes, not \(pixels.count)")
+        .writeFailed, "a WebP frame holds \(previous.count) bytes, not \(pixels.count)")
     }
-    guard delayMilliseconds >= 0, delayMilliseconds <= Self.maximumMilliseconds - timestamp
-    else {
+    guard (0...Self.maximumMilliseconds).contains(delayMilliseconds) else {
       throw ImageError(
         .writeFailed,
-        "a frame of \(delayMilliseconds) ms after \(timestamp) ms: an animated WebP lasts at "
-          + "most \(Self.maximumMilliseconds) ms")
+        "a frame of \(delayMilliseconds) ms: an animated WebP's frame lasts at most "
+          + "\(Self.maximumMilliseconds) ms")
     }
-    var picture = WebPPicture()
-    guard WebPPictureInit(&picture) != 0 else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+    var rectangle =
+      framesAdded == 0
+      ? ChangedRectangle(x: 0, y: 0, width: width, height: height, blendOver: false)
+      : ChangedRectangle(from: UnsafeBufferPointer(previous), to: pixels, width: width)
+    // A frame's offset is stored halved: it starts at even coordinates.
+    if rectangle.x % 2 == 1 {
+      (rectangle.x, rectangle.width) = (rectangle.x - 1, rectangle.width + 1)
     }
-    defer { WebPPictureFree(&picture) }
-    // The animation encoder works on ARGB whatever the mode.
-    picture.use_argb = 1
-    picture.width = Int32(width)
-    picture.height = Int32(height)
-    guard WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(width * 4)) != 0 else {
-      throw ImageError(.writeFailed, "cannot write WebP: out of memory")
+    if rectangle.y % 2 == 1 {
+      (rectangle.y, rectangle.height) = (rectangle.y - 1, rectangle.height + 1)
     }
-    guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
-      throw encoderError("cannot encode frame \(framesAdded)")
+    let blend = framesAdded > 0 && rectangle.blendOver
+    let part = cut(rectangle, from: pixels, clearingUnchanged: blend)
+    var encoded = try part.withUnsafeBufferPointer { (part) throws(ImageError) in
+      try encodeWebP(
+        part, width: rectangle.width, height: rectangle.height, lossless: lossless,
+        quality: quality)
     }
-    timestamp += delayMilliseconds
+    defer { WebPMemoryWriterClear(&encoded) }
+    var frame = WebPMuxFrameInfo()
+    frame.bitstream = WebPData(bytes: encoded.mem, size: encoded.size)
+    frame.x_offset = Int32(rectangle.x)
+    frame.y_offset = Int32(rectangle.y)
+    frame.duration = Int32(delayMilliseconds)
+    frame.id = WEBP_CHUNK_ANMF
+    frame.dispose_method = WEBP_MUX_DISPOSE_NONE
+    frame.blend_method = blend ? WEBP_MUX_BLEND : WEBP_MUX_NO_BLEND
+    guard WebPMuxPushFrame(mux, &frame, 1) == WEBP_MUX_OK else {
+      throw ImageError(
+        .writeFailed, "cannot write WebP: libwebpmux cannot add frame \(framesAdded)")
+    }
+    _ = previous.update(fromContentsOf: pixels)
+    storedRectangles.append((rectangle.x, rectangle.y, rectangle.width, rectangle.height))
     framesAdded += 1
   }
 
-  /// Ends the animation (the last frame's delay), assembles the file with `loopCount`
-  /// plays (0 forever, at most 65535), the profile and the mark, and writes and flushes
-  /// it; call once after the last frame. An error here means the file is incomplete.
+  /// The rectangle's pixels of `pixels`; with `clearingUnchanged`, those equal to the frame
+  /// before are transparent black, so that blending shows the frame before there.
+  private func cut(
+    _ rectangle: ChangedRectangle, from pixels: UnsafeBufferPointer<UInt8>,
+    clearingUnchanged: Bool
+  ) -> [UInt8] {
+    let rowBytes = rectangle.width * 4
+    var part = [UInt8](repeating: 0, count: rowBytes * rectangle.height)
+    for y in 0..<rectangle.height {
+      let start = ((rectangle.y + y) * width + rectangle.x) * 4
+      for offset in stride(from: 0, to: rowBytes, by: 4) {
+        let pixel = start + offset
+        let unchanged =
+          clearingUnchanged && pixels[pixel] == previous[pixel]
+          && pixels[pixel + 1] == previous[pixel + 1] && pixels[pixel + 2] == previous[pixel + 2]
+          && pixels[pixel + 3] == previous[pixel + 3]
+        guard !unchanged else { continue }
+        for channel in 0..<4 { part[y * rowBytes + offset + channel] = pixels[pixel + channel] }
+      }
+    }
+    return part
+  }
+
+  /// Assembles the file with `loopCount` plays (0 forever, at most 65535), the profile and
+  /// the mark, and writes and flushes it; call once after the last frame. An error here
+  /// means the file is incomplete.
   package func finish(loopCount: Int) throws(ImageError) {
     if let failure { throw failure }
     guard !finished else { return }
@@ -186,49 +215,17 @@ package final class AnimatedWebPWriter {
       throw ImageError(
         .writeFailed, "an animated WebP plays 0 (forever) to 65535 times, not \(loopCount)")
     }
-    guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0 else {
-      throw encoderError("cannot end the animation")
-    }
-    var encoded = WebPData()
-    WebPDataInit(&encoded)
-    defer { WebPDataClear(&encoded) }
-    guard WebPAnimEncoderAssemble(encoder, &encoded) != 0 else {
-      throw encoderError("cannot assemble the animation")
-    }
-    var assembled = try withChunks(encoded, loopCount: loopCount)
-    defer { WebPDataClear(&assembled) }
-    try writeWebP(assembled.bytes, assembled.size, to: file)
-  }
-
-  /// The file with the loop count set and the ICCP and mark chunks added; the caller frees
-  /// the result.
-  private func withChunks(_ encoded: WebPData, loopCount: Int) throws(ImageError) -> WebPData {
-    var image = encoded
-    guard let mux = WebPMuxCreate(&image, 0) else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot read the animation")
-    }
-    defer { WebPMuxDelete(mux) }
     var parameters = WebPMuxAnimParams()
-    var frames: Int32 = 0
-    guard WebPMuxNumChunks(mux, WEBP_CHUNK_ANMF, &frames) == WEBP_MUX_OK else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot read the animation")
-    }
-    // libwebp writes an animation of one frame as a still picture when that is smaller:
-    // it has no loop count then.
-    let animated = frames > 0
-    if animated {
-      guard WebPMuxGetAnimationParams(mux, &parameters) == WEBP_MUX_OK else {
-        throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot read the animation")
-      }
-      parameters.loop_count = Int32(loopCount)
-    }
+    parameters.loop_count = Int32(loopCount)
+    parameters.bgcolor = 0
     func add(_ type: String, _ data: [UInt8]) -> Bool {
       data.withUnsafeBufferPointer { bytes in
         var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
         return WebPMuxSetChunk(mux, type, &chunk, 1) == WEBP_MUX_OK
       }
     }
-    guard !animated || WebPMuxSetAnimationParams(mux, &parameters) == WEBP_MUX_OK,
+    guard WebPMuxSetAnimationParams(mux, &parameters) == WEBP_MUX_OK,
+      WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK,
       iccProfile.map({ add("ICCP", $0) }) ?? true,
       !mark || add(HexMaskMark.webpChunk, HexMaskMark.text)
     else {
@@ -237,17 +234,10 @@ package final class AnimatedWebPWriter {
     }
     var assembled = WebPData()
     WebPDataInit(&assembled)
+    defer { WebPDataClear(&assembled) }
     guard WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
-      WebPDataClear(&assembled)
-      throw ImageError(
-        .writeFailed, "cannot write WebP: cannot set the loop count, ICC profile or mark")
+      throw ImageError(.writeFailed, "cannot write WebP: libwebpmux cannot assemble the animation")
     }
-    storedFrameCount = max(Int(frames), 1)
-    return assembled
-  }
-
-  private func encoderError(_ what: String) -> ImageError {
-    let detail = WebPAnimEncoderGetError(encoder).map { userMessage(String(cString: $0)) }
-    return ImageError(.writeFailed, "cannot write WebP: \(what)" + (detail.map { ": \($0)" } ?? ""))
+    try writeWebP(assembled.bytes, assembled.size, to: file)
   }
 }

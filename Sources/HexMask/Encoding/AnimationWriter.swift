@@ -13,9 +13,6 @@ protocol AnimationWriter: AnyObject {
   /// Ends the file; `loopCount` is how many times it plays in all, 0 forever.
   func finish(loopCount: Int) throws(ImageError)
   var warnings: [Warning] { get }
-  /// How many frames the file holds, once finished: libwebp merges a frame that repeats
-  /// the one before into it (its delay added), so a WebP may hold fewer than were added.
-  var storedFrameCount: Int { get }
 }
 
 extension AnimatedWebPWriter: AnimationWriter {}
@@ -65,7 +62,6 @@ private final class ClampedLoops: AnimationWriter {
   private let writer: AnimatedWebPWriter
   init(_ writer: AnimatedWebPWriter) { self.writer = writer }
   var warnings: [Warning] { writer.warnings }
-  var storedFrameCount: Int { writer.storedFrameCount }
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
@@ -109,7 +105,6 @@ private final class SpooledAPNG: AnimationWriter {
   deinit { if let spool { fclose(spool) } }
 
   var warnings: [Warning] { writer.warnings }
-  var storedFrameCount: Int { writer.storedFrameCount }
 
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
@@ -141,37 +136,48 @@ private final class SpooledAPNG: AnimationWriter {
 /// so the bytes are the same as in the foreground. At most two frames wait (copied), and
 /// the first failure is thrown by the next call.
 private final class BackgroundFrames: AnimationWriter, @unchecked Sendable {
-  // @unchecked: `writer` and `failure` are touched only on `queue` (serial) or after
-  // `queue.sync`, which waits for everything before it; `room` bounds the frames in flight.
+  // @unchecked: `writer` is touched only on `queue` (serial) or after `queue.sync`, which
+  // waits for everything before it; `failure` only under `lock`; `room` bounds the frames
+  // in flight.
   private let writer: any AnimationWriter
   private let queue = DispatchQueue(label: "hexmask.animation-encoder")
   private let room = DispatchSemaphore(value: 2)
+  private let lock = DispatchSemaphore(value: 1)
   private var failure: ImageError?
 
   init(_ writer: any AnimationWriter) { self.writer = writer }
 
   var warnings: [Warning] { queue.sync { writer.warnings } }
-  var storedFrameCount: Int { queue.sync { writer.storedFrameCount } }
+
+  /// The first failure so far, without waiting for the frames in flight.
+  private var failed: ImageError? {
+    lock.wait()
+    defer { lock.signal() }
+    return failure
+  }
 
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
-    if let failure = queue.sync(execute: { failure }) { throw failure }
+    if let failed { throw failed }
     let copy = Array(pixels)
     room.wait()
     queue.async {
       defer { self.room.signal() }
-      guard self.failure == nil else { return }
+      guard self.failed == nil else { return }
       do throws(ImageError) {
         try copy.withUnsafeBufferPointer { (frame) throws(ImageError) in
           try self.writer.addFrame(frame, delayMilliseconds: delayMilliseconds)
         }
       } catch {
+        self.lock.wait()
         self.failure = error
+        self.lock.signal()
       }
     }
   }
 
   func finish(loopCount: Int) throws(ImageError) {
-    if let failure = queue.sync(execute: { failure }) { throw failure }
+    queue.sync {}  // every frame added
+    if let failed { throw failed }
     try writer.finish(loopCount: loopCount)
   }
 }

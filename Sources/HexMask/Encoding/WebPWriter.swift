@@ -102,46 +102,12 @@ package final class WebPWriter: ImageWriter {
     }
   }
 
-  /// Runs libwebp's encoder on the kept rows; the caller frees the result.
   private func encode() throws(ImageError) -> WebPMemoryWriter {
-    var config = WebPConfig()
-    // libwebp's simple lossless API uses quality 70 as its effort; so does this.
-    guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(lossless ? 70 : quality)) != 0
-    else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+    try kept.pixels.withUnsafeBufferPointer { (pixels) throws(ImageError) in
+      try encodeWebP(pixels, width: width, height: height, lossless: lossless, quality: quality)
     }
-    config.lossless = lossless ? 1 : 0
-    // Lossless means lossless: RGB under alpha 0 is kept too.
-    config.exact = lossless ? 1 : 0
-    var picture = WebPPicture()
-    guard WebPPictureInit(&picture) != 0 else {
-      throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
-    }
-    defer { WebPPictureFree(&picture) }
-    picture.use_argb = lossless ? 1 : 0
-    picture.width = Int32(width)
-    picture.height = Int32(height)
-    let imported = kept.pixels.withUnsafeBufferPointer {
-      WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
-    }
-    guard imported != 0 else { throw ImageError(.writeFailed, "cannot write WebP: out of memory") }
-    var memory = WebPMemoryWriter()
-    WebPMemoryWriterInit(&memory)
-    picture.writer = WebPMemoryWrite
-    let ok = withUnsafeMutablePointer(to: &memory) { memory in
-      picture.custom_ptr = UnsafeMutableRawPointer(memory)
-      defer { picture.custom_ptr = nil }
-      return WebPEncode(&config, &picture)
-    }
-    guard ok != 0 else {
-      WebPMemoryWriterClear(&memory)
-      throw ImageError(.writeFailed, "cannot write WebP: \(describe(picture.error_code))")
-    }
-    return memory
   }
 
-  /// The file with an ICCP chunk and the mark's chunk added, as asked (and the VP8X
-  /// header that announces them); the caller frees the result.
   private func withChunks(_ encoded: WebPMemoryWriter) throws(ImageError) -> WebPData {
     var image = WebPData(bytes: encoded.mem, size: encoded.size)
     guard let mux = WebPMuxCreate(&image, 0) else {
@@ -195,4 +161,45 @@ private func describe(_ error: WebPEncodingError) -> String {
   case VP8_ENC_ERROR_FILE_TOO_BIG: "the file would exceed 4 GiB"
   default: "libwebp error \(error.rawValue)"
   }
+}
+
+/// `pixels` (straight RGBA, `width × 4` bytes a row) encoded as one WebP bitstream in
+/// memory, lossy at `quality` (its alpha lossless) or lossless (every byte, the colour
+/// under transparent pixels too); the caller clears the result.
+func encodeWebP(
+  _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, lossless: Bool, quality: Int
+) throws(ImageError) -> WebPMemoryWriter {
+  var config = WebPConfig()
+  // libwebp's simple lossless API uses quality 70 as its effort; so does this.
+  guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(lossless ? 70 : quality)) != 0
+  else {
+    throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+  }
+  config.lossless = lossless ? 1 : 0
+  // Lossless means lossless: RGB under alpha 0 is kept too.
+  config.exact = lossless ? 1 : 0
+  var picture = WebPPicture()
+  guard WebPPictureInit(&picture) != 0 else {
+    throw ImageError(.writeFailed, "cannot write WebP: libwebp version mismatch")
+  }
+  defer { WebPPictureFree(&picture) }
+  picture.use_argb = lossless ? 1 : 0
+  picture.width = Int32(width)
+  picture.height = Int32(height)
+  guard WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(width * 4)) != 0 else {
+    throw ImageError(.writeFailed, "cannot write WebP: out of memory")
+  }
+  var memory = WebPMemoryWriter()
+  WebPMemoryWriterInit(&memory)
+  picture.writer = WebPMemoryWrite
+  let ok = withUnsafeMutablePointer(to: &memory) { memory in
+    picture.custom_ptr = UnsafeMutableRawPointer(memory)
+    defer { picture.custom_ptr = nil }
+    return WebPEncode(&config, &picture)
+  }
+  guard ok != 0 else {
+    WebPMemoryWriterClear(&memory)
+    throw ImageError(.writeFailed, "cannot write WebP: \(describe(picture.error_code))")
+  }
+  return memory
 }
