@@ -11,6 +11,9 @@ protocol AnimationWriter: AnyObject {
   /// Ends the file; `loopCount` is how many times it plays in all, 0 forever.
   func finish(loopCount: Int) throws(ImageError)
   var warnings: [Warning] { get }
+  /// How many frames the file holds, once finished: libwebp merges a frame that repeats
+  /// the one before into it (its delay added), so a WebP may hold fewer than were added.
+  var storedFrameCount: Int { get }
 }
 
 extension AnimatedWebPWriter: AnimationWriter {}
@@ -47,8 +50,8 @@ private final class ClampedLoops: AnimationWriter {
   private let writer: AnimatedWebPWriter
   init(_ writer: AnimatedWebPWriter) { self.writer = writer }
   var warnings: [Warning] { writer.warnings }
-  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
-  {
+  var storedFrameCount: Int { writer.storedFrameCount }
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
   func finish(loopCount: Int) throws(ImageError) {
@@ -91,9 +94,9 @@ private final class SpooledAPNG: AnimationWriter {
   deinit { if let spool { fclose(spool) } }
 
   var warnings: [Warning] { writer.warnings }
+  var storedFrameCount: Int { writer.storedFrameCount }
 
-  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
-  {
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
 
