@@ -314,7 +314,8 @@ let optionTable: [OptionDescription] = [
       + "height, milliseconds, warnings "
       + "(a list, usually empty: a damaged input, a colour profile left out), crop (the square of the input shown: "
       + "x, y, side) and, with --gravity face, faces (how many were found); with --face-size, "
-      + "framing (face, group, or attention where no face was found).",
+      + "framing (face, group, or attention where no face was found); for an animated output, "
+      + "frames, duration_ms and loop (plays in all, 0 forever).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",
