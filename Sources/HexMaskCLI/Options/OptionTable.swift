@@ -354,6 +354,10 @@ let helpExamples: [(command: String, purpose: String)] = [
   ("hexmask in.jpg out.png --layout seed", "Exactly what the original iOS code draws."),
   ("hexmask photo.jpg avatar.webp --size 256", "A 256 × 256 WebP avatar for a web page."),
   (
+    "hexmask party.gif avatar.webp --size 128",
+    "A moving avatar: every frame of the GIF in the same hexagon (--frame 0 for a still)."
+  ),
+  (
     "hexmask photo.jpg 'avatar-{size}.png' --size 64,128,256 --line 2%",
     "Three avatar sizes from one decode: avatar-64.png, avatar-128.png, avatar-256.png."
   ),
