@@ -50,8 +50,8 @@ import Testing
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
   /// through 4 entry points, Output and Input cases (size, the three kinds' qualities,
   /// effort, the PNG's and the mask's level and colours, threads, maxPixels, memory limit,
-  /// frame, maxFrames: 17 values; focus x and y, faceSize: 12) through the 3 that take them,
-  /// and 7 size arguments through 4 calls.
+  /// frame, maxFrames: 17 values; focus x and y, faceSize: 12) through the 3 that take
+  /// them, and 7 size arguments through 4 calls.
   static let expectedCalls = (17 + 5 * 12) * 4 + (14 * 17 + 3 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
