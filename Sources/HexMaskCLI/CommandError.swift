@@ -132,6 +132,10 @@ enum CommandError: Error, Equatable, Sendable {
       // whole number was expected, which it is.
       "invalid value \(quotedName(text)) for '\(option)': too large, expected a whole number "
         + "from \(range.lowerBound) to \(range.upperBound)"
+    case .invalidValue(let text, let option, .frame)
+    where !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) } && Int(text) == nil:
+      "invalid value \(quotedName(text)) for '\(option)': too large, expected "
+        + ValueKind.frame.expectation
     case .invalidValue(let text, let option, let kind):
       "invalid value \(quotedName(text)) for '\(option)': expected \(kind.expectation)"
     case .missingFiles(let count):
@@ -273,6 +277,7 @@ extension ValueKind {
     case .fraction: "a fraction more than 0 and at most 1, such as 0.4"
     case .shard: "I/N with 0 ≤ I < N, such as 0/4"
     case .memory: "an amount of memory such as 512M or 2G, or a number of bytes"
+    case .frame: "a frame number ≥ 0 (0 is the first) or first"
     case .sizes(let range):
       "a whole number from \(range.lowerBound) to \(range.upperBound), or several such as "
         + "64,128,256"
@@ -370,6 +375,8 @@ extension FileFailure.Cause {
         "needs \(byteAmount($0.needed)) to decode, more than the memory limit of "
           + "\(byteAmount($0.limit)) (--memory-limit)"
       } ?? error.reason
+    case .image(.decoding(let error)) where error.kind == .tooLarge:
+      error.reason + (animationLimitOption(error.reason).map { " (\($0))" } ?? "")
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
@@ -430,6 +437,19 @@ extension OutputError {
     case .faceSizeWithoutFaces: Contradiction.faceSizeWithoutFaceGravity(nil).words
     }
   }
+}
+
+/// The option that sets the animation limit a decoder's `reason` names: `--max-frames` for
+/// the frame count, `--max-pixels` for the pixels of all frames together (16 × it); nil
+/// for any other reason. The readers word their limits in their own ways ("more than 9
+/// frames, the frame limit", "animation has 12 frames, more than the limit of 9", "… more
+/// than the limit of N pixels in all") and carry no typed limit, so the words decide.
+func animationLimitOption(_ reason: String) -> String? {
+  guard reason.contains("frames"), reason.contains("limit") else { return nil }
+  if reason.contains("pixels") {
+    return "\(HexMask.Input.animationPixelsFactor) × --max-pixels"
+  }
+  return "--max-frames"
 }
 
 /// `name` with `-{size}` before its extension (`o.svg` → `o-{size}.svg`), or at its end when

@@ -58,6 +58,22 @@ import Testing
     #expect(try HexMask.render(marked, output: back) == HexMask.render(plain, output: back))
   }
 
+  /// An APNG keeps the mark in a `tEXt` chunk before its frames, an animated WebP in a
+  /// chunk libwebpmux puts after them: both are found, and neither without the mark.
+  @Test(arguments: ["png", "webp", "lossless webp"])
+  func animationsAreMarkedUnlessTold(name: String) throws {
+    var output = try #require(Self.outputs.first { $0.name == name }).output
+    let animation = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Fixtures.path("animation/mixed-disposal.gif"))))
+    let marked = try HexMask.render(animation, output: output)
+    #expect(marked.animation != nil, "the output moves")
+    #expect(ExistingFile(bytes: marked.bytes).carriesMark)
+    output.mark = false
+    let plain = try HexMask.render(animation, output: output)
+    #expect(plain.animation == marked.animation)
+    #expect(!ExistingFile(bytes: plain.bytes).carriesMark)
+  }
+
   @Test func theMaskAndTheSVGAreMarked() throws {
     try withTemporaryFolder { url in
       let folder = url.path

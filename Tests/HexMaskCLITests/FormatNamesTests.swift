@@ -7,8 +7,9 @@ import Testing
 @Suite struct FormatNamesTests {
   @Test func everyFormatHasItsUsualName() {
     #expect(
-      ImageFormat.allCases.map(\.displayName) == ["PNG", "JPEG", "HEIC/HEIF", "AVIF", "WebP"])
-    #expect(ImageFormat.readableNames == "PNG, JPEG, HEIC/HEIF, AVIF or WebP")
+      ImageFormat.allCases.map(\.displayName)
+        == ["PNG", "JPEG", "HEIC/HEIF", "AVIF", "WebP", "GIF"])
+    #expect(ImageFormat.readableNames == "PNG, JPEG, HEIC/HEIF, AVIF, WebP or GIF")
   }
 
   @Test(arguments: OutputFormat.allCases)
@@ -18,7 +19,7 @@ import Testing
   }
 
   @Test func helpAndMessagesUseTheList() {
-    #expect(filesSummary.hasPrefix("INPUT is a PNG, JPEG, HEIC/HEIF, AVIF or WebP file,"))
+    #expect(filesSummary.hasPrefix("INPUT is a PNG, JPEG, HEIC/HEIF, AVIF, WebP or GIF file,"))
     #expect(filesSummary.contains("extension (.png, .jpg, .webp, .avif) or --format"))
     let tooLarge = OutputError.tooLargeForFormat(side: 70_000, format: .jpeg, maximumSide: 65_500)
     #expect(tooLarge.words == "a JPEG can be at most 65500 pixels a side, not 70000")

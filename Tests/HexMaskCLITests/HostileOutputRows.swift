@@ -312,14 +312,14 @@ extension HostileUserTests {
   /// Phone and web formats in, other formats named.
   static let formatRows: [HostileCase] = [
     HostileCase(
-      title: "a GIF is named, not called broken",
-      setup: "printf 'GIF89a\\001\\000\\001\\000' > a.gif", command: "hexmask a.gif o.png",
+      title: "a TIFF is named, not called broken",
+      setup: "printf 'II*\\000\\010\\000\\000\\000' > a.tif", command: "hexmask a.tif o.png",
       status: 1,
-      firstError: "hexmask: a.gif: a GIF file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP",
+      firstError: "hexmask: a.tif: a TIFF file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP",
       check: "[ ! -e o.png ]"),
     HostileCase(
       title: "a folder with nothing usable exits 1 and says what was skipped",
-      setup: "mkdir album && echo hi > album/notes.txt && printf 'GIF89a' > album/a.gif",
+      setup: "mkdir album && echo hi > album/notes.txt && printf 'II*\\000' > album/a.tif",
       command: "hexmask album --out-dir out", status: 1,
       firstError: "hexmask: skipped 2 files in the folders that are not pictures hexmask reads "
         + "(--verbose lists them)"),

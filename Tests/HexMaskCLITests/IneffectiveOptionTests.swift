@@ -17,6 +17,19 @@ import Testing
       ["--dither has no effect without --colors", "--background has no effect with --mask-only"]
     ),
     (["in.jpg", "out.jpg", "--quality", "80"], []),
+    // Every frame of an animation has the same mask; an SVG reads no frame at all.
+    (
+      ["in.gif", "m.png", "--mask-only", "--frame", "2"], ["--frame has no effect with --mask-only"]
+    ),
+    (
+      ["--mask-only", "--size", "64", "m.png", "--frame", "1"],
+      ["--frame has no effect with --mask-only"]
+    ),
+    (
+      ["--svg", "s.svg", "--size", "64", "--frame", "1"],
+      ["--frame has no effect when only an SVG is written"]
+    ),
+    (["in.gif", "out.jpg", "--frame", "2", "--max-frames", "9"], []),
     (
       ["in.jpg", "out.jpg", "--compression", "fast", "--lossless"],
       ["--lossless has no effect on JPEG output", "--compression has no effect on JPEG output"]

@@ -18,6 +18,10 @@ final class GIFInput {
   private(set) var readError: Int32?
   /// Bytes handed to giflib so far.
   private(set) var delivered = 0
+  /// A read came back short without an error: the file ended. giflib then reports where
+  /// it stopped in its own words ("no screen descriptor" for a file cut in its colour
+  /// table), which would call a cut file corrupt.
+  private(set) var reachedEnd = false
   /// The file ended exactly where a block would start (set by the block reader): it lacks
   /// its trailer, not part of a block.
   var endedBetweenBlocks = false
@@ -41,6 +45,7 @@ final class GIFInput {
       done += fread(buffer + done, 1, count - done, file)
       if done < count && ferror(file) != 0 { readError = errno }
     }
+    if done < count && readError == nil { reachedEnd = true }
     delivered += done
     return done
   }
@@ -60,6 +65,9 @@ extension ImageError {
     if let errorNumber = input.readError {
       return ImageError(
         .unreadable, "read error \(place): \(userMessage(String(cString: strerror(errorNumber))))")
+    }
+    if input.reachedEnd && code != D_GIF_ERR_NOT_GIF_FILE {
+      return ImageError(.corrupt, "truncated GIF: unexpected end of file \(place)")
     }
     switch code {
     case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON:

@@ -200,6 +200,7 @@ final class BatchReporter: Sendable {
         + [
           result.report?.crop.map(cropWords), result.report?.faces.map(faceWords),
           result.report?.framing.map(framingWords), result.report?.colour.map(colourWords),
+          result.report?.animation.map(animationWords),
         ]
         .compactMap { $0 } + ["\(result.milliseconds) ms"]
       lines.append(
@@ -304,6 +305,23 @@ func colourWords(_ colour: HexMask.ColourReport) -> String {
   }
 }
 
+/// An animated output, for `--verbose`: `animated: 12 frames, 1.20 s, plays forever`
+/// (or `plays once`, `plays 3 times`).
+func animationWords(_ animation: HexMask.Animation) -> String {
+  let count = animation.frames
+  // Hundredths of a second, rounded, as a player's counter shows them.
+  let milliseconds = max(0, animation.durationMilliseconds)
+  let hundredths = milliseconds / 10 + (milliseconds % 10 >= 5 ? 1 : 0)
+  let seconds = "\(hundredths / 100).\(zeroPadded(hundredths % 100, digits: 2)) s"
+  let plays =
+    switch animation.loopCount {
+    case 0: "plays forever"
+    case 1: "plays once"
+    case let times: "plays \(times) times"
+    }
+  return "animated: \(count) frame\(count == 1 ? "" : "s"), \(seconds), \(plays)"
+}
+
 /// One `--json` line: the keys always in the same order, `null` for what does not apply.
 /// `warnings` (`[]` when there are none) says what a file written from a damaged input
 /// lacks, as the warnings on standard error do. `crop` is the square of the upright input
@@ -313,8 +331,10 @@ func colourWords(_ colour: HexMask.ColourReport) -> String {
 /// `group`, or `attention` where no face was found: ``HexMask/Framing``) only for outputs
 /// written with `--face-size`; `profile` (the input profile's description, null when it has
 /// none) and `colour` (`kept`, `converted`, `srgb` or `unusable`:
-/// ``HexMask/ColourReport/Action``) only for outputs of an input with a profile. The keys older
-/// versions printed keep their order: new ones come after them.
+/// ``HexMask/ColourReport/Action``) only for outputs of an input with a profile; `frames`,
+/// `duration_ms` (their delays summed, as browsers play them) and `loop` (how many times it
+/// plays in all, 0 forever) only for an animated output. The keys older versions printed
+/// keep their order: new ones come after them.
 func jsonLine(_ result: BatchResult, status: String) -> String {
   let side = result.report.map { String($0.side) } ?? "null"
   let warnings = (result.report?.warnings ?? []).map { jsonString($0.description) }
@@ -339,6 +359,11 @@ func jsonLine(_ result: BatchResult, status: String) -> String {
   if let colour = result.report?.colour {
     fields.append(("profile", colour.profile.map(jsonString) ?? "null"))
     fields.append(("colour", jsonString(colour.action.rawValue)))
+  }
+  if let animation = result.report?.animation {
+    fields.append(("frames", String(animation.frames)))
+    fields.append(("duration_ms", String(animation.durationMilliseconds)))
+    fields.append(("loop", String(animation.loopCount)))
   }
   return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
 }

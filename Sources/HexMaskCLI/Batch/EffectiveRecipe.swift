@@ -10,8 +10,10 @@ import HexMask
 /// crop as its top-left square whatever `--gravity` or `--focus` say. Options that cannot
 /// change this output are left out: `--quality` unless JPEG or lossy WebP or AVIF,
 /// `--lossless` unless WebP or AVIF, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
-/// options for a mask (`--face-size` too, and with the seed layout), the border colour without a border, `--max-pixels` (a limit: an
-/// output that was written was within it) and the thread count.
+/// options for a mask (`--face-size` too, and with the seed layout, and `--frame`: every
+/// frame has the same mask), `--frame 0` on an output that cannot move (its first frame
+/// anyway), the border colour without a border, `--max-pixels` and `--max-frames` (limits:
+/// an output that was written was within them) and the thread count.
 ///
 /// Each line is `key value` in a fixed order with fixed spellings (numbers in decimal,
 /// `Double`s as their bit patterns), never a type's `description`, which a new toolchain
@@ -119,6 +121,12 @@ func effectiveRecipe(
       add("profile", colour)
     }
     if picture?.isTurned ?? true { add("orient", settings.input.autoOrient ? "exif" : "stored") }
+    // `--frame` makes one frame a still where a WebP or RGBA PNG of an animation would move;
+    // frame 0 of an output that cannot move is the frame it shows anyway. Only when given,
+    // so that the recipes of every other output stay as they were.
+    if let frame = settings.input.frame, frame > 0 || kind.canMove {
+      add("frame", String(frame))
+    }
   }
   // Strict decoding writes the same bytes, but a rerun with --strict must still read the
   // inputs again to refuse the damaged ones: unless every row was read without a warning.

@@ -73,7 +73,7 @@ func findInputs(_ paths: [String], rules: InputRules) -> [BatchInput] {
 }
 
 /// The same, also listing in `skipped` the files found in folders that are not pictures
-/// hexmask reads (a GIF, notes.txt), so a run can say how many it passed over.
+/// hexmask reads (a TIFF, notes.txt), so a run can say how many it passed over.
 func findInputs(_ paths: [String], rules: InputRules, skipped: inout [String]) -> [BatchInput] {
   var dropped: [DroppedEntry] = []
   return findInputs(paths, rules: rules, skipped: &skipped, dropped: &dropped)

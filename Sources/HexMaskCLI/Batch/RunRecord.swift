@@ -245,8 +245,11 @@ func fnv1a(_ text: String, from hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 
 /// made by older versions. 3: a `--background` that is not opaque keeps its transparency in
 /// PNG and WebP instead of being taken as opaque, and a large WebP is scaled by libwebp
 /// while decoding. 4: every output carries hexmask's mark (``HexMaskMark``), so a rerun
-/// rebuilds older outputs, which their records vouch for.
-let outputVersion = 4
+/// rebuilds older outputs, which their records vouch for. 5: a `.webp`, or a `.png`
+/// without a palette, of an APNG or animated WebP moves (every frame), where older
+/// versions wrote its first frame; a record knows no more of its input than its size and
+/// time, so only the version can tell those outputs stale.
+let outputVersion = 5
 
 /// Why a batch writes an output, as `--json` reports it.
 enum WriteReason: String, Sendable, Equatable {

@@ -10,7 +10,7 @@ import HexMask
 enum SniffedFile: Equatable {
   /// A picture hexmask reads.
   case picture(ImageFormat)
-  /// Something else: a GIF, notes.txt, an empty file, or no regular file at all.
+  /// Something else: a TIFF, notes.txt, an empty file, or no regular file at all.
   case other
   /// It could not be opened or read (no permission); `reason` is the system's.
   case unreadable(reason: String)

@@ -43,6 +43,8 @@ extension OptionDescription {
     case .choice(let words): .words(words)
     case .compression: .words(["fast", "default", "small"] + (0...9).map(String.init))
     case .path: value.name == "DIR" ? .folder : .file
+    // A number is typed; the word is offered.
+    case .frame: .words(["first"])
     default: .typed
     }
   }

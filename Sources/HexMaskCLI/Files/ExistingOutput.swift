@@ -188,6 +188,12 @@ final class ExistingFile: CustomStringConvertible {
     }
   }
 
+  /// The most chunks or boxes ``hasPart(_:from:riff:)`` reads the headers of: libwebpmux
+  /// writes the mark after an animation's frames, one chunk each, so it is found after
+  /// many more than ``HexMask/Input/defaultMaxFrames``; a damaged or hostile file costs at
+  /// most this many reads of 8 bytes (a few milliseconds at 10 000).
+  static let partsWalked = 1 << 16
+
   /// What the file is, for a message: "a 512×512 PNG", "a GIF", "a text file",
   /// "a 3 byte file".
   var description: String {
@@ -272,11 +278,12 @@ final class ExistingFile: CustomStringConvertible {
   }
 
   /// True when a top-level RIFF chunk (`riff`, from `offset`) or ISO BMFF box holds exactly
-  /// the mark's text under `type`; walks at most 4096 of them, reading only their headers.
+  /// the mark's text under `type`; walks at most ``partsWalked`` of them, reading only
+  /// their headers.
   private func hasPart(_ type: String, from offset: Int, riff: Bool) -> Bool {
     let text = HexMaskMark.text
     var offset = offset
-    for _ in 0..<4096 {
+    for _ in 0..<Self.partsWalked {
       let header = read(offset, riff ? 8 : 16)
       guard header.count >= 8 else { return false }
       let name = String(decoding: header[(riff ? 0 : 4)..<(riff ? 4 : 8)], as: UTF8.self)

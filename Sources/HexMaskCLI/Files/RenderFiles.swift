@@ -76,11 +76,14 @@ struct RenderedFile: Equatable, Sendable {
   var framing: HexMask.Framing?
   /// The input's colour profile and what was done with it; nil without one.
   var colour: HexMask.ColourReport?
+  /// The frames of an animated output and how they play; nil for a still.
+  var animation: HexMask.Animation?
 
   init(
     side: Int, warnings: [FileWarning], stamp: FileStamp?, crop: HexMask.Crop? = nil,
     faces: [HexMask.Face]? = nil, picture: HexMask.PictureFacts? = nil,
-    framing: HexMask.Framing? = nil, colour: HexMask.ColourReport? = nil
+    framing: HexMask.Framing? = nil, colour: HexMask.ColourReport? = nil,
+    animation: HexMask.Animation? = nil
   ) {
     self.side = side
     self.warnings = warnings
@@ -90,13 +93,15 @@ struct RenderedFile: Equatable, Sendable {
     self.picture = picture
     self.framing = framing
     self.colour = colour
+    self.animation = animation
   }
 
-  init(report: HexMask.Report, stamp: FileStamp?) {
+  /// What the library's `report` of a `mask` output or a picture says.
+  init(report: HexMask.Report, stamp: FileStamp?, mask: Bool) {
     self.init(
-      side: report.side, warnings: report.warnings.map(FileWarning.render), stamp: stamp,
-      crop: report.crop, faces: report.faces, picture: report.picture, framing: report.framing,
-      colour: report.colour)
+      side: report.side, warnings: report.warnings.map { FileWarning($0, mask: mask) },
+      stamp: stamp, crop: report.crop, faces: report.faces, picture: report.picture,
+      framing: report.framing, colour: report.colour, animation: report.animation)
   }
 }
 
@@ -158,7 +163,9 @@ func renderFile(input: String, outputs: [SizedFile], settings: RenderSettings)
   }) {
     stamps[index] = try destinations[index].commit()
   }
-  return zip(reports, stamps).map { RenderedFile(report: $0, stamp: $1) }
+  return zip(reports, stamps).map {
+    RenderedFile(report: $0, stamp: $1, mask: settings.choices.maskOnly)
+  }
 }
 
 /// Writes the mask of a `--size` canvas to `output`, without a picture.
@@ -184,7 +191,7 @@ func renderMaskFile(output: SizedFile, settings: RenderSettings) throws(FileFail
   } catch {
     throw FileFailure(file: destination.name, .image(error)).typed(as: settings.shape)
   }
-  return RenderedFile(report: report, stamp: try destination.commit())
+  return RenderedFile(report: report, stamp: try destination.commit(), mask: true)
 }
 
 /// Writes the shape of a `side` canvas as SVG to `path` (`-` for standard output),

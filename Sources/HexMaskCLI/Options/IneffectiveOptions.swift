@@ -38,7 +38,7 @@ extension Job {
   /// lossless WebP or AVIF, `--lossless` for PNG and JPEG, `--compression` for JPEG, WebP
   /// and AVIF, `--no-upscale` without `--size`, `--dither` without `--colors`, the
   /// picture's options (`--background`, `--focus`,
-  /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`) for a mask, `--gravity` and
+  /// `--gravity`, `--border-color`, `--strip`, `--no-rotate`, `--frame`) for a mask, `--gravity` and
   /// `--focus` with `--layout seed` (always the top-left square), `--border-color` with no
   /// border, the picture's options when only an SVG is written, `-0` without a list to
   /// separate, and an `--out-dir`, `--svg` or
@@ -102,7 +102,8 @@ extension Job {
     if options.choices.maskOnly {
       for option in [
         "background", "focus", "gravity", "face-size", "border-color", "strip", "colorspace",
-        "no-rotate",
+        // Every frame of an animation has the same mask.
+        "no-rotate", "frame",
       ]
       where given(option) {
         warnings.append(.withMaskOnly(option: option))
@@ -140,7 +141,7 @@ extension Job {
     "format", "quality", "lossless", "effort", "compression", "colors", "dither", "background",
     "focus", "gravity", "face-size", "strip", "colorspace", "no-rotate", "no-upscale",
     "mask-only", "strict",
-    "memory-limit",
+    "memory-limit", "frame",
   ]
 
   /// The actions that write pictures or shapes, which the warnings are about.

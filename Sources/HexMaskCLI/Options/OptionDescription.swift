@@ -88,6 +88,8 @@ enum ValueKind: Equatable, Sendable {
   case sizes(ClosedRange<Int>)
   /// An amount of memory: bytes, or a number with K, M, G or T (`512M`).
   case memory
+  /// A frame of an animation: a whole number from 0, or `first` (0).
+  case frame
 }
 
 /// Whether an option takes a value, and how that value is checked and stored in a `Job`.
@@ -117,6 +119,23 @@ struct OptionValue: Sendable {
     return OptionValue(kind: kind, name: name) { job, text, option throws(CommandError) in
       guard let number = Int(text), range.contains(number) else {
         throw .invalidValue(text, option: option, kind: kind)
+      }
+      set(&job, number)
+    }
+  }
+
+  /// A frame number, 0-based, or the word `first` (frame 0) in any case. Only digits (and
+  /// the sign `Int` reads) are numbers: `1.5`, `1e3`, `nan` and `last` are refused.
+  static func frame(named name: String, _ set: @escaping @Sendable (inout Job, Int) -> Void)
+    -> OptionValue
+  {
+    OptionValue(kind: .frame, name: name) { job, text, option throws(CommandError) in
+      if text.lowercased() == "first" {
+        set(&job, 0)
+        return
+      }
+      guard let number = Int(text), number >= 0 else {
+        throw .invalidValue(text, option: option, kind: .frame)
       }
       set(&job, number)
     }

@@ -183,8 +183,25 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "N", in: 1...Int.max) { $0.options.input.maxPixels = $1 },
     help: "Refuse images with more pixels than this, checked before decoding, and a --size "
       + "whose output would have more; a guard against decompression bombs and runaway "
-      + "outputs.",
+      + "outputs. An animation's canvas (each frame) may hold N pixels, and all its frames "
+      + "together at most \(HexMask.Input.animationPixelsFactor) × N.",
     group: .input, defaultValue: "\(HexMask.Input.defaultMaxPixels), 16383 × 16383"),
+  OptionDescription(
+    long: "max-frames",
+    value: .wholeNumber(named: "N", in: HexMask.Input.maxFramesRange) {
+      $0.options.input.maxFrames = $1
+    },
+    help: "Refuse animations of more than N frames: before decoding where the file says how "
+      + "many (APNG, WebP), else (GIF) when frame N + 1 comes.",
+    group: .input, defaultValue: String(HexMask.Input.defaultMaxFrames)),
+  OptionDescription(
+    long: "frame",
+    value: .frame(named: "N|first") { $0.options.input.frame = $1 },
+    help: "Cut frame N of an animation (GIF, APNG, animated WebP), counted from 0 (first), "
+      + "as a still picture, in any output format. Without it a WebP, or a PNG without "
+      + "--colors, of an animation moves: every frame, the same shape; other outputs show "
+      + "the first frame. A still picture has only frame 0.",
+    group: .input, defaultValue: "every frame where the output can move"),
   OptionDescription(
     long: "memory-limit",
     value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
@@ -297,7 +314,8 @@ let optionTable: [OptionDescription] = [
       + "height, milliseconds, warnings "
       + "(a list, usually empty: a damaged input, a colour profile left out), crop (the square of the input shown: "
       + "x, y, side) and, with --gravity face, faces (how many were found); with --face-size, "
-      + "framing (face, group, or attention where no face was found).",
+      + "framing (face, group, or attention where no face was found); for an animated output, "
+      + "frames, duration_ms and loop (plays in all, 0 forever).",
     group: .batch),
   OptionDescription(
     long: "help", short: "h",
@@ -335,6 +353,10 @@ let helpExamples: [(command: String, purpose: String)] = [
   ),
   ("hexmask in.jpg out.png --layout seed", "Exactly what the original iOS code draws."),
   ("hexmask photo.jpg avatar.webp --size 256", "A 256 × 256 WebP avatar for a web page."),
+  (
+    "hexmask party.gif avatar.webp --size 128",
+    "A moving avatar: every frame of the GIF in the same hexagon (--frame 0 for a still)."
+  ),
   (
     "hexmask photo.jpg 'avatar-{size}.png' --size 64,128,256 --line 2%",
     "Three avatar sizes from one decode: avatar-64.png, avatar-128.png, avatar-256.png."

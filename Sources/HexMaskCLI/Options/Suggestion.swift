@@ -1,7 +1,8 @@
 /// The candidates closest to a mistyped `word`, if they are close enough to be what the
 /// user meant: the completions of an abbreviation when there are one or two (`--border` →
 /// `--border-color`), the one name that has the word as a hyphenated part (`--color` →
-/// `--border-color`), all of them when they differ (`--color` → `--colors`, `--colorspace`
+/// `--border-color`; with the one name a letter away before it: `--frames` → `--frame` and
+/// `--max-frames`), all of them when they differ (`--color` → `--colors`, `--colorspace`
 /// and `--border-color`: the user may mean any), else the one name about one edit per four letters away (at least one).
 ///
 /// ```swift
@@ -15,11 +16,16 @@ func suggestions(for word: String, among candidates: [String]) -> [String] {
   let containing = candidates.filter { $0.split(separator: "-").contains(part) }
   var found: [String] = []
   if part.count >= 2, (1...2).contains(completions.count) { found += completions }
-  if !part.isEmpty, containing.count == 1, !found.contains(containing[0]) { found += containing }
+  let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
+  if !part.isEmpty, containing.count == 1, !found.contains(containing[0]) {
+    // A plural one letter away is as likely as the part: `--frames` may be `--frame` too.
+    let near = scored.filter { $0.distance == 1 }.map(\.candidate)
+    if found.isEmpty, near.count == 1, near[0] != containing[0] { found += near }
+    found += containing
+  }
   if !found.isEmpty { return found }
 
   let limit = max(1, part.count / 4)
-  let scored = candidates.map { (candidate: $0, distance: editDistance(word, $0)) }
   guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit,
     scored.filter({ $0.distance == best.distance }).count == 1
   else { return [] }

@@ -56,7 +56,10 @@ import Testing
       ("soi-only", soi, nil),
       ("text", Array("not an image at all\n".utf8), nil),
       // WebP is read now: folder discovery takes it; its decoder judges the (empty) data.
-      ("gif", Array("GIF89a\u{1}\0\u{1}\0".utf8), nil),
+      ("gif", try fixtureBytes("animation/still.gif"), .gif),
+      ("gif-animated", try fixtureBytes("animation/mixed-disposal.gif"), .gif),
+      ("gif87a", Array("GIF87a".utf8) + Array(try fixtureBytes("animation/still.gif")[6...]), .gif),
+      ("gif-signature-cut", Array("GIF8".utf8), nil),
       ("empty", [], nil),
     ]
   }
@@ -85,6 +88,8 @@ import Testing
             let kind = String(describing: type(of: decoder))
             if kind == "PNGDecoder" { return .png }
             if kind == "JPEGDecoder" { return .jpeg }
+            // A GIF opens as an animation of one frame or more.
+            if kind == "AnimationPicture" { return .gif }
             Issue.record("\(head.name): an unexpected decoder \(type(of: decoder))")
             return nil
           } catch {

@@ -84,6 +84,7 @@ import Testing
     variant("keepColorProfile") { $0.output.keepColorProfile = false }
     variant("colorSpace") { $0.output.colorSpace = .srgb }
     variant("strict") { $0.input.strict = true }
+    variant("frame") { $0.input.frame = 1 }
     let recipe = Self.recipe(base)
     var colored = base
     colored.choices.colors = 64
@@ -96,8 +97,9 @@ import Testing
     // A new field of the library's values must appear here (or be argued to not change the
     // bytes): `output.kind` is replaced by the kind each output's format makes of the
     // choices (which are all here), `threads` never
-    // changes the bytes, `maxPixels` is a limit every written output was within, and
-    // `mark` the command always sets (outputVersion 4 covers outputs made before it).
+    // changes the bytes, `maxPixels` and `maxFrames` are limits every written output was
+    // within, and `mark` the command always sets (outputVersion 4 covers outputs made
+    // before it).
     let fields = Set(
       [
         Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
@@ -105,7 +107,7 @@ import Testing
       ]
       .flatMap { $0.children.compactMap(\.label) })
     let covered = Set(variants.keys).union([
-      "rotation", "threads", "maxPixels", "memoryBudget", "mark", "kind",
+      "rotation", "threads", "maxPixels", "maxFrames", "memoryBudget", "mark", "kind",
     ])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")
