@@ -4,116 +4,269 @@ import Testing
 
 @testable import HexMask
 
-/// Every frame of an animation gets the same square, shape and resize (work in progress:
-/// the render is not yet reached from the command).
+/// Animations through the public render: every frame gets the same square, shape and
+/// resize, so each frame is what the still render of that frame makes; the timing and the
+/// play count are the input's; outputs that cannot move take the first frame and say so.
 @Suite struct AnimatedRenderTests {
-  /// The frames of photo-local-palettes.gif (three opaque 48² photos) as 32² frames.
-  static func rendered(line: Double = 4) throws -> (HexMask.AnimationReport, [[UInt8]], [Int]) {
-    try withFile(Fixtures.path("animation/photo-local-palettes.gif")) { file in
-      let source = try GIFFrames(
-        file: file, maxPixels: 1 << 20, maxFrames: 100, maxTotalPixels: 1 << 24)
-      var shape = HexMask.Shape()
-      shape.line = .pixels(line)
-      var frames: [[UInt8]] = []
-      var delays: [Int] = []
-      let report = try HexMask.renderFrames(
-        source, side: 32, shape: shape, output: HexMask.Output()
-      ) { pixels, delay in
-        frames.append(Array(pixels))
-        delays.append(delay)
+  /// Frames as a reader composited them: canvas bytes and delays, and the play count.
+  struct Frames: Equatable {
+    var canvases: [[UInt8]] = []
+    var delays: [Int] = []
+    var loopCount = -1
+  }
+
+  /// Every frame of the animation in `bytes` (GIF, APNG or WebP, told by its first bytes).
+  static func frames(of bytes: [UInt8]) throws -> Frames {
+    try withTemporaryFolder { url in
+      let path = url.path + "/animation"
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      return try withFile(path) { file in
+        let source: any FrameSource =
+          switch ImageFormat(sniffing: bytes) {
+          case .gif:
+            try GIFFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
+          case .webp:
+            try WebPFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
+          default:
+            try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 24, maxFrames: 1000)
+          }
+        var frames = Frames()
+        while let frame = try source.nextFrame() {
+          frames.canvases.append(Array(frame.canvas))
+          frames.delays.append(frame.delayMilliseconds)
+        }
+        frames.loopCount = source.loopCount
+        return frames
       }
-      return (report, frames, delays)
     }
   }
 
-  @Test func everyFrameHasTheStillEdge() throws {
-    let (report, frames, delays) = try Self.rendered()
-    #expect(report.frames == 3 && frames.count == 3)
-    #expect(report.durationMilliseconds == delays.reduce(0, +))
-    let alpha = { (frame: [UInt8]) in stride(from: 3, to: frame.count, by: 4).map { frame[$0] } }
-    // The still mask of a 32² canvas: a picture's opaque frames all carry exactly its alpha.
+  static func output(_ kind: HexMask.Output.Kind, size: Int = 32) -> HexMask.Output {
     var output = HexMask.Output()
-    output.kind = .mask(.init())
+    output.kind = kind
+    output.size = size
+    return output
+  }
+
+  static let apng = HexMask.Output.Kind.png(.init())
+  static let losslessWebP = HexMask.Output.Kind.webp(.init(quality: .lossless))
+  static let gif = "animation/photo-local-palettes.gif"
+
+  /// The alpha channel of straight RGBA bytes.
+  static func alpha(_ rgba: [UInt8]) -> [UInt8] {
+    stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
+  }
+
+  /// Each frame of the APNG is the still render of that frame (`Input.frame`) byte for
+  /// byte: the edge, the border and the resize of every frame are the still's.
+  @Test func everyFrameIsTheStillOfThatFrame() throws {
+    let bytes = try Fixtures.bytes(Self.gif)
+    let rendered = try HexMask.render(bytes, output: Self.output(Self.apng))
+    let frames = try Self.frames(of: rendered.bytes)
+    #expect(frames.canvases.count == 3)
+    for index in frames.canvases.indices {
+      var input = HexMask.Input()
+      input.frame = index
+      let still = try HexMask.render(bytes, output: Self.output(Self.apng), input: input)
+      #expect(still.animation == nil && still.warnings.isEmpty)
+      #expect(try decodePNG(still.bytes).image.pixels == frames.canvases[index], "frame \(index)")
+    }
+    // The pictures differ from frame to frame, the edges do not.
+    #expect(frames.canvases[0] != frames.canvases[1])
+    #expect(Set(frames.canvases.map(Self.alpha)).count == 1)
+  }
+
+  /// An opaque animation's frames carry the still mask's alpha exactly, in both formats.
+  @Test(arguments: [apng, losslessWebP])
+  func opaqueFramesCarryTheStillMask(kind: HexMask.Output.Kind) throws {
     var shape = HexMask.Shape()
     shape.line = .pixels(4)
-    let mask = try decodePNG(
-      try withTemporaryFolder { (url: URL) throws -> [UInt8] in
-        let path = url.path + "/mask.png"
-        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
-        defer { close(fd) }
-        try HexMask.renderMask(side: 32, to: fd, shape: shape, output: output)
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-      }
-    ).image
-    let coverage = stride(from: 0, to: mask.pixels.count, by: 4).map { mask.pixels[$0] }
-    for frame in frames { #expect(alpha(frame) == coverage) }
-    // The pictures differ from frame to frame (rotated, negated), the edges do not.
-    #expect(frames[0] != frames[1] && frames[1] != frames[2])
-  }
-
-  /// Through the animated WebP writer and back: as many frames, the same delays and alpha.
-  @Test func roundTripsThroughAnimatedWebP() throws {
-    let (_, frames, delays) = try Self.rendered()
-    try withTemporaryFolder { url in
-      let path = url.path + "/out.webp"
-      try withFile(path, mode: "wb") { file in
-        let writer = try AnimatedWebPWriter(file: file, width: 32, height: 32, lossless: true)
-        for (frame, delay) in zip(frames, delays) {
-          try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
-        }
-        try writer.finish(loopCount: 2)
-      }
-      try withFile(path) { file in
-        let back = try WebPFrames(
-          file: file, maxPixels: 1 << 20, maxFrames: 100, maxTotalPixels: 1 << 24)
-        #expect(back.loopCount == 2)
-        var index = 0
-        while let frame = try back.nextFrame() {
-          #expect(Array(frame.canvas) == frames[index])
-          #expect(frame.delayMilliseconds == delays[index])
-          index += 1
-        }
-        #expect(index == frames.count)
-      }
+    var maskOutput = HexMask.Output()
+    maskOutput.kind = .mask(.init())
+    let mask = try withTemporaryFolder { (url: URL) throws -> [UInt8] in
+      let path = url.path + "/mask.png"
+      let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+      defer { close(fd) }
+      try HexMask.renderMask(side: 32, to: fd, shape: shape, output: maskOutput)
+      return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    let coverage = try decodePNG(mask).image.pixels.enumerated().filter { $0.offset % 4 == 0 }
+      .map(\.element)
+    let rendered = try HexMask.render(
+      try Fixtures.bytes(Self.gif), shape: shape, output: Self.output(kind))
+    let frames = try Self.frames(of: rendered.bytes)
+    #expect(frames.canvases.count == 3)
+    for (index, frame) in frames.canvases.enumerated() {
+      #expect(Self.alpha(frame) == coverage, "frame \(index)")
     }
   }
 
-  /// Through the APNG writer, whose frame count is known only at the end (a GIF says none
-  /// up front: the writer corrects acTL in a seekable file), and back.
-  @Test func roundTripsThroughAPNG() throws {
-    let (_, frames, delays) = try Self.rendered()
-    try withTemporaryFolder { url in
-      let path = url.path + "/out.png"
-      try withFile(path, mode: "w+b") { file in
-        let writer = try APNGWriter(
-          file: file, width: 32, height: 32, frameCount: 1, loopCount: 2)
-        for (frame, delay) in zip(frames, delays) {
-          try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
-        }
-        try writer.finish()
+  /// Frame count, each delay and the play count come through as the input has them (as a
+  /// browser plays it), and the report says so.
+  @Test(arguments: [
+    "animation/photo-local-palettes.gif", "animation/mixed-disposal.gif",
+    "animation/loop-forever.gif", "animation/loop-absent.gif", "animation/edge-zero-frame.gif",
+    "animation/apng-dispose-blend.png", "animation/apng-hidden-default.png",
+    "animation/webp-img2webp-mixed-loop3.webp", "animation/webp-img2webp-short-delays.webp",
+  ])
+  func timingIsKept(fixture: String) throws {
+    let bytes = try Fixtures.bytes(fixture)
+    let input = try Self.frames(of: bytes)
+    let apng = try HexMask.render(bytes, output: Self.output(Self.apng))
+    let apngFrames = try Self.frames(of: apng.bytes)
+    #expect(apngFrames.canvases.count == input.canvases.count)
+    #expect(apngFrames.delays == input.delays)
+    #expect(apngFrames.loopCount == input.loopCount)
+    #expect(
+      apng.animation
+        == HexMask.Animation(
+          frames: input.canvases.count, durationMilliseconds: input.delays.reduce(0, +),
+          loopCount: input.loopCount))
+    // libwebp merges a frame that repeats the one before into it, adding its delay: the
+    // WebP plays the APNG's frames for as long, in as many changes.
+    let webp = try HexMask.render(bytes, output: Self.output(Self.losslessWebP))
+    let webpFrames = try Self.frames(of: webp.bytes)
+    #expect(webpFrames == Self.merged(apngFrames), "\(fixture)")
+    #expect(
+      webp.animation
+        == HexMask.Animation(
+          frames: webpFrames.canvases.count, durationMilliseconds: input.delays.reduce(0, +),
+          loopCount: input.loopCount))
+  }
+
+  /// `frames` with each run of equal canvases shown as one, for the run's delays summed.
+  static func merged(_ frames: Frames) -> Frames {
+    var merged = Frames(loopCount: frames.loopCount)
+    for (canvas, delay) in zip(frames.canvases, frames.delays) {
+      if canvas == merged.canvases.last, let last = merged.delays.indices.last {
+        merged.delays[last] += delay
+      } else {
+        merged.canvases.append(canvas)
+        merged.delays.append(delay)
       }
-      try withFile(path) { file in
-        let back = try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 20, maxFrames: 100)
-        #expect(back.loopCount == 2)
-        var index = 0
-        while let frame = try back.nextFrame() {
-          // Straight alpha: where a pixel is transparent its colour is not kept.
-          let got = Array(frame.canvas)
-          let want = frames[index]
-          var same = true
-          for pixel in stride(from: 0, to: want.count, by: 4) {
-            let alpha: UInt8 = want[pixel + 3]
-            if got[pixel + 3] != alpha { same = false }
-            if alpha > 0 && Array(got[pixel..<pixel + 3]) != Array(want[pixel..<pixel + 3]) {
-              same = false
-            }
-          }
-          #expect(same, "frame \(index)")
-          #expect(frame.delayMilliseconds == delays[index])
-          index += 1
-        }
-        #expect(index == frames.count)
+    }
+    return merged
+  }
+
+  /// A JPEG, AVIF, palette PNG or mask of an animation is its first frame, with a warning;
+  /// asking for frame 0 gives the same bytes without one.
+  @Test(arguments: [
+    HexMask.Output.Kind.jpeg(.init()), .avif(.init()), .png(.init(palette: .init(colors: 64))),
+    .mask(.init()),
+  ])
+  func stillOutputsShowTheFirstFrame(kind: HexMask.Output.Kind) throws {
+    let bytes = try Fixtures.bytes(Self.gif)
+    let rendered = try HexMask.render(bytes, output: Self.output(kind))
+    #expect(rendered.animation == nil)
+    #expect(rendered.warnings.map(\.kind) == [.firstFrameOnly])
+    var input = HexMask.Input()
+    input.frame = 0
+    let first = try HexMask.render(bytes, output: Self.output(kind), input: input)
+    #expect(first.warnings.isEmpty)
+    #expect(first.bytes == rendered.bytes)
+  }
+
+  /// One frame, or one frame asked for, is a still: no animation chunk, no report of one.
+  @Test func oneFrameIsAStill() throws {
+    let still = try HexMask.render(
+      try Fixtures.bytes("animation/still.gif"), output: Self.output(Self.apng))
+    #expect(still.animation == nil && still.warnings.isEmpty)
+    #expect(!still.bytes.contains(subsequence: Array("acTL".utf8)))
+    var input = HexMask.Input()
+    input.frame = 2
+    let third = try HexMask.render(
+      try Fixtures.bytes(Self.gif), output: Self.output(Self.losslessWebP), input: input)
+    #expect(third.animation == nil)
+    #expect(!third.bytes.contains(subsequence: Array("ANIM".utf8)))
+  }
+
+  /// Frames that do not exist, and animations past the limits, are typed errors.
+  @Test func framesPastTheEndAndTheLimitsAreRefused() throws {
+    func failure(_ fixture: String, _ change: (inout HexMask.Input) -> Void) throws -> ImageError? {
+      var input = HexMask.Input()
+      change(&input)
+      do {
+        _ = try HexMask.render(
+          try Fixtures.bytes(fixture), output: Self.output(Self.apng), input: input)
+        return nil
+      } catch let error as HexMask.Error {
+        guard case .decoding(let decoding) = error else { throw error }
+        return decoding
       }
+    }
+    let past = try #require(try failure(Self.gif) { $0.frame = 3 })
+    #expect(past.reason == "no frame 3: the GIF has 3 frames (the first is 0)")
+    let still = try #require(try failure("jpeg/testorig.jpg") { $0.frame = 1 })
+    #expect(still.reason.contains("still"))
+    let many = try #require(try failure(Self.gif) { $0.maxFrames = 2 })
+    #expect(many.kind == .tooLarge)
+    let apng = try #require(try failure("animation/apng-dispose-blend.png") { $0.maxFrames = 1 })
+    #expect(apng.kind == .tooLarge)
+    #expect(try failure(Self.gif) { $0.maxFrames = 3 } == nil)
+    // The pixel limit is the canvas's: at exactly its size, every frame is read.
+    #expect(try failure(Self.gif) { $0.maxPixels = 48 * 48 } == nil)
+    #expect(try failure(Self.gif) { $0.maxPixels = 48 * 48 - 1 }?.kind == .tooLarge)
+  }
+
+  /// Frames encoded on a thread of their own while the next is drawn make the same bytes.
+  @Test(arguments: [apng, .webp(.init())])
+  func encodingInTheBackgroundChangesNoByte(kind: HexMask.Output.Kind) throws {
+    let bytes = try Fixtures.bytes("animation/mixed-disposal.gif")
+    var threaded = Self.output(kind)
+    threaded.threads = 4
+    let foreground = try HexMask.render(bytes, output: Self.output(kind))
+    let background = try HexMask.render(bytes, output: threaded)
+    #expect(foreground.bytes == background.bytes)
+    #expect(foreground.animation == background.animation && background.animation != nil)
+  }
+
+  /// Several sizes from one decode of each frame: every one animated, the same frames.
+  @Test func everySizeIsAnimated() throws {
+    let rendered = try HexMask.render(
+      try Fixtures.bytes(Self.gif), sizes: [16, 40],
+      output: {
+        var output = HexMask.Output()
+        output.kind = Self.apng
+        return output
+      }())
+    #expect(rendered.map(\.side) == [16, 40])
+    for output in rendered {
+      #expect(output.animation?.frames == 3)
+      #expect(try Self.frames(of: output.bytes).canvases.count == 3)
+    }
+  }
+
+  /// A GIF says how many frames it has only at its end, and a pipe cannot seek back to the
+  /// APNG's header: the APNG is still whole, with the right count.
+  @Test func apngOfAGIFThroughAPipe() throws {
+    let bytes = try Fixtures.bytes(Self.gif)
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    // 3 frames of 32² fit the pipe's buffer: no reader needs to run alongside.
+    let report = try withTemporaryFolder { url in
+      let path = url.path + "/in.gif"
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      let source = open(path, O_RDONLY)
+      defer { close(source) }
+      defer { close(ends[1]) }
+      return try HexMask.render(from: source, to: ends[1], output: Self.output(Self.apng))
+    }
+    var collected: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let count = read(ends[0], &chunk, chunk.count), count > 0 {
+      collected += chunk[..<count]
+    }
+    #expect(report.animation?.frames == 3)
+    #expect(try Self.frames(of: collected).canvases.count == 3)
+  }
+}
+
+extension Array where Element == UInt8 {
+  fileprivate func contains(subsequence: [UInt8]) -> Bool {
+    guard subsequence.count <= count else { return false }
+    return (0...(count - subsequence.count)).contains {
+      self[$0..<($0 + subsequence.count)].elementsEqual(subsequence)
     }
   }
 }

@@ -68,7 +68,7 @@ extension HexMask {
     }
     // A GIF's loop count may come after its first frame; the end knows it.
     facts.loopCount = animation.frames.loopCount
-    let reports = animationReports(plan, animation: animation, outputs: outputs, facts: facts)
+    var reports = animationReports(plan, animation: animation, outputs: outputs, facts: facts)
     if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw TargetedError(error: .warningInStrictMode(first), target: nil)
     }
@@ -78,6 +78,7 @@ extension HexMask {
       } catch {
         throw TargetedError(error: error, target: index)
       }
+      reports[index].animation?.frames = output.writer.storedFrameCount
     }
     return reports
   }

@@ -89,7 +89,9 @@ final class AnimationPicture: ImageDecoder {
   deinit { kept?.deallocate() }
 
   /// The shown frame's canvas, straight RGBA.
-  var shownCanvas: UnsafeBufferPointer<UInt8> { kept.map { UnsafeBufferPointer($0) } ?? shown.canvas }
+  var shownCanvas: UnsafeBufferPointer<UInt8> {
+    kept.map { UnsafeBufferPointer($0) } ?? shown.canvas
+  }
 
   /// The frame after the last one handed out (the shown one first comes from
   /// ``shownCanvas``); nil after the last.

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -11,6 +13,9 @@ protocol AnimationWriter: AnyObject {
   /// Ends the file; `loopCount` is how many times it plays in all, 0 forever.
   func finish(loopCount: Int) throws(ImageError)
   var warnings: [Warning] { get }
+  /// How many frames the file holds, once finished: libwebp merges a frame that repeats
+  /// the one before into it (its delay added), so a WebP may hold fewer than were added.
+  var storedFrameCount: Int { get }
 }
 
 extension AnimatedWebPWriter: AnimationWriter {}
@@ -19,7 +24,20 @@ extension AnimatedWebPWriter: AnimationWriter {}
 /// `side`-pixel square. `frameCount` is what the input declares; nil (a GIF, whose count
 /// only its end tells) writes the APNG's count at the end, into a temporary file first
 /// when `file` cannot seek.
+///
+/// With more than one of `output.threads`, frames are encoded on a thread of their own
+/// while the next is drawn (``BackgroundFrames``).
 func makeAnimationWriter(
+  file: CFile, side: Int, output: HexMask.Output, profile: [UInt8]?, tagsSRGB: Bool,
+  frameCount: Int?, loopCount: Int
+) throws(ImageError) -> any AnimationWriter {
+  let writer = try makeForegroundWriter(
+    file: file, side: side, output: output, profile: profile, tagsSRGB: tagsSRGB,
+    frameCount: frameCount, loopCount: loopCount)
+  return output.threads > 1 ? BackgroundFrames(writer) : writer
+}
+
+private func makeForegroundWriter(
   file: CFile, side: Int, output: HexMask.Output, profile: [UInt8]?, tagsSRGB: Bool,
   frameCount: Int?, loopCount: Int
 ) throws(ImageError) -> any AnimationWriter {
@@ -47,8 +65,8 @@ private final class ClampedLoops: AnimationWriter {
   private let writer: AnimatedWebPWriter
   init(_ writer: AnimatedWebPWriter) { self.writer = writer }
   var warnings: [Warning] { writer.warnings }
-  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
-  {
+  var storedFrameCount: Int { writer.storedFrameCount }
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
   func finish(loopCount: Int) throws(ImageError) {
@@ -91,9 +109,9 @@ private final class SpooledAPNG: AnimationWriter {
   deinit { if let spool { fclose(spool) } }
 
   var warnings: [Warning] { writer.warnings }
+  var storedFrameCount: Int { writer.storedFrameCount }
 
-  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
-  {
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
 
@@ -114,5 +132,47 @@ private final class SpooledAPNG: AnimationWriter {
         throw systemWriteError()
       }
     }
+  }
+}
+
+/// Encodes each frame on a serial queue of its own while the caller draws the next: the
+/// encoder (libwebp's, or deflate) costs about as much as decoding, resizing and masking a
+/// frame, so the two halves overlap. The frames reach the writer in order, one at a time,
+/// so the bytes are the same as in the foreground. At most two frames wait (copied), and
+/// the first failure is thrown by the next call.
+private final class BackgroundFrames: AnimationWriter, @unchecked Sendable {
+  // @unchecked: `writer` and `failure` are touched only on `queue` (serial) or after
+  // `queue.sync`, which waits for everything before it; `room` bounds the frames in flight.
+  private let writer: any AnimationWriter
+  private let queue = DispatchQueue(label: "hexmask.animation-encoder")
+  private let room = DispatchSemaphore(value: 2)
+  private var failure: ImageError?
+
+  init(_ writer: any AnimationWriter) { self.writer = writer }
+
+  var warnings: [Warning] { queue.sync { writer.warnings } }
+  var storedFrameCount: Int { queue.sync { writer.storedFrameCount } }
+
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
+  {
+    if let failure = queue.sync(execute: { failure }) { throw failure }
+    let copy = Array(pixels)
+    room.wait()
+    queue.async {
+      defer { self.room.signal() }
+      guard self.failure == nil else { return }
+      do throws(ImageError) {
+        try copy.withUnsafeBufferPointer { (frame) throws(ImageError) in
+          try self.writer.addFrame(frame, delayMilliseconds: delayMilliseconds)
+        }
+      } catch {
+        self.failure = error
+      }
+    }
+  }
+
+  func finish(loopCount: Int) throws(ImageError) {
+    if let failure = queue.sync(execute: { failure }) { throw failure }
+    try writer.finish(loopCount: loopCount)
   }
 }
