@@ -121,7 +121,10 @@ def animated_job(size, source, output, mask_png, border_svg, quality):
     framed.set_type(pyvips.GValue.array_int_type, "delay", header.get("delay"))
     framed.set_type(pyvips.GValue.gint_type, "loop", header.get("loop"))
     # strip: no EXIF chunk of vips's own, so the bytes are the frames'.
-    framed.webpsave(output, Q=quality, alpha_q=100, effort=4, strip=True)
+    if quality == "lossless":
+        framed.webpsave(output, lossless=True, strip=True)
+    else:
+        framed.webpsave(output, Q=int(quality), alpha_q=100, effort=4, strip=True)
 
 
 def attention_job(size, out_dir, jobs, sources):
@@ -148,7 +151,7 @@ def main(argv):
         sizes_job([int(n) for n in argv[1].split(",")], argv[2], argv[3].split(","),
                   argv[4].split(","), int(argv[5]), argv[6:], argv[0] == "sizes-once")
     elif len(argv) == 7 and argv[0] == "animated":
-        animated_job(int(argv[1]), argv[2], argv[3], argv[4], argv[5], int(argv[6]))
+        animated_job(int(argv[1]), argv[2], argv[3], argv[4], argv[5], argv[6])
     elif len(argv) >= 5 and argv[0] == "attention":
         attention_job(int(argv[1]), argv[2], int(argv[3]), argv[4:])
     else:
