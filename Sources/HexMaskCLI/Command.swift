@@ -25,12 +25,14 @@ public func runHexMask(_ arguments: [String]) -> Int32 {
   // Before anything else, while this is the only thread: reading the umask sets it for an
   // instant, and a batch worker creating a folder meanwhile would get the wrong mask.
   readCreationMask()
-  // Blocks of 1 MiB and more (decoded pictures, libheif's planes) go back to the system as
+  // Blocks of 4 MiB and more (decoded pictures, libheif's planes) go back to the system as
   // soon as they are freed, so the memory budget's "one decode finished" is memory another
   // job can use: by default glibc keeps them in per-thread arenas, and a -j 4 HEIC batch
   // limited to one decode at a time (--memory-limit 256M) peaked at 297 MB, not 128 MB.
   // The command's own setting: the library never changes its host's allocator.
-  hm_return_large_blocks(1 << 20)
+  // 4 MiB, not 1: libwebp's encoder takes (and frees) a 1 MiB hash table for each alpha
+  // plane, twice an animated frame, and mapping each anew cost a fifth of the time.
+  hm_return_large_blocks(4 << 20)
   // Same input, same bytes, even where a decoder leaves part of a damaged picture unwritten:
   // a batch once gave six different outputs for six copies of one damaged HEIC. hexmask's
   // own pictures are calloc'ed (never filled: a huge claimed size costs nothing until

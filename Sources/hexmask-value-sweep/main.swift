@@ -89,6 +89,9 @@ let otherCases =
   + integerCases("Input.memoryBudget.limit") {
     $0.input.memoryBudget = HexMask.MemoryBudget(limit: $1)
   }
+  // The input is a still: frame 0 renders, any later frame is a decoding error.
+  + integerCases("Input.frame") { $0.input.frame = $1 }
+  + integerCases("Input.maxFrames") { $0.input.maxFrames = $1 }
 let sizeArguments = [Int.min, -1, 0, 1, 65_500, 65_501, Int.max]
 
 /// The canvas of the mask and SVG calls, and of the input picture.

@@ -30,6 +30,8 @@ import Testing
     "Output.threads": { (1...1024).contains($0) },
     "Input.maxPixels": { $0 >= 1 },
     "Input.memoryBudget.limit": { $0 >= 0 },
+    "Input.frame": { $0 >= 0 },
+    "Input.maxFrames": { $0 >= 1 },
     "sizes[0]": { (1...65_500).contains($0) },
     "destinations[0].size": { (1...65_500).contains($0) },
     "side": { (1...65_500).contains($0) },
@@ -47,10 +49,10 @@ import Testing
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go
   /// through 4 entry points, Output and Input cases (size, the three kinds' qualities,
-  /// effort, the PNG's and the mask's level and colours, threads, maxPixels, memory limit:
-  /// 17 values; focus x and y, faceSize: 12) through the 3 that take them, and 7 size
-  /// arguments through 4 calls.
-  static let expectedCalls = (17 + 5 * 12) * 4 + (12 * 17 + 3 * 12) * 3 + 7 * 4
+  /// effort, the PNG's and the mask's level and colours, threads, maxPixels, memory limit,
+  /// frame, maxFrames: 17 values; focus x and y, faceSize: 12) through the 3 that take
+  /// them, and 7 size arguments through 4 calls.
+  static let expectedCalls = (17 + 5 * 12) * 4 + (14 * 17 + 3 * 12) * 3 + 7 * 4
 
   @Test func everyValueOfEveryFieldThrowsOrRendersAndNoneCrashes() throws {
     let run = try runHexMask([], timeout: 600, executable: "hexmask-value-sweep")

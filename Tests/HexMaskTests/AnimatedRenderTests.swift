@@ -220,6 +220,20 @@ import Testing
     #expect(foreground.animation == background.animation && background.animation != nil)
   }
 
+  /// A still of a damaged animation needs only its first frames; strict mode reads the
+  /// rest, as it reads a still's rows below the square, and refuses it.
+  @Test func strictReadsEveryFrameOfAStill() throws {
+    let whole = try Fixtures.bytes("animation/apng-dispose-blend.png")
+    let cut = Array(whole.prefix(whole.count - 40))
+    let jpeg = Self.output(.jpeg(.init()))
+    #expect(try HexMask.render(cut, output: jpeg).warnings.map(\.kind) == [.firstFrameOnly])
+    var input = HexMask.Input()
+    input.strict = true
+    input.frame = 0
+    #expect(try HexMask.render(whole, output: jpeg, input: input).warnings.isEmpty)
+    #expect(throws: HexMask.Error.self) { try HexMask.render(cut, output: jpeg, input: input) }
+  }
+
   /// Several sizes from one decode of each frame: every one animated, the same frames.
   @Test func everySizeIsAnimated() throws {
     let rendered = try HexMask.render(

@@ -315,7 +315,8 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
   let text = Array("hexmask: not an image\n".utf8)
   #expect(
     try decodingError(bytes: text, maxPixels: 1000)
-      == ImageError(.unsupported, "not an image file: hexmask reads PNG, JPEG, HEIC, AVIF and WebP")
+      == ImageError(
+        .unsupported, "not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP")
   )
   #expect(try decodingError(bytes: [0x47], maxPixels: 1000)?.kind == .unsupported)
 }

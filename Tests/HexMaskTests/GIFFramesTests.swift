@@ -298,10 +298,10 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
         }
       }
     }
-    #expect(try open(24 * 20 * 8) == nil)
-    let error = try open(24 * 20 * 8 - 1)
+    #expect(try open(24 * 20 * 12) == nil)
+    let error = try open(24 * 20 * 12 - 1)
     #expect(error?.kind == .tooLarge)
-    #expect(error?.memory?.needed == 24 * 20 * 8)
+    #expect(error?.memory?.needed == 24 * 20 * 12)
   }
 
   /// A read error is told from a file that ends early.

@@ -3,7 +3,8 @@
 
 // Makes glibc map every block of `bytes` or more on its own and unmap it when freed,
 // instead of raising that threshold (up to 32 MiB) after the first such free and keeping
-// the blocks in per-thread arenas. A C shim: mallopt lives in <malloc.h>, which Swift's
+// the blocks in per-thread arenas; smaller freed blocks stay in the heap (up to 64 MiB of
+// its top) for the next ones. A C shim: mallopt lives in <malloc.h>, which Swift's
 // Glibc module does not include. Does nothing where there is no mallopt.
 void hm_return_large_blocks(int bytes);
 

@@ -37,6 +37,9 @@ final class AnimationPicture: ImageDecoder {
   let height: Int
   private(set) var metadata: ImageMetadata
   var warnings: [Warning] { frames.warnings }
+  /// True when every pixel of the shown frame is opaque: looked at, not guessed (a canvas
+  /// around a smaller first frame is transparent).
+  private(set) var isOpaque = false
   /// The frames, for the frames after the one shown.
   let frames: any FrameSource
   /// The frame shown, as the frame source composited it.
@@ -71,6 +74,7 @@ final class AnimationPicture: ImageDecoder {
           + "(the first is 0)")
     }
     shown = found
+    isOpaque = !stride(from: 3, to: found.canvas.count, by: 4).contains { found.canvas[$0] != 255 }
     metadata = frames.metadata
     (metadata.storedWidth, metadata.storedHeight) = (width, height)
     guard choice.frame == nil else { return }

@@ -110,9 +110,11 @@ package final class GIFFrames: FrameSource {
     if width == 0 || height == 0 {
       throw ImageError(.corrupt, "corrupt GIF: a canvas of \(width)×\(height) pixels")
     }
-    // One reservation for the canvas and its copy: a render holds one at a time, and
-    // whether a "restore to previous" frame comes is known only when it does.
-    reservation = try memory?.reserve(wholeBytes(width, height, 8))
+    // One reservation for the canvas, its copy for "restore to previous" (whether one
+    // comes is known only when it does) and the first frame a render keeps while it reads
+    // the second to learn whether the GIF moves (AnimationPicture): a second reservation,
+    // waiting while this one is held, could wait for ever.
+    reservation = try memory?.reserve(wholeBytes(width, height, 12))
     canvasWidth = width
     canvasHeight = height
     canvas = .allocate(capacity: width * height * 4)

@@ -37,18 +37,9 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
   var metadata = ImageMetadata(iccProfile: webPChunk("ICCP", in: bytes))
   metadata.isGray = false  // WebP has no gray pixels
   (metadata.storedWidth, metadata.storedHeight) = (width, height)
+  // An animation is opened by `WebPFrames` (`openDecoder` tells it from the first bytes).
   if features.has_animation != 0 {
-    // libwebp's animation decoder keeps two canvases; hexmask copies the first frame out.
-    let reservation = try memory.reserve(pixels * 12)
-    let rgba = try firstFrame(of: bytes, width: width, height: height)
-    reservation?.shrink(to: pixels * 4)
-    // The canvas around a first frame smaller than it is transparent: look, not guess.
-    let opaque = !stride(from: 3, to: rgba.bytes.count, by: 4).contains { rgba.bytes[$0] != 255 }
-    return WholePicture(
-      width: width, height: height, pixels: rgba, metadata: metadata,
-      warnings: [Warning(.otherPicturesIgnored, "an animated WebP: only its first frame is used")],
-      isOpaque: opaque,
-      reservation: reservation)
+    throw ImageError(.corrupt, "corrupt WebP: an animation whose header says otherwise")
   }
   let window = DecodeWindow(width: width, height: height, need: need)
   let delivered = window.outputWidth * window.outputHeight * 4
@@ -102,37 +93,6 @@ private func decodeStill(
     throw ImageError(.corrupt, "corrupt WebP: the picture is not the size its header says")
   }
   return rgba
-}
-
-/// The first frame of an animation, composed on the `width × height` canvas, straight RGBA8.
-private func firstFrame(of bytes: [UInt8], width: Int, height: Int) throws(ImageError)
-  -> PixelBuffer
-{
-  let frame: PixelBuffer? = bytes.withUnsafeBufferPointer { buffer in
-    var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
-    var options = WebPAnimDecoderOptions()
-    guard WebPAnimDecoderOptionsInit(&options) != 0 else { return nil }
-    options.color_mode = MODE_RGBA
-    options.use_threads = 0
-    guard let decoder = WebPAnimDecoderNew(&data, &options) else { return nil }
-    defer { WebPAnimDecoderDelete(decoder) }
-    var info = WebPAnimInfo()
-    guard WebPAnimDecoderGetInfo(decoder, &info) != 0,
-      Int(info.canvas_width) == width, Int(info.canvas_height) == height
-    else { return nil }
-    var pixels: UnsafeMutablePointer<UInt8>?
-    var timestamp: Int32 = 0
-    guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
-      return nil
-    }
-    guard let copy = PixelBuffer(zeroedCount: width * height * 4) else { return nil }
-    _ = copy.bytes.initialize(from: UnsafeBufferPointer(start: pixels, count: width * height * 4))
-    return copy
-  }
-  guard let frame else {
-    throw ImageError(.corrupt, "corrupt WebP: the first frame of the animation cannot be decoded")
-  }
-  return frame
 }
 
 /// The payload of the first chunk named `fourCC` ("ICCP", "EXIF", "XMP "), or nil when the

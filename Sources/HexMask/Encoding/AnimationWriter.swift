@@ -153,8 +153,7 @@ private final class BackgroundFrames: AnimationWriter, @unchecked Sendable {
   var warnings: [Warning] { queue.sync { writer.warnings } }
   var storedFrameCount: Int { queue.sync { writer.storedFrameCount } }
 
-  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError)
-  {
+  func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     if let failure = queue.sync(execute: { failure }) { throw failure }
     let copy = Array(pixels)
     room.wait()

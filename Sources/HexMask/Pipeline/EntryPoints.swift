@@ -8,9 +8,10 @@
 // several, and the mask and SVG of a shape without a picture. Each checks its arguments at
 // the door and hands C streams to the render (Render.swift).
 extension HexMask {
-  /// Cuts the picture in `bytes` (JPEG, PNG, HEIC or AVIF, or WebP, told by its content)
-  /// into the shape and returns the output file's bytes (PNG, JPEG, WebP or AVIF, as
-  /// `output.kind` says) with the render's warnings: a damaged input that still decoded
+  /// Cuts the picture in `bytes` (JPEG, PNG, GIF, HEIC or AVIF, or WebP, told by its
+  /// content) into the shape and returns the output file's bytes (PNG, JPEG, WebP or AVIF,
+  /// as `output.kind` says; animated for an animation, where the kind can move: see
+  /// ``Rendered/animation``) with the render's warnings: a damaged input that still decoded
   /// (a truncated JPEG, whose missing rows are gray) gives a picture *and* a warning.
   ///
   /// Everything the file API protects stays: the pixel limit is checked from the header

@@ -128,6 +128,16 @@ extension HexMask {
         throw TargetedError(error: error, target: nil)
       }
     }
+    if plan.strict, let animation = picture.stored as? AnimationPicture {
+      // Likewise the frames after the one shown: a still of a damaged animation fails.
+      do throws(Error) {
+        try decoding { () throws(ImageError) in
+          while try animation.nextFrame() != nil {}
+        }
+      } catch {
+        throw TargetedError(error: error, target: nil)
+      }
+    }
     let reports = reports(plan, picture: picture, read: last, renders: renders)
     if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw TargetedError(error: .warningInStrictMode(first), target: nil)
