@@ -22,7 +22,8 @@
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
 #                                    included, and a Display P3 avatar converted to sRGB in
-#                                    the colours of the kept-profile one (as root it installs
+#                                    the colours of the kept-profile one, and animated WebP and
+#                                    APNG playing as their GIF does (as root it installs
 #                                    chromium; CI runs it last)
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)
@@ -259,8 +260,8 @@ slurm-check: deps
 	scripts/slurm-check.sh "$(DEBUG_BIN)/hexmask"
 
 # Chromium renders hexmask's AVIFs as <img> on a coloured page, compared with
-# libheif's decode of the same files and hexmask's --background output
-# (scripts/chromium-check.sh). It uses the debug hexmask, which `make check` has built.
+# libheif's decode of the same files and hexmask's --background output, and plays its
+# animated WebP and APNG of a GIF (scripts/chromium-check.sh). It uses the debug hexmask, which `make check` has built.
 chromium-check: deps
 	$(SWIFT_BUILD) --product hexmask
 	scripts/chromium-check.sh "$(DEBUG_BIN)/hexmask"

@@ -81,7 +81,7 @@ let package = Package(
       name: "HexMaskCLITests",
       dependencies: [
         "HexMaskCLI", "HexMask", "hexmask", "hexmask-value-sweep", "hexmask-faces", "hexmask-peak",
-        "TestSupport",
+        "TestSupport", "CGIF",
       ]),
   ]
 )

@@ -35,6 +35,12 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
          scripts/tag_icc.py, no re-encoding): --colorspace srgb against keep and --strip,
          vipsthumbnail with and without --export-profile srgb; and (j)'s AVIF and the
          palette PNG (--colors 256) both ways, for the bytes. Its rows run round by round.
+     (l) an animated GIF (100 frames, 480×480, a slow zoom and pan across
+         Fixtures/photos/rocket.jpg quantised to 256 colours per frame by
+         scripts/pan_zoom_gif.py; needs Pillow) → 256² animated WebP at the default quality,
+         against pyvips doing the same (thumbnail n=-1, the --mask-only mask as every
+         page's alpha, the border drawn over, webpsave at the same quality). Needs none of
+         the other inputs: `--jobs l` runs it alone.
 3. Measures median wall time over --runs runs (after one warm-up run for a and b), peak
    RSS (`/usr/bin/time -f %M`; for several processes, the largest one), CPU time and
    output bytes.
@@ -468,7 +474,7 @@ def targets_h(jobs):
 
 # Jobs whose rows are compared with each other by ratios close to 1: their runs go round
 # by round over the rows (each row's warm-up in the first round) rather than row by row.
-INTERLEAVED = {"k"}
+INTERLEAVED = {"k", "l"}
 
 
 # libvips's AVIF quality in job (j): the Q at which its SSIM on the phone avatars is
@@ -892,6 +898,134 @@ def targets_i(jobs):
     return out
 
 
+# Job (l): the animated GIF's recipe; bump ANIMATION_RECIPE when scripts/pan_zoom_gif.py
+# changes what it makes.
+ANIMATION_PHOTO = os.path.join(REPO, "Fixtures", "photos", "rocket.jpg")
+ANIMATION_FRAMES = 100
+ANIMATION_SIDE = 480
+ANIMATION_RECIPE = 1
+
+
+def animated_input(work):
+    """$WORK/anim/pan-zoom.gif, made once per recipe; None without Pillow."""
+    try:
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        import pan_zoom_gif
+    except ImportError as error:
+        log(f"bench: (l) needs Pillow (python3-pil): {error}")
+        return None
+    folder = os.path.join(work, "anim")
+    gif = os.path.join(folder, "pan-zoom.gif")
+    stamp = os.path.join(folder, "recipe.json")
+    recipe = {"recipe": ANIMATION_RECIPE, "frames": ANIMATION_FRAMES, "side": ANIMATION_SIDE,
+              "photo": os.path.basename(ANIMATION_PHOTO)}
+    try:
+        with open(stamp) as f:
+            if json.load(f) == recipe and os.path.exists(gif):
+                return gif
+    except (OSError, ValueError):
+        pass
+    os.makedirs(folder, exist_ok=True)
+    log(f"bench: (l) making {gif} (once)")
+    pan_zoom_gif.make(ANIMATION_PHOTO, gif + ".part", ANIMATION_FRAMES, ANIMATION_SIDE)
+    os.replace(gif + ".part", gif)
+    with open(stamp, "w") as f:
+        json.dump(recipe, f)
+    return gif
+
+
+def webp_frames(path):
+    """The number of ANMF chunks of a WebP: its frames (0 for a still)."""
+    count = 0
+    with open(path, "rb") as f:
+        f.seek(12)
+        while True:
+            head = f.read(8)
+            if len(head) < 8:
+                return count
+            kind, length = head[:4], struct.unpack("<I", head[4:])[0]
+            count += kind == b"ANMF"
+            f.seek(length + (length & 1), os.SEEK_CUR)
+
+
+def animation_psnr(lossy, reference):
+    """Per-frame PSNR (dB) of an animation against its lossless twin, both put over mid
+    grey (their alpha is the same shape): a list, one value a frame. Needs Pillow and numpy."""
+    import numpy
+    from PIL import Image
+
+    def frames(path):
+        picture, out = Image.open(path), []
+        for index in range(picture.n_frames):
+            picture.seek(index)
+            rgba = numpy.asarray(picture.convert("RGBA"), dtype=numpy.float64)
+            alpha = rgba[..., 3:] / 255
+            out.append(rgba[..., :3] * alpha + 128 * (1 - alpha))
+        return out
+
+    return [float(10 * numpy.log10(255 ** 2 / max(numpy.mean((a - b) ** 2), 1e-12)))
+            for a, b in zip(frames(lossy), frames(reference))]
+
+
+def job_l(tools, gif, work, hexmask_bin):
+    side = 256
+    out = lambda name: os.path.join(work, "out-l", name)
+    os.makedirs(os.path.join(work, "out-l"), exist_ok=True)
+    mask = out("mask.png")
+    run([hexmask_bin, "--mask-only", "--size", str(side), mask, "--force"])
+    _, border = shape_svgs(hexmask_bin, side, work)
+    jobs = [(Result("hexmask", [hexmask_bin, gif, out("hexmask.webp"), "--size", str(side)]),
+             out("hexmask.webp"))]
+    # Each tool's lossless twin, made once, untimed: the quality of its lossy frames.
+    run([hexmask_bin, gif, out("hexmask-lossless.png"), "--size", str(side), "--force"])
+    jobs[0][0].reference = out("hexmask-lossless.png")
+    if tools["pyvips"]:
+        jobs.append((Result(
+            f"vips {tools['vips_version']} (pyvips)",
+            [sys.executable, VIPS_JOBS, "animated", str(side), gif, out("vips.webp"), mask,
+             border, "90"],
+            "thumbnail n=-1 + --mask-only alpha + border over, webpsave Q 90"),
+            out("vips.webp")))
+        run([sys.executable, VIPS_JOBS, "animated", str(side), gif, out("vips-lossless.webp"),
+             mask, border, "lossless"])
+        jobs[-1][0].reference = out("vips-lossless.webp")
+    return jobs
+
+
+def targets_l(jobs):
+    """The issue's targets: ≤ 0.6× vips' time at ≤ 1.1× its bytes; the peaks; and every
+    output must have all the frames (a still would be small and quick)."""
+    hexmask, vips = jobs[0][0], find(jobs, "vips")
+    out = []
+    for result, output in jobs:
+        if not result.error and os.path.exists(output):
+            frames = webp_frames(output)
+            if frames != ANIMATION_FRAMES:
+                out.append(f"**{result.tool} wrote {frames} frames, not {ANIMATION_FRAMES}**")
+    if hexmask.error or not vips:
+        return out
+    ratio = hexmask.median / vips.median
+    bytes_ratio = hexmask.bytes / vips.bytes
+    cpu = statistics.median(hexmask.cpu) / statistics.median(vips.cpu)
+    out.append(f"target ≤ 0.6× vips' time at ≤ 1.1× its bytes: {ratio:.2f}×, "
+               f"{bytes_ratio:.2f}× the bytes — {verdict(ratio <= 0.6 and bytes_ratio <= 1.1)}; "
+               f"CPU time {cpu:.2f}× (steadier on a busy machine)")
+    out.append(f"peak RSS: hexmask {mib(hexmask.rss_kib)} MiB, vips {mib(vips.rss_kib)} MiB")
+    # Bytes mean little without the quality they buy: each WebP against its own tool's
+    # lossless frames (hexmask's APNG, vips' lossless WebP), frame by frame.
+    try:
+        for result, output in jobs:
+            if result.error or not result.reference:
+                continue
+            psnr = animation_psnr(output, result.reference)
+            out.append(f"{result.tool}: PSNR against its lossless frames {statistics.mean(psnr):.1f} "
+                       f"dB on average, first frame {psnr[0]:.1f}, last {psnr[-1]:.1f}, lowest "
+                       f"{min(psnr):.1f}")
+    except ImportError as error:
+        out.append(f"quality not measured: {error} (needs Pillow and numpy)")
+    return out
+
+
 def job_f(tools, work, hexmask_bin):
     """What --shard adds to planning: --dry-run of 100 000 listed paths (relative, as the
     README's recipes list them), all of them and one shard of 4 (a quarter of the listing
@@ -1118,8 +1252,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="folder with hexmask and hexmask-floor")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,i,j,k",
-                        help="which jobs: a, b, c, d, e, f, g, h, i, j, k")
+    parser.add_argument("--jobs", default="a,b,c,d,e,f,g,h,i,j,k,l",
+                        help="which jobs: a, b, c, d, e, f, g, h, i, j, k, l")
     parser.add_argument("--before", help="job (g): another hexmask binary to compare with")
     parser.add_argument("--work", default=os.path.join(REPO, ".build", "bench"))
     parser.add_argument("--results", default=os.path.join(REPO, "bench", "results.md"))
@@ -1205,6 +1339,12 @@ def main():
              lambda: job_g(memory_dir, work, hexmask_bin, args.before), 256, 0, targets_g))
     elif "g" in selected:
         log("bench: (g) needs heif-enc and vips or ImageMagick (make bench-deps): not run")
+    animation = animated_input(work) if "l" in selected else None
+    if animation:
+        plans.append(
+            ("l", f"(l) a {ANIMATION_FRAMES}-frame {ANIMATION_SIDE}×{ANIMATION_SIDE} animated GIF "
+             "→ 256² animated WebP", lambda: job_l(tools, animation, work, hexmask_bin), None, 1,
+             targets_l))
     commands = []
     for key, title, make_jobs, side, warmup, targets in plans:
         if key not in selected:

@@ -16,6 +16,12 @@
     vips_jobs.py sizes-once SIZES OUT_DIR MASKS BORDERS JOBS INPUT...
         The same from one decode: a thumbnail of the file at the largest size, the others
         thumbnail_image'd from it (as libvips suggests: https://github.com/libvips/libvips/issues/656).
+    vips_jobs.py animated SIZE INPUT OUTPUT.webp MASK.png BORDER.svg Q
+        Every page of an animated INPUT (n=-1) as a SIZE² frame: thumbnail to cover SIZE²
+        (page-aware: the tall image keeps its page height), each page's centred square cut
+        out and the pages joined again; the mask (`hexmask --mask-only`, one band) joined
+        as the alpha of every page and BORDER drawn over, as hexmask does; webpsave at Q
+        with lossless alpha, keeping the delays and the loop count.
     vips_jobs.py attention SIZE OUT_DIR JOBS INPUT...
         thumbnail with crop="attention" to SIZE², saved as PNG: libvips' own smart crop,
         for comparing --gravity attention's time (no mask, no border).
@@ -87,6 +93,40 @@ def sizes_job(sizes, out_dir, masks, borders, jobs, sources, once):
         list(pool.map(one, sources))
 
 
+def animated_job(size, source, output, mask_png, border_svg, quality):
+    header = pyvips.Image.new_from_file(source, n=-1)
+    pages = header.height // header.get("page-height")
+    width, height = header.width, header.get("page-height")
+    # thumbnail fits inside the box it is given, page by page: a box whose short side is
+    # SIZE makes each page cover SIZE², and its centred square is cut out page by page
+    # (thumbnail's crop= would treat the tall image as one picture).
+    scale = size / min(width, height)
+    box = (max(size, round(width * scale)), max(size, round(height * scale)))
+    tall = pyvips.Image.thumbnail(source + "[n=-1]", box[0], height=box[1], size="force")
+    page_height = tall.get("page-height")
+    left, top = (tall.width - size) // 2, (page_height - size) // 2
+    if (tall.width, page_height) != (size, size):
+        tall = pyvips.Image.arrayjoin(
+            [tall.crop(left, index * page_height + top, size, size) for index in range(pages)],
+            across=1)
+    mask = pyvips.Image.new_from_file(mask_png).extract_band(0).copy_memory()
+    border = pyvips.Image.svgload(border_svg).copy_memory()
+    colour = tall.extract_band(0, n=3) if tall.bands >= 3 else tall.colourspace("srgb")
+    alpha = mask.replicate(1, pages)
+    if tall.bands == 4:  # the GIF's own transparency, times the shape
+        alpha = (tall.extract_band(3) * alpha / 255).cast("uchar")
+    framed = colour.bandjoin(alpha).composite(border.replicate(1, pages), "over")
+    framed = framed.copy()
+    framed.set_type(pyvips.GValue.gint_type, "page-height", size)
+    framed.set_type(pyvips.GValue.array_int_type, "delay", header.get("delay"))
+    framed.set_type(pyvips.GValue.gint_type, "loop", header.get("loop"))
+    # strip: no EXIF chunk of vips's own, so the bytes are the frames'.
+    if quality == "lossless":
+        framed.webpsave(output, lossless=True, strip=True)
+    else:
+        framed.webpsave(output, Q=int(quality), alpha_q=100, effort=4, strip=True)
+
+
 def attention_job(size, out_dir, jobs, sources):
     os.makedirs(out_dir, exist_ok=True)
 
@@ -110,6 +150,8 @@ def main(argv):
     elif len(argv) >= 7 and argv[0] in ("sizes", "sizes-once"):
         sizes_job([int(n) for n in argv[1].split(",")], argv[2], argv[3].split(","),
                   argv[4].split(","), int(argv[5]), argv[6:], argv[0] == "sizes-once")
+    elif len(argv) == 7 and argv[0] == "animated":
+        animated_job(int(argv[1]), argv[2], argv[3], argv[4], argv[5], argv[6])
     elif len(argv) >= 5 and argv[0] == "attention":
         attention_job(int(argv[1]), argv[2], int(argv[3]), argv[4:])
     else:

@@ -41,6 +41,13 @@
 # control: the keep avatar with its profile taken out, pixels as they are (what `--strip`
 # did before it converted), must differ from the converted one by more than 2 levels somewhere,
 # so the check can fail.
+# Animations (scripts/animation_check.py): Fixtures/animation/photo-local-palettes.gif, given
+# delays of 10, 200 and 70 ms, as hexmask's animated WebP and APNG, decoded by Chromium's
+# WebCodecs (scripts/browser_frames.py): as many frames and distinct frames as the GIF, every
+# frame's alpha the still `--mask-only` mask's on the middle row and column and 0 at the
+# corners, and the GIF's played duration (10 ms plays as 100 ms) within one frame's delay.
+# Its controls, a still PNG of the APNG's first frame and the WebP without its last frame,
+# must fail.
 # Exit status 0 means every comparison passed; anything else ends with a line starting
 # "chromium-check: FAILED".
 set -euo pipefail
@@ -165,6 +172,12 @@ if "$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-bare-shot.png" 
   "$work/p3-keep.png" 2>&1 | sed 's/^FAILED:/  as it should: FAILED:/'; then
   die "the comparison passed a P3 picture shown without its profile"
 fi
+
+echo "chromium-check: animations, hexmask's animated WebP and APNG of a GIF with varied delays"
+mkdir "$work/animation"
+"$python" "$root/scripts/animation_check.py" "$hexmask" \
+  "$root/Fixtures/animation/photo-local-palettes.gif" "$work/animation" ||
+  die "Chromium does not play hexmask's animations as the GIF plays (above)"
 
 echo "chromium-check: passed ($(chromium --version 2>/dev/null | head -n 1)," \
   "$((SECONDS - started)) s)"

@@ -111,4 +111,14 @@ echo "hexmask astronaut-p3.jpg $out/colour-strip-before.png --size 256 --colorsp
 "$hexmask" "$p3" "$scratch/keep.png" --size 256 --colorspace keep --compression small
 python3 scripts/tag_icc.py "$scratch/keep.png" "$out/colour-strip-before.png" --remove
 
+# A moving avatar (docs/gallery.md, "Animations"): a GIF with real motion, a slow zoom and
+# pan across the rocket photo in 60 frames of 50 ms, each quantised to its own 256 colours
+# as GIFs made from video are (scripts/pan_zoom_gif.py, Pillow), cut into an animated WebP.
+# The GIF is made here, not kept: the same Pillow makes the same bytes.
+gif=$scratch/rocket-pan-zoom.gif
+echo "scripts/pan_zoom_gif.py $photo rocket-pan-zoom.gif --frames 60 --side 320 --delay 50"
+python3 scripts/pan_zoom_gif.py "$photo" "$gif" --frames 60 --side 320 --delay 50
+echo "hexmask rocket-pan-zoom.gif $out/avatar-moving.webp --size $size --quality 80"
+"$hexmask" "$gif" "$out/avatar-moving.webp" --size "$size" --quality 80
+
 du -sh docs

@@ -9,11 +9,14 @@ import Testing
 /// hang or a file left behind.
 @Suite(.tags(.slow, .endToEnd), .outsideTheFastLane) struct HostileInputTests {
   /// Small, varied seeds for mutation: plain, interlaced, palette+tRNS PNGs; baseline,
-  /// progressive, arithmetic-coded and restart-marker JPEGs.
+  /// progressive, arithmetic-coded and restart-marker JPEGs; and animations: a GIF with
+  /// every disposal, transparency and an interlaced frame, an APNG with dispose and blend
+  /// ops, and a lossy animated WebP with alpha and frames smaller than its canvas.
   static let seeds = [
     "pngsuite/basn2c08.png", "pngsuite/basi0g08.png", "pngsuite/tbbn3p08.png",
     "pngsuite/basn6a16.png", "jpeg/testorig.jpg", "jpeg/jpg-progressive.jpg",
-    "jpeg/testimgari.jpg", "jpeg/restarts.jpg",
+    "jpeg/testimgari.jpg", "jpeg/restarts.jpg", "animation/mixed-disposal.gif",
+    "animation/apng-dispose-blend.png", "animation/webp-gif2webp-lossy.webp",
   ]
 
   /// The bundled files to sweep: the corrupt ones, PngSuite's `x*` and the damaged JPEGs.
