@@ -14,14 +14,20 @@ import CWebP
 /// that are "similar" to the frame before as unchanged and blends the frame over it, so a
 /// half-transparent edge pixel whose colour changed a little is drawn over itself and
 /// grows more opaque frame after frame (36 became 92 by the third frame of a hexagon's
-/// edge). Here a frame is drawn by one rule that keeps every pixel exact in alpha:
-/// - when every changed pixel is opaque, the rectangle is blended over the frame before,
-///   its unchanged pixels made transparent (they cost almost nothing and show the pixel
-///   below, which is the same);
-/// - otherwise the rectangle replaces what was there (no blending), every pixel as it is.
-/// Frames are never disposed. A frame that changes nothing is kept as one pixel, so the
-/// file holds every frame added (``storedFrameCount``), each for its own delay. The same
-/// frames give the same bytes.
+/// edge); and as it compares each frame with the one before, small changes that each go
+/// unsent add up (a slow pan lost 8 dB in 100 frames). Here each pixel is compared with
+/// what was last sent for it (``reference``), by one rule that keeps every pixel's alpha
+/// exact:
+/// - a pixel is sent when it differs from what was last sent for it: at all if either is
+///   not opaque (or the animation is lossless), by more than ``similarity`` levels in a
+///   channel if both are opaque (lossy: what the encoder would lose anyway);
+/// - the frame stores the rectangle around the pixels sent. When they are all opaque, it is
+///   blended over the frame before, the others made transparent (they cost almost nothing
+///   and show what was sent before); otherwise it replaces what was there, every pixel of it
+///   sent.
+/// Frames are never disposed. A frame that sends nothing stores one pixel, so the file holds
+/// every frame added (``storedFrameCount``), each for its own delay. The same frames give
+/// the same bytes.
 ///
 /// The loop count, the ICC profile (an ICCP chunk) and hexmask's mark (``HexMaskMark``,
 /// the `HXMK` chunk ``WebPWriter`` writes) go in when the file is assembled; nothing is
@@ -56,8 +62,12 @@ package final class AnimatedWebPWriter {
   private let iccProfile: [UInt8]?
   private let mark: Bool
   private let mux: OpaquePointer
-  /// The frame before, as added.
-  private var previous: UnsafeMutableBufferPointer<UInt8>
+  /// What was last sent for each pixel (source values, not decoded ones), which the viewer
+  /// shows give or take the encoder's loss.
+  private var reference: UnsafeMutableBufferPointer<UInt8>
+  /// The most an opaque channel may move from what was last sent and still go unsent:
+  /// libwebp's own tolerance at quality 90 (its `QualityToMaxDiff`), 0 when lossless.
+  private let similarity: Int
   private var framesAdded = 0
   private var finished = false
   /// The first failure; every later call reports it again.
@@ -98,13 +108,14 @@ package final class AnimatedWebPWriter {
     } else {
       self.iccProfile = iccProfile
     }
-    previous = .allocate(capacity: width * height * 4)
-    previous.initialize(repeating: 0)
+    reference = .allocate(capacity: width * height * 4)
+    reference.initialize(repeating: 0)
+    similarity = lossless ? 0 : Self.similarity(quality: quality)
   }
 
   deinit {
     WebPMuxDelete(mux)
-    previous.deallocate()
+    reference.deallocate()
   }
 
   /// Adds the next frame, `width × height × 4` bytes of straight RGBA, shown for
@@ -125,9 +136,9 @@ package final class AnimatedWebPWriter {
     throws(ImageError)
   {
     guard !finished else { throw ImageError(.writeFailed, "a frame was added after finish()") }
-    guard pixels.count == previous.count else {
+    guard pixels.count == reference.count else {
       throw ImageError(
-        .writeFailed, "a WebP frame holds \(previous.count) bytes, not \(pixels.count)")
+        .writeFailed, "a WebP frame holds \(reference.count) bytes, not \(pixels.count)")
     }
     guard (0...Self.maximumMilliseconds).contains(delayMilliseconds) else {
       throw ImageError(
@@ -135,10 +146,10 @@ package final class AnimatedWebPWriter {
         "a frame of \(delayMilliseconds) ms: an animated WebP's frame lasts at most "
           + "\(Self.maximumMilliseconds) ms")
     }
+    let sends = framesAdded == 0 ? nil : pixelsToSend(pixels)
     var rectangle =
-      framesAdded == 0
-      ? ChangedRectangle(x: 0, y: 0, width: width, height: height, blendOver: false)
-      : ChangedRectangle(from: UnsafeBufferPointer(previous), to: pixels, width: width)
+      sends?.rectangle
+      ?? ChangedRectangle(x: 0, y: 0, width: width, height: height, blendOver: false)
     // A frame's offset is stored halved: it starts at even coordinates.
     if rectangle.x % 2 == 1 {
       (rectangle.x, rectangle.width) = (rectangle.x - 1, rectangle.width + 1)
@@ -146,8 +157,8 @@ package final class AnimatedWebPWriter {
     if rectangle.y % 2 == 1 {
       (rectangle.y, rectangle.height) = (rectangle.y - 1, rectangle.height + 1)
     }
-    let blend = framesAdded > 0 && rectangle.blendOver
-    let part = cut(rectangle, from: pixels, clearingUnchanged: blend)
+    let blend = rectangle.blendOver
+    let part = cut(rectangle, from: pixels, sending: blend ? sends?.mask : nil)
     var encoded = try part.withUnsafeBufferPointer { (part) throws(ImageError) in
       try encodeWebP(
         part, width: rectangle.width, height: rectangle.height, lossless: lossless,
@@ -166,32 +177,97 @@ package final class AnimatedWebPWriter {
       throw ImageError(
         .writeFailed, "cannot write WebP: libwebpmux cannot add frame \(framesAdded)")
     }
-    _ = previous.update(fromContentsOf: pixels)
     storedRectangles.append((rectangle.x, rectangle.y, rectangle.width, rectangle.height))
     framesAdded += 1
   }
 
-  /// The rectangle's pixels of `pixels`; with `clearingUnchanged`, those equal to the frame
-  /// before are transparent black, so that blending shows the frame before there.
+  /// Which pixels of `pixels` differ from what was last sent for them (see the type's
+  /// rule), and the rectangle around them, blended when all are opaque; 1×1 at the origin,
+  /// replacing, when none does.
+  private func pixelsToSend(_ pixels: UnsafeBufferPointer<UInt8>)
+    -> (mask: [Bool], rectangle: ChangedRectangle)
+  {
+    var mask = [Bool](repeating: false, count: width * height)
+    var (left, right, top, bottom) = (width, -1, height, -1)
+    var opaque = true
+    for y in 0..<height {
+      for x in 0..<width {
+        let pixel = (y * width + x) * 4
+        let (alpha, sentAlpha) = (pixels[pixel + 3], reference[pixel + 3])
+        var differs = alpha != sentAlpha
+        if !differs {
+          let tolerance = alpha == 255 ? similarity : 0
+          for channel in 0..<3
+          where abs(Int(pixels[pixel + channel]) - Int(reference[pixel + channel])) > tolerance {
+            differs = true
+          }
+        }
+        guard differs else { continue }
+        mask[y * width + x] = true
+        (left, right, top, bottom) = (min(left, x), max(right, x), min(top, y), max(bottom, y))
+        if alpha != 255 { opaque = false }
+      }
+    }
+    guard bottom >= 0 else {
+      return (mask, ChangedRectangle(x: 0, y: 0, width: 1, height: 1, blendOver: false))
+    }
+    // Whole 8×8 blocks: a block with a pixel to send sends its other opaque pixels too, so
+    // the alpha plane has blocks, not a speckle of holes, which costs less to store.
+    for blockY in stride(from: top - top % 8, through: bottom, by: 8) {
+      for blockX in stride(from: left - left % 8, through: right, by: 8) {
+        let ys = blockY..<min(blockY + 8, height)
+        let xs = blockX..<min(blockX + 8, width)
+        guard ys.contains(where: { y in xs.contains { mask[y * width + $0] } }) else { continue }
+        for y in ys {
+          for x in xs
+          where pixels[(y * width + x) * 4 + 3] == 255 && reference[(y * width + x) * 4 + 3] == 255
+          {
+            mask[y * width + x] = true
+            (left, right, top, bottom) = (min(left, x), max(right, x), min(top, y), max(bottom, y))
+          }
+        }
+      }
+    }
+    return (
+      mask,
+      ChangedRectangle(
+        x: left, y: top, width: right - left + 1, height: bottom - top + 1, blendOver: opaque)
+    )
+  }
+
+  /// The rectangle's pixels of `pixels`, and each pixel sent becomes what was last sent for
+  /// it. With `sending` (blending), only the pixels it marks are sent; the others are
+  /// transparent, which blending leaves as they were.
   private func cut(
-    _ rectangle: ChangedRectangle, from pixels: UnsafeBufferPointer<UInt8>,
-    clearingUnchanged: Bool
+    _ rectangle: ChangedRectangle, from pixels: UnsafeBufferPointer<UInt8>, sending: [Bool]?
   ) -> [UInt8] {
     let rowBytes = rectangle.width * 4
     var part = [UInt8](repeating: 0, count: rowBytes * rectangle.height)
     for y in 0..<rectangle.height {
-      let start = ((rectangle.y + y) * width + rectangle.x) * 4
-      for offset in stride(from: 0, to: rowBytes, by: 4) {
-        let pixel = start + offset
-        let unchanged =
-          clearingUnchanged && pixels[pixel] == previous[pixel]
-          && pixels[pixel + 1] == previous[pixel + 1] && pixels[pixel + 2] == previous[pixel + 2]
-          && pixels[pixel + 3] == previous[pixel + 3]
-        guard !unchanged else { continue }
-        for channel in 0..<4 { part[y * rowBytes + offset + channel] = pixels[pixel + channel] }
+      for x in 0..<rectangle.width {
+        let index = (rectangle.y + y) * width + rectangle.x + x
+        guard sending?[index] ?? true else {
+          // Invisible, but the lossy encoder codes colour in blocks: the colour shown there
+          // keeps the block smooth, where black holes would smear into the pixels sent.
+          for channel in 0..<3 {
+            part[y * rowBytes + x * 4 + channel] = reference[index * 4 + channel]
+          }
+          continue
+        }
+        for channel in 0..<4 {
+          part[y * rowBytes + x * 4 + channel] = pixels[index * 4 + channel]
+          reference[index * 4 + channel] = pixels[index * 4 + channel]
+        }
       }
     }
     return part
+  }
+
+  /// libwebp's `QualityToMaxDiff`: how far an opaque channel may move unsent at `quality`.
+  static func similarity(quality: Int) -> Int {
+    let value = (Double(quality) / 100).squareRoot()
+    let difference = 31 * (1 - value) + 1 * value
+    return Int((difference + 0.5).rounded(.down))
   }
 
   /// Assembles the file with `loopCount` plays (0 forever, at most 65535), the profile and
