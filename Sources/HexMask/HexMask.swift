@@ -83,8 +83,8 @@ extension HexMask {
   public struct Animation: Equatable, Hashable, Sendable {
     /// Frames written, every one the input's (none dropped or merged).
     public var frames: Int
-    /// The sum of the frames' delays, in milliseconds, as browsers play them: a GIF frame
-    /// of 0 or 10 ms is 100 ms.
+    /// The sum of the frames' delays, in milliseconds, as browsers play them: a frame of
+    /// 10 ms or less is 100 ms.
     public var durationMilliseconds: Int
     /// How many times it plays in all; 0 is forever.
     public var loopCount: Int

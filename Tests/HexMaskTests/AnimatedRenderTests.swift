@@ -238,6 +238,48 @@ import Testing
     }
   }
 
+  /// What an animated output takes to encode is checked against the memory limit before
+  /// anything is written, as a still WebP's is.
+  @Test func theMemoryLimitCoversAnimatedOutputs() throws {
+    let bytes = try Fixtures.bytes(Self.gif)
+    var input = HexMask.Input()
+    let side = 200
+    let needed = side * side * animationBytesPerPixel(Self.losslessWebP)
+    input.memoryBudget = HexMask.MemoryBudget(limit: needed - 1)
+    #expect(throws: HexMask.Error.self) {
+      try HexMask.render(bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
+    }
+    input.memoryBudget = HexMask.MemoryBudget(limit: needed)
+    let fits = try HexMask.render(
+      bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
+    #expect(fits.animation?.frames == 3)
+  }
+
+  /// A WebP frame lasts at most 16777215 ms; an APNG's longer frame is written as that,
+  /// with a warning, and its other frames keep their delays.
+  @Test func longerFramesThanAWebPHoldsAreShortened() throws {
+    let canvas = [UInt8](repeating: 255, count: 8 * 8 * 4)
+    var other = canvas
+    other[0] = 0
+    let apng = try withTemporaryFolder { url in
+      let path = url.path + "/long.png"
+      try withFile(path, mode: "w+b") { file in
+        let writer = try APNGWriter(file: file, width: 8, height: 8, frameCount: 2, loopCount: 0)
+        try canvas.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 40) }
+        try other.withUnsafeBufferPointer {
+          try writer.addFrame($0, delayMilliseconds: 30_000_000)
+        }
+        try writer.finish()
+      }
+      return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    let webp = try HexMask.render(apng, output: Self.output(Self.losslessWebP, size: 8))
+    #expect(webp.warnings.map(\.kind) == [.encoder])
+    #expect(try Self.frames(of: webp.bytes).delays == [40, AnimatedWebPWriter.maximumMilliseconds])
+    let png = try HexMask.render(apng, output: Self.output(Self.apng, size: 8))
+    #expect(png.warnings.isEmpty && png.animation?.durationMilliseconds == 30_000_040)
+  }
+
   /// Several sizes from one decode of each frame: every one animated, the same frames.
   @Test func everySizeIsAnimated() throws {
     let rendered = try HexMask.render(

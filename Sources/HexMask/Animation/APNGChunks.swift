@@ -135,7 +135,10 @@ struct APNGAnimationControl {
     plays = Int(bigEndianUInt32(data, at: 4))
     // Chromium ignores an animation declaring 0 frames or counts past 2³¹ − 1.
     guard frameCount > 0, frameCount <= 0x7fff_ffff, plays <= 0x7fff_ffff else {
-      throw ImageError(.corrupt, "acTL declares \(frameCount) frames and \(plays) plays")
+      throw ImageError(
+        .corrupt,
+        "acTL declares \(frameCount) frames and \(plays) plays (an APNG has 1 to 2147483647 "
+          + "frames and 0 to 2147483647 plays)")
     }
   }
 }

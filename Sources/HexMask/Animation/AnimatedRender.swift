@@ -29,6 +29,8 @@ extension HexMask {
     _ plan: RenderPlan, animation: AnimationPicture, files: [CFile], memory: MemoryBudget?
   ) throws(TargetedError) -> [Report] {
     var outputs: [AnimatedOutput] = []
+    // Whatever happens, no frame is still being encoded when the files are let go.
+    defer { for output in outputs { output.writer.drain() } }
     for (index, planned) in plan.outputs.enumerated() {
       do throws(Error) {
         outputs.append(
@@ -119,7 +121,7 @@ private struct AnimatedOutput {
     writer = try makeAnimationWriter(
       file: file, side: planned.side, output: plan.output, profile: plan.colour.profile,
       tagsSRGB: plan.colour.tagsSRGB, frameCount: animation.frames.declaredFrameCount,
-      loopCount: animation.frames.loopCount)
+      loopCount: animation.frames.loopCount, memory: memory)
     rows = RowPipeline(
       shape: planned.mask, border: plan.border, output: plan.output, imageIsOpaque: false,
       colour: plan.colour.transform)

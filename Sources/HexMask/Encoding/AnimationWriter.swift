@@ -13,6 +13,13 @@ protocol AnimationWriter: AnyObject {
   /// Ends the file; `loopCount` is how many times it plays in all, 0 forever.
   func finish(loopCount: Int) throws(ImageError)
   var warnings: [Warning] { get }
+  /// Waits until no frame is being encoded: before the caller lets go of the file (after a
+  /// failure too), nothing may still write to it.
+  func drain()
+}
+
+extension AnimationWriter {
+  func drain() {}
 }
 
 extension AnimatedWebPWriter: AnimationWriter {}
@@ -26,8 +33,12 @@ extension AnimatedWebPWriter: AnimationWriter {}
 /// while the next is drawn (``BackgroundFrames``).
 func makeAnimationWriter(
   file: CFile, side: Int, output: HexMask.Output, profile: [UInt8]?, tagsSRGB: Bool,
-  frameCount: Int?, loopCount: Int
+  frameCount: Int?, loopCount: Int, memory: MemoryBudget? = nil
 ) throws(ImageError) -> any AnimationWriter {
+  try checkEncodingMemory(
+    side * side * animationBytesPerPixel(output.kind),
+    for: "a \(side)×\(side) animated \(output.format == .webp ? "WebP" : "PNG")",
+    purpose: "to encode its frames", memory: memory)
   let writer = try makeForegroundWriter(
     file: file, side: side, output: output, profile: profile, tagsSRGB: tagsSRGB,
     frameCount: frameCount, loopCount: loopCount)
@@ -56,14 +67,36 @@ private func makeForegroundWriter(
   }
 }
 
-/// An animated WebP plays at most 65535 times besides forever; a GIF may ask for 65536
-/// (its count 65535 repeats after the first play), which is written as 65535.
+/// What an animated output holds per pixel of a frame while it is written: the frame
+/// drawn, two copies waiting for the encoder, what was last sent (WebP) or the frame before
+/// (APNG), the rectangle cut out, and the encoder's own (as ``WebPWriter``'s, or deflate's
+/// rows). The encoded frames come on top, a compressed file's worth.
+func animationBytesPerPixel(_ kind: HexMask.Output.Kind) -> Int {
+  switch kind {
+  case .webp(let webp):
+    4 + 8 + 5 + 4 + WebPWriter.bytesPerPixel(lossless: webp.quality == .lossless)
+  default: 4 + 8 + 4 + 4 + 8
+  }
+}
+
+/// What an animated WebP cannot hold, made to fit with a warning: it plays at most 65535
+/// times besides forever (a GIF may ask for 65536: its count 65535 repeats after the first
+/// play), and a frame lasts at most 16777215 ms (4.66 hours; an APNG's may last 18 hours).
 private final class ClampedLoops: AnimationWriter {
   private let writer: AnimatedWebPWriter
+  private var clamped: [Warning] = []
   init(_ writer: AnimatedWebPWriter) { self.writer = writer }
-  var warnings: [Warning] { writer.warnings }
+  var warnings: [Warning] { writer.warnings + clamped }
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
-    try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
+    let longest = AnimatedWebPWriter.maximumMilliseconds
+    if delayMilliseconds > longest && clamped.isEmpty {
+      clamped.append(
+        Warning(
+          .encoder,
+          "a frame of \(delayMilliseconds) ms is written as \(longest) ms, the longest a WebP "
+            + "frame lasts"))
+    }
+    try writer.addFrame(pixels, delayMilliseconds: min(delayMilliseconds, longest))
   }
   func finish(loopCount: Int) throws(ImageError) {
     try writer.finish(loopCount: min(loopCount, 0xffff))
@@ -176,8 +209,10 @@ private final class BackgroundFrames: AnimationWriter, @unchecked Sendable {
   }
 
   func finish(loopCount: Int) throws(ImageError) {
-    queue.sync {}  // every frame added
+    drain()
     if let failed { throw failed }
     try writer.finish(loopCount: loopCount)
   }
+
+  func drain() { queue.sync {} }
 }
