@@ -80,18 +80,7 @@ package final class AnimatedWebPWriter {
     file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
     iccProfile: [UInt8]? = nil, mark: Bool = true
   ) throws(ImageError) {
-    let sides = 1...WebPWriter.maximumSide
-    guard sides.contains(width), sides.contains(height) else {
-      throw ImageError(
-        .writeFailed,
-        "cannot write a \(width)×\(height) WebP (at most \(WebPWriter.maximumSide) a side)")
-    }
-    let qualities = HexMask.Output.qualityRange
-    guard qualities.contains(quality) else {
-      throw ImageError(
-        .writeFailed,
-        "WebP quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
-    }
+    try WebPWriter.check(width: width, height: height, quality: quality)
     guard let mux = WebPMuxNew() else {
       throw ImageError(.writeFailed, "cannot write WebP: out of memory")
     }

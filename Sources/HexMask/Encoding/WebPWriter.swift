@@ -51,18 +51,7 @@ package final class WebPWriter: ImageWriter {
     file: CFile, width: Int, height: Int, lossless: Bool = false, quality: Int = 90,
     iccProfile: [UInt8]? = nil, memory: MemoryBudget? = nil, mark: Bool = true
   ) throws(ImageError) {
-    let sides = 1...Self.maximumSide
-    guard sides.contains(width), sides.contains(height) else {
-      throw ImageError(
-        .writeFailed,
-        "cannot write a \(width)×\(height) WebP (at most \(Self.maximumSide) a side)")
-    }
-    let qualities = HexMask.Output.qualityRange
-    guard qualities.contains(quality) else {
-      throw ImageError(
-        .writeFailed,
-        "WebP quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
-    }
+    try Self.check(width: width, height: height, quality: quality)
     self.file = file
     self.width = width
     self.height = height
@@ -82,6 +71,21 @@ package final class WebPWriter: ImageWriter {
   }
 
   /// Keeps the next row: exactly `width * 4` bytes of straight RGBA.
+  /// Refuses what no WebP can be: a side out of 1…16383, a quality out of range.
+  static func check(width: Int, height: Int, quality: Int) throws(ImageError) {
+    let sides = 1...maximumSide
+    guard sides.contains(width), sides.contains(height) else {
+      throw ImageError(
+        .writeFailed, "cannot write a \(width)×\(height) WebP (at most \(maximumSide) a side)")
+    }
+    let qualities = HexMask.Output.qualityRange
+    guard qualities.contains(quality) else {
+      throw ImageError(
+        .writeFailed,
+        "WebP quality must be \(qualities.lowerBound)…\(qualities.upperBound), not \(quality)")
+    }
+  }
+
   package func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
     try kept.append(row)
   }
