@@ -441,8 +441,8 @@ extension OutputError {
 
 /// The option that sets the animation limit a decoder's `reason` names: `--max-frames` for
 /// the frame count, `--max-pixels` for the pixels of all frames together (16 × it); nil
-/// for any other reason. The readers word their limits in their own ways ("more than 9
-/// frames, the frame limit", "animation has 12 frames, more than the limit of 9", "… more
+/// for any other reason. The readers word their limits in their own ways ("more frames
+/// than the limit of 9", "animation has 12 frames, more than the limit of 9", "… more
 /// than the limit of N pixels in all") and carry no typed limit, so the words decide.
 func animationLimitOption(_ reason: String) -> String? {
   guard reason.contains("frames"), reason.contains("limit") else { return nil }

@@ -141,7 +141,7 @@ import Testing
 
   @Test(arguments: [
     ("animation has 12 frames, more than the limit of 9", "--max-frames"),
-    ("more than 9 frames, the frame limit", "--max-frames"),
+    ("more frames than the limit of 9", "--max-frames"),
     (
       "animation has 9 frames of 10×10, more than the limit of 99 pixels in all",
       "16 × --max-pixels"

@@ -132,9 +132,9 @@ import Testing
         "frame 1: APNG sequence number 3 where 1 was expected"
       ),
     ].flatMap { what, file, reason in
-      // A still output reads only what it shows: an APNG's later frames are never reached
-      // (below), but a GIF must read its second frame to know it is an animation.
-      (file.hasSuffix(".png") ? ["o.png", "o.webp"] : ["o.png", "o.webp", "o.jpg"]).map { output in
+      // A still output reads only the frames it needs (below): damage after them is found
+      // by the moving outputs, and by --strict.
+      (file == "head.gif" ? ["o.png", "o.webp", "o.jpg"] : ["o.png", "o.webp"]).map { output in
         HostileCase(
           title: "\(what) → \(output): one line, status 1, the earlier output kept",
           setup: "head -c 40 anim.gif > head.gif && hexmask small.png \(output) -q",
@@ -143,6 +143,17 @@ import Testing
           check: "[ \"$(wc -l < err)\" = 1 ]")
       }
     } + [
+      HostileCase(
+        title: "the first frame of a GIF whose second frame is damaged makes a JPEG",
+        command: "hexmask bad-lzw.gif o.jpg", status: 0,
+        firstError: "hexmask: bad-lzw.gif: warning: an animation: a JPEG cannot move, so it "
+          + "shows the first frame only (--frame N picks another)",
+        check: "[ -s o.jpg ]"),
+      HostileCase(
+        title: "the same with --strict: refused",
+        command: keepingErrors("hexmask bad-lzw.gif o.jpg --strict"), status: 1,
+        firstError: "hexmask: bad-lzw.gif: corrupt GIF: bad LZW code in frame 1",
+        check: "[ ! -e o.jpg ]"),
       HostileCase(
         title: "the first frame of an APNG whose later frames are out of order makes a JPEG",
         command: "hexmask out-of-order.png o.jpg", status: 0,
@@ -197,7 +208,7 @@ import Testing
     HostileCase(
       title: "a GIF of more frames than --max-frames is refused when the one too many comes",
       command: keepingErrors("hexmask many.gif o.webp --max-frames 5"), status: 1,
-      firstError: "hexmask: many.gif: more than 5 frames, the frame limit (--max-frames)",
+      firstError: "hexmask: many.gif: more frames than the limit of 5 (--max-frames)",
       check: oneLine(andNo: "o.webp")),
     HostileCase(
       title: "--frame past the last frame: one line naming the file, status 1, nothing written",

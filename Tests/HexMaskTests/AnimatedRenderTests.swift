@@ -122,8 +122,9 @@ import Testing
     #expect(webp.animation == apng.animation)
   }
 
-  /// A JPEG, AVIF, palette PNG or mask of an animation is its first frame, with a warning;
-  /// asking for frame 0 gives the same bytes without one.
+  /// A JPEG, AVIF or palette PNG of an animation is its first frame, with a warning;
+  /// asking for frame 0 gives the same bytes without one. A mask, the same for every
+  /// frame, says nothing.
   @Test(arguments: [
     HexMask.Output.Kind.jpeg(.init()), .avif(.init()), .png(.init(palette: .init(colors: 64))),
     .mask(.init()),
@@ -132,7 +133,8 @@ import Testing
     let bytes = try Fixtures.bytes(Self.gif)
     let rendered = try HexMask.render(bytes, output: Self.output(kind))
     #expect(rendered.animation == nil)
-    #expect(rendered.warnings.map(\.kind) == [.firstFrameOnly])
+    let isMask = if case .mask = kind { true } else { false }
+    #expect(rendered.warnings.map(\.kind) == (isMask ? [] : [.firstFrameOnly]))
     var input = HexMask.Input()
     input.frame = 0
     let first = try HexMask.render(bytes, output: Self.output(kind), input: input)
@@ -278,6 +280,35 @@ import Testing
     #expect(try Self.frames(of: webp.bytes).delays == [40, AnimatedWebPWriter.maximumMilliseconds])
     let png = try HexMask.render(apng, output: Self.output(Self.apng, size: 8))
     #expect(png.warnings.isEmpty && png.animation?.durationMilliseconds == 30_000_040)
+  }
+
+  /// A GIF asking for more plays than a WebP holds is written with the most, says so, and
+  /// the report gives what the file holds; an APNG keeps them.
+  @Test func playsAWebPCannotHoldAreSaid() throws {
+    let bytes = try Fixtures.bytes("animation/edge-loop-65535.gif")
+    let webp = try HexMask.render(bytes, output: Self.output(Self.losslessWebP))
+    #expect(webp.animation?.loopCount == 65535 && webp.warnings.map(\.kind) == [.encoder])
+    #expect(try Self.frames(of: webp.bytes).loopCount == 65535)
+    let png = try HexMask.render(bytes, output: Self.output(Self.apng))
+    #expect(png.animation?.loopCount == 65536 && png.warnings.isEmpty)
+  }
+
+  /// A GIF damaged in its second frame: an animated output fails, a still of its first
+  /// frame is made with or without `frame`, and strict mode refuses both.
+  @Test func aDamagedSecondFrameFailsOnlyWhatNeedsIt() throws {
+    let bytes = try Fixtures.bytes("animation/edge-bad-lzw.gif")
+    #expect(throws: HexMask.Error.self) {
+      try HexMask.render(bytes, output: Self.output(Self.apng))
+    }
+    let jpeg = try HexMask.render(bytes, output: Self.output(.jpeg(.init())))
+    var input = HexMask.Input()
+    input.frame = 0
+    let first = try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
+    #expect(jpeg.bytes == first.bytes)
+    input.strict = true
+    #expect(throws: HexMask.Error.self) {
+      try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
+    }
   }
 
   /// Several sizes from one decode of each frame: every one animated, the same frames.

@@ -70,7 +70,10 @@ extension HexMask {
     }
     // A GIF's loop count may come after its first frame; the end knows it.
     facts.loopCount = animation.frames.loopCount
-    let reports = animationReports(plan, animation: animation, outputs: outputs, facts: facts)
+    // Each writer says how many plays its format holds (and warns when fewer) first.
+    let plays = outputs.map { $0.writer.plays(facts.loopCount) }
+    var reports = animationReports(plan, animation: animation, outputs: outputs, facts: facts)
+    for index in reports.indices { reports[index].animation?.loopCount = plays[index] }
     if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw TargetedError(error: .warningInStrictMode(first), target: nil)
     }

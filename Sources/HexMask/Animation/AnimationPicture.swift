@@ -48,8 +48,10 @@ final class AnimationPicture: ImageDecoder {
   let formatName: String
   /// A copy of the shown frame's canvas, made when the source had to go on to the next.
   private var kept: UnsafeMutableBufferPointer<UInt8>?
-  /// The frame after the shown one, composited to learn that it exists.
+  /// The frame after the shown one, composited to learn that it exists, or why it could
+  /// not be.
   private var pending: ComposedFrame?
+  private var pendingFailure: ImageError?
   private var rowsRead = 0
 
   init(_ frames: any FrameSource, choice: FrameChoice, formatName: String) throws(ImageError) {
@@ -86,8 +88,16 @@ final class AnimationPicture: ImageDecoder {
     let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: found.canvas.count)
     _ = copy.initialize(from: found.canvas)
     kept = copy
-    pending = try frames.nextFrame()
-    metadata.isAnimated = pending != nil
+    do {
+      pending = try frames.nextFrame()
+      metadata.isAnimated = pending != nil
+    } catch {
+      // A second frame that is there but damaged: the animation moves (and fails when the
+      // frame is drawn), a still of its first frame does not need it (as for an APNG, whose
+      // header says it moves). Strict mode reads it, and fails.
+      pendingFailure = error
+      metadata.isAnimated = true
+    }
   }
 
   deinit { kept?.deallocate() }
@@ -104,6 +114,7 @@ final class AnimationPicture: ImageDecoder {
       pending = nil
       return frame
     }
+    if let failure = pendingFailure { throw failure }
     return try frames.nextFrame()
   }
 

@@ -189,7 +189,7 @@ package final class GIFFrames: FrameSource {
 
   private func checkLimits(_ header: GIFFrameHeader) throws(ImageError) {
     if index >= limits.maxFrames {
-      throw ImageError(.tooLarge, "more than \(limits.maxFrames) frames, the frame limit")
+      throw ImageError(.tooLarge, "more frames than the limit of \(limits.maxFrames)")
     }
     if header.width * header.height > limits.maxPixels {
       throw .tooManyPixels(

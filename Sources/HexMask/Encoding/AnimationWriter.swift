@@ -16,10 +16,14 @@ protocol AnimationWriter: AnyObject {
   /// Waits until no frame is being encoded: before the caller lets go of the file (after a
   /// failure too), nothing may still write to it.
   func drain()
+  /// How many plays the file will say for `loopCount` (the format's most, where it holds
+  /// fewer: a warning then says so).
+  func plays(_ loopCount: Int) -> Int
 }
 
 extension AnimationWriter {
   func drain() {}
+  func plays(_ loopCount: Int) -> Int { loopCount }
 }
 
 extension AnimatedWebPWriter: AnimationWriter {}
@@ -98,8 +102,18 @@ private final class ClampedLoops: AnimationWriter {
     }
     try writer.addFrame(pixels, delayMilliseconds: min(delayMilliseconds, longest))
   }
+  func plays(_ loopCount: Int) -> Int {
+    guard loopCount > 0xffff else { return loopCount }
+    if !clamped.contains(where: { $0.description.contains("plays") }) {
+      clamped.append(
+        Warning(
+          .encoder,
+          "\(loopCount) plays are written as 65535, the most a WebP plays (besides forever)"))
+    }
+    return 0xffff
+  }
   func finish(loopCount: Int) throws(ImageError) {
-    try writer.finish(loopCount: min(loopCount, 0xffff))
+    try writer.finish(loopCount: plays(loopCount))
   }
 }
 
@@ -215,4 +229,6 @@ private final class BackgroundFrames: AnimationWriter, @unchecked Sendable {
   }
 
   func drain() { queue.sync {} }
+
+  func plays(_ loopCount: Int) -> Int { queue.sync { writer.plays(loopCount) } }
 }

@@ -71,16 +71,14 @@ extension HexMask {
       strict = input.strict
       let isAnimated = picture.stored.metadata.isAnimated && input.frame == nil
       animates = isAnimated && output.kind.canMove && !output.maskOnly
+      // A mask is the same for every frame: nothing to say.
       frameWarnings =
-        isAnimated && !animates
+        isAnimated && !animates && !output.maskOnly
         ? [
           Warning(
             .firstFrameOnly,
-            output.maskOnly
-              ? "an animation: the mask is drawn once, for its first frame"
-              : "an animation: \(stillKindName(output.kind)) cannot move, so it shows the "
-                + "first frame only"
-          )
+            "an animation: \(stillKindName(output.kind)) cannot move, so it shows the first "
+              + "frame only")
         ] : []
     }
   }

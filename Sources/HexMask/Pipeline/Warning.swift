@@ -19,8 +19,8 @@ extension HexMask {
       /// The input holds several pictures or frames; only the primary one, or the first
       /// frame, was used.
       case otherPicturesIgnored
-      /// The input is an animation, and the output (a format that cannot move, or a
-      /// mask) shows its first frame only.
+      /// The input is an animation, and the output (a format that cannot move) shows its
+      /// first frame only.
       case firstFrameOnly
       /// The input's colour profile cannot describe the output's pixels, so the output
       /// was written without it.
