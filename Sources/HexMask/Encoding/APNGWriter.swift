@@ -48,8 +48,6 @@ package final class APNGWriter {
   private let animationControlOffset: Int?
   private var previous: UnsafeMutableBufferPointer<UInt8>
   private var framesWritten = 0
-  /// How many frames the file holds: every frame added.
-  package var storedFrameCount: Int { framesWritten }
   private var sequence = 0
   private var finished = false
   /// The first failure; every later call reports it again.

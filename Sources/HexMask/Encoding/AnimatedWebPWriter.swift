@@ -48,8 +48,6 @@ package final class AnimatedWebPWriter {
   package private(set) var warnings: [Warning] = []
   /// How many frames the file holds: every frame added.
   package var storedFrameCount: Int { framesAdded }
-  /// The rectangle each frame stored and whether it was blended (tests and byte counts).
-  package private(set) var storedRectangles: [(x: Int, y: Int, width: Int, height: Int)] = []
 
   /// The longest frame an ANMF chunk's 24-bit duration holds, in milliseconds.
   package static let maximumMilliseconds = 0xff_ffff
@@ -166,7 +164,6 @@ package final class AnimatedWebPWriter {
       throw ImageError(
         .writeFailed, "cannot write WebP: libwebpmux cannot add frame \(framesAdded)")
     }
-    storedRectangles.append((rectangle.x, rectangle.y, rectangle.width, rectangle.height))
     framesAdded += 1
   }
 
