@@ -56,12 +56,14 @@ package final class APNGFrames: FrameSource {
   private var saved: UnsafeMutableBufferPointer<UInt8>?
   /// The last frame shown, whose dispose operation runs before the next is drawn.
   private var shown: APNGFrameControl?
+  /// The budget's share of the canvas, its copy and one frame's decoding.
+  private let reservation: MemoryReservation?
 
   /// Reads the header chunks from `file`, whose first `signatureBytes` (0 or 8) bytes the
   /// caller already consumed and checked, up to the first IDAT.
   package init(
     file: CFile, signatureBytes: Int, replay: [UInt8] = [], maxPixels: Int, maxFrames: Int,
-    maxTotalPixels: Int = .max
+    maxTotalPixels: Int = .max, memory: MemoryBudget? = nil
   ) throws(ImageError) {
     reader = PNGChunkReader(file: file, replay: replay)
     if signatureBytes < 8 {
@@ -143,6 +145,19 @@ package final class APNGFrames: FrameSource {
       nextSequence = 1
     }
     metadata = try Self.readMetadata(header, ancillaries: profiles + palette)
+    // The canvas, its copy for PREVIOUS, and the most one frame holds while it is decoded:
+    // its compressed data and, interlaced, libpng's whole RGBA frame and row pointers.
+    let frameData = Self.compressedLimit(header, width: canvasWidth, height: canvasHeight)
+    let interlaced =
+      header.interlace == 1
+      ? min(Int.max / 2, wholeBytes(canvasWidth, canvasHeight, 4)) + canvasHeight
+        * MemoryLayout<UnsafeRawPointer>.size
+      : 0
+    let (working, workingOverflow) = frameData.addingReportingOverflow(max(0, interlaced))
+    reservation = try reserveFrameReading(
+      width: canvasWidth, height: canvasHeight, canvases: 2,
+      working: workingOverflow ? Int.max : working,
+      memory: memory)
     canvas = .allocate(capacity: canvasWidth * canvasHeight * 4)
     canvas.initialize(repeating: 0)
   }
@@ -253,12 +268,17 @@ package final class APNGFrames: FrameSource {
     nextSequence += 1
   }
 
-  /// The most compressed data a frame may carry: deflate never grows data by more than
-  /// a few bytes per 16 KB block, so twice the inflated size plus 1 MB is generous and
-  /// still bounds what a lying file makes us hold.
+  /// The most compressed data a frame may carry, chunk headers included: deflate never
+  /// grows data by more than a few bytes per 16 KB block, and encoders write chunks of
+  /// kilobytes, so a quarter more than the inflated size plus 64 KiB is generous; it
+  /// bounds what a lying file makes us hold, and is what the budget is charged.
   private func compressedLimit(_ frame: APNGFrameControl) -> Int {
-    let inflated = header.inflatedBytes(width: frame.width, height: frame.height)
-    return inflated > Int.max / 4 ? Int.max / 2 : 2 * inflated + (1 << 20)
+    Self.compressedLimit(header, width: frame.width, height: frame.height)
+  }
+
+  private static func compressedLimit(_ header: PNGImageHeader, width: Int, height: Int) -> Int {
+    let inflated = header.inflatedBytes(width: width, height: height)
+    return inflated > Int.max / 4 ? Int.max / 2 : inflated + inflated / 4 + (1 << 16)
   }
 
   private func startPNG(_ png: inout InMemoryPNG, _ frame: APNGFrameControl) {

@@ -1,13 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-// The render of an animation into animated outputs (WebP, APNG): the plan made for its
-// first frame (the square, each output's side and shape, the colour) holds for every frame,
-// so each frame's edge is the still edge exactly. Frames are drawn one at a time: memory
-// follows the canvas and the outputs' sides, never the number of frames.
+// What an animation adds to the render's one road (Render.swift): the frames after the
+// first, each turned as the first was, and outputs that take whole frames. The plan made
+// for the first frame (the square, each output's side and shape, the colour) holds for
+// every frame, so each frame's edge is the still edge exactly. Frames are drawn one at a
+// time: memory follows the canvas and the outputs' sides, never the number of frames.
 
 extension HexMask.Output.Kind {
   /// True for the formats an animation stays animated in: WebP, and PNG without a
@@ -22,162 +17,94 @@ extension HexMask.Output.Kind {
 }
 
 extension HexMask {
-  /// Carries out `plan` for every frame of `animation`: each frame is resized into the
-  /// square at each output's side, masked and bordered as the still would be, and added
-  /// to that output's animated writer with its delay.
-  static func carryOutAnimation(
-    _ plan: RenderPlan, animation: AnimationPicture, files: [CFile], memory: MemoryBudget?
-  ) throws(TargetedError) -> [Report] {
-    var outputs: [AnimatedOutput] = []
-    // Whatever happens, no frame is still being encoded when the files are let go.
-    defer { for output in outputs { output.writer.drain() } }
-    for (index, planned) in plan.outputs.enumerated() {
-      do throws(Error) {
-        outputs.append(
-          try encoding { () throws(ImageError) in
-            try AnimatedOutput(
-              file: files[index], planned: planned, plan: plan, animation: animation,
-              memory: memory)
-          })
-      } catch {
-        throw TargetedError(error: error, target: index)
-      }
+  /// The frames an animated render draws after the first, and the turn that makes each
+  /// upright: the same rule (``ImageMetadata/orientation(autoOrient:)``) as the first's.
+  struct Frames {
+    let animation: AnimationPicture
+    let orientation: Orientation
+
+    /// `frame`, read upright without a copy.
+    func turned(_ frame: ComposedFrame) -> any ImageDecoder {
+      TurnedCanvas(
+        frame.canvas, storedWidth: animation.width, orientation: orientation,
+        metadata: animation.metadata, source: animation)
     }
-    var frame = (canvas: animation.shownCanvas, delay: animation.shown.delayMilliseconds)
-    var facts = Animation(frames: 0, durationMilliseconds: 0, loopCount: 0)
-    while true {
-      for index in outputs.indices {
-        do throws(Error) {
-          try outputs[index].draw(
-            CanvasPicture(
-              canvas: frame.canvas, width: animation.width, metadata: animation.metadata),
-            square: plan.square, delayMilliseconds: frame.delay)
-        } catch {
-          if case .decoding = error { throw TargetedError(error: error, target: nil) }
-          throw TargetedError(error: error, target: index)
-        }
-      }
-      facts.frames += 1
-      facts.durationMilliseconds += frame.delay
-      let next: ComposedFrame?
-      do throws(Error) {
-        next = try decoding { () throws(ImageError) in try animation.nextFrame() }
-      } catch {
-        throw TargetedError(error: error, target: nil)
-      }
-      guard let next else { break }
-      frame = (next.canvas, next.delayMilliseconds)
-    }
-    // A GIF's loop count may come after its first frame; the end knows it.
-    facts.loopCount = animation.frames.loopCount
-    // Each writer says how many plays its format holds (and warns when fewer) first.
-    let plays = outputs.map { $0.writer.plays(facts.loopCount) }
-    var reports = animationReports(plan, animation: animation, outputs: outputs, facts: facts)
-    for index in reports.indices { reports[index].animation?.loopCount = plays[index] }
-    if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
-      throw TargetedError(error: .warningInStrictMode(first), target: nil)
-    }
-    for (index, output) in outputs.enumerated() {
-      do throws(Error) {
-        try encoding { () throws(ImageError) in try output.finish(loopCount: facts.loopCount) }
-      } catch {
-        throw TargetedError(error: error, target: index)
-      }
-    }
-    return reports
   }
 
-  /// One report per output, as a still's, with the frames and their duration.
-  private static func animationReports(
-    _ plan: RenderPlan, animation: AnimationPicture, outputs: [AnimatedOutput],
-    facts: Animation
-  ) -> [Report] {
-    let metadata = animation.metadata
-    let readWarnings = metadata.warnings + animation.warnings + plan.colour.warnings
-    var reports = outputs.map { output in
-      Report(
-        side: output.side, warnings: readWarnings + output.writer.warnings, crop: plan.inputCrop,
-        faces: plan.faces, framing: plan.framing, colour: plan.colour.report, animation: facts)
+  /// One output of a render for all its frames: its side, its writer and its row buffers
+  /// (the shape's coverage, made once).
+  struct PlannedOutput {
+    let side: Int
+    /// Takes the rows of each frame: the still writer, or ``moving``.
+    let writer: any ImageWriter
+    /// The animated writer's frame, when the output moves.
+    let moving: MovingFrames?
+    var rows: RowPipeline
+
+    init(
+      _ planned: RenderPlan.Planned, plan: RenderPlan, file: CFile, frames: (any FrameSource)?,
+      memory: MemoryBudget?
+    ) throws(ImageError) {
+      side = planned.side
+      if let frames {
+        let moving = try MovingFrames(
+          makeAnimationWriter(
+            file: file, side: planned.side, output: plan.output, profile: plan.colour.profile,
+            tagsSRGB: plan.colour.tagsSRGB, frameCount: frames.declaredFrameCount,
+            loopCount: frames.loopCount, memory: memory), side: planned.side)
+        self.moving = moving
+        writer = moving
+      } else {
+        moving = nil
+        writer = try makeWriter(
+          file: file, side: planned.side, output: plan.output, profile: plan.colour.profile,
+          tagsSRGB: plan.colour.tagsSRGB, memory: memory)
+      }
+      rows = RowPipeline(
+        shape: planned.mask, border: plan.border, output: plan.output, imageIsOpaque: false,
+        colour: plan.colour.transform)
     }
-    let facts = PictureFacts(
-      width: animation.width, height: animation.height,
-      hasColorProfile: metadata.iccProfile != nil, isTurned: false,
-      isClean: reports.allSatisfy(\.warnings.isEmpty))
-    for index in reports.indices { reports[index].picture = facts }
-    return reports
   }
 }
 
-/// One animated output: its writer, its row pipeline (the shape's coverage, made once) and
-/// the frame it is drawing.
-private struct AnimatedOutput {
-  let side: Int
+/// The rows of one frame gathered for an animated writer, which takes whole frames.
+final class MovingFrames: ImageWriter {
   let writer: any AnimationWriter
-  private var rows: RowPipeline
   private var pixels: [UInt8]
+  private let rowBytes: Int
+  private var rowsWritten = 0
 
-  init(
-    file: CFile, planned: HexMask.RenderPlan.Planned, plan: HexMask.RenderPlan,
-    animation: AnimationPicture, memory: MemoryBudget?
-  ) throws(ImageError) {
-    side = planned.side
-    writer = try makeAnimationWriter(
-      file: file, side: planned.side, output: plan.output, profile: plan.colour.profile,
-      tagsSRGB: plan.colour.tagsSRGB, frameCount: animation.frames.declaredFrameCount,
-      loopCount: animation.frames.loopCount, memory: memory)
-    rows = RowPipeline(
-      shape: planned.mask, border: plan.border, output: plan.output, imageIsOpaque: false,
-      colour: plan.colour.transform)
-    pixels = [UInt8](repeating: 0, count: planned.side * planned.side * 4)
+  init(_ writer: any AnimationWriter, side: Int) {
+    self.writer = writer
+    rowBytes = side * 4
+    pixels = [UInt8](repeating: 0, count: side * side * 4)
   }
 
-  /// Draws one frame from `canvas` and adds it to the writer.
-  mutating func draw(
-    _ canvas: CanvasPicture, square: CropSquare, delayMilliseconds: Int
-  ) throws(HexMask.Error) {
-    let resized = ResizedDecoder(canvas, crop: square, side: side)
-    rows.restart()
-    let rowBytes = side * 4
-    for y in 0..<side {
-      try HexMask.decoding { () throws(ImageError) in try rows.read(from: resized) }
-      rows.draw()
-      rows.withRow { row in
-        pixels.withUnsafeMutableBufferPointer { frame in
-          _ = UnsafeMutableBufferPointer(rebasing: frame[(y * rowBytes)..<((y + 1) * rowBytes)])
-            .update(fromContentsOf: row)
-        }
-      }
+  var warnings: [Warning] { writer.warnings }
+
+  func writeRow(_ row: UnsafeBufferPointer<UInt8>) throws(ImageError) {
+    let start = rowsWritten * rowBytes
+    guard row.count == rowBytes, start + rowBytes <= pixels.count else {
+      throw ImageError(.unreadable, "a frame row of \(row.count) bytes, not \(rowBytes)")
     }
-    try HexMask.encoding { () throws(ImageError) in
-      try pixels.withUnsafeBufferPointer { (frame) throws(ImageError) in
-        try writer.addFrame(frame, delayMilliseconds: delayMilliseconds)
-      }
+    pixels.withUnsafeMutableBufferPointer { frame in
+      _ = UnsafeMutableBufferPointer(rebasing: frame[start..<(start + rowBytes)])
+        .update(fromContentsOf: row)
+    }
+    rowsWritten += 1
+  }
+
+  /// Hands the frame drawn to the writer, shown for `delayMilliseconds`.
+  func endFrame(delayMilliseconds: Int) throws(ImageError) {
+    rowsWritten = 0
+    try pixels.withUnsafeBufferPointer { (frame) throws(ImageError) in
+      try writer.addFrame(frame, delayMilliseconds: delayMilliseconds)
     }
   }
 
-  func finish(loopCount: Int) throws(ImageError) { try writer.finish(loopCount: loopCount) }
-}
+  /// The animated writer ends its file with the loop count, which only the last frame
+  /// knows: ``AnimationWriter/finish(loopCount:)``, never this.
+  func finish() throws(ImageError) {}
 
-/// One composited frame's canvas, read row by row as a still picture.
-final class CanvasPicture: ImageDecoder {
-  let width: Int
-  let height: Int
-  let warnings: [Warning] = []
-  let metadata: ImageMetadata
-  private let canvas: UnsafeBufferPointer<UInt8>
-  private var rowsRead = 0
-
-  init(canvas: UnsafeBufferPointer<UInt8>, width: Int, metadata: ImageMetadata) {
-    self.width = width
-    height = width > 0 ? canvas.count / (width * 4) : 0
-    self.canvas = canvas
-    self.metadata = metadata
-  }
-
-  func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-    try checkRead(of: row, index: rowsRead)
-    let start = rowsRead * width * 4
-    _ = row.update(fromContentsOf: canvas[start..<(start + width * 4)])
-    rowsRead += 1
-  }
+  func drain() { writer.drain() }
 }

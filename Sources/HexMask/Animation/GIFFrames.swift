@@ -114,7 +114,8 @@ package final class GIFFrames: FrameSource {
     // comes is known only when it does) and the first frame a render keeps while it reads
     // the second to learn whether the GIF moves (AnimationPicture): a second reservation,
     // waiting while this one is held, could wait for ever.
-    reservation = try memory?.reserve(wholeBytes(width, height, 12))
+    reservation = try reserveFrameReading(
+      width: width, height: height, canvases: 3, working: 0, memory: memory)
     canvasWidth = width
     canvasHeight = height
     canvas = .allocate(capacity: width * height * 4)

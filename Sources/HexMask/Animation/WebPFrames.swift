@@ -105,9 +105,9 @@ package final class WebPFrames: FrameSource {
     }
     // One reservation for the file and the canvases: a second one, waiting for memory
     // while the first is held, could wait for ever.
-    let (needed, neededOverflow) = wholeBytes(width, height, Self.bytesPerCanvasPixel)
-      .addingReportingOverflow(bytes.count)
-    let reservation = try memory.reserve(neededOverflow ? Int.max : needed)
+    let reservation = try reserveFrameReading(
+      width: width, height: height, canvases: Self.bytesPerCanvasPixel / 4, working: bytes.count,
+      memory: memory)
     var options = WebPAnimDecoderOptions()
     guard WebPAnimDecoderOptionsInit(&options) != 0 else {
       throw ImageError(.unsupported, "the WebP library is not the version hexmask was built with")

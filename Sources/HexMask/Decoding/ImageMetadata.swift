@@ -28,10 +28,26 @@ package struct ImageMetadata: Sendable, Equatable {
   package var storedHeight = 0
   /// True for an animation with more than one frame (what the render may animate).
   package var isAnimated = false
+  /// True when the pixels were turned upright already (a copy the look kept): `exif` still
+  /// says how the file stores them, for the report, but nothing turns them again.
+  package var isUpright = false
 
   package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif
     self.iccProfile = iccProfile
     self.warnings = warnings
+  }
+}
+
+extension ImageMetadata {
+  /// How the file stores the picture, by its EXIF tag (`.up` without one). A still and
+  /// every frame of an animation are turned by this, as browsers turn them.
+  package var storedOrientation: Orientation { exif.map(Orientation.fromExif) ?? .up }
+
+  /// The turn a render applies to these pixels: the stored orientation when `autoOrient`,
+  /// none for pixels turned upright already. The one rule every decode, look and frame
+  /// follows.
+  package func orientation(autoOrient: Bool) -> Orientation {
+    autoOrient && !isUpright ? storedOrientation : .up
   }
 }

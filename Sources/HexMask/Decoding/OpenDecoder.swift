@@ -77,7 +77,7 @@ private func openAny(
       return try AnimationPicture(
         APNGFrames(
           file: file, signatureBytes: count, replay: replay, maxPixels: maxPixels,
-          maxFrames: frames.maxFrames, maxTotalPixels: frames.maxTotalPixels),
+          maxFrames: frames.maxFrames, maxTotalPixels: frames.maxTotalPixels, memory: memory),
         choice: frames, formatName: "animated PNG")
     }
     return try PNGDecoder(

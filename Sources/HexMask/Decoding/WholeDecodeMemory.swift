@@ -14,7 +14,7 @@ func reserveWholeDecode(
   whole: Int, width: Int, height: Int, metadata: ImageMetadata, autoOrient: Bool,
   memory: MemoryBudget?
 ) throws(ImageError) -> MemoryReservation? {
-  let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
+  let orientation = metadata.orientation(autoOrient: autoOrient)
   let turned = orientation.needsWholePicture ? wholeBytes(width, height, 4) : 0
   guard whole > 0 || turned > 0 else { return nil }
   let (total, overflow) = whole.addingReportingOverflow(turned)

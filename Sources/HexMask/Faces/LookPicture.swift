@@ -40,7 +40,7 @@ extension Look {
   /// The look at `stored`, a decoder opened for ``need``, read to its end.
   init(stored: any ImageDecoder, autoOrient: Bool) throws(ImageError) {
     let metadata = stored.metadata
-    let orientation = autoOrient ? metadata.exif.map(Orientation.fromExif) ?? .up : .up
+    let orientation = metadata.orientation(autoOrient: autoOrient)
     let upright = openOriented(stored, orientation: orientation)
     picture = try SmallPicture(averaging: upright, longSide: Self.longSide)
     (width, height) = stored.uprightStoredSize(orientation)

@@ -91,8 +91,7 @@ extension HexMask {
     let opened = try openDecoder(
       file: source, maxPixels: input.maxPixels, need: need, memory: input.memoryBudget,
       autoOrient: input.autoOrient, frames: FrameChoice(input))
-    let orientation =
-      input.autoOrient ? opened.metadata.exif.map(Orientation.fromExif) ?? .up : .up
+    let orientation = opened.metadata.orientation(autoOrient: input.autoOrient)
     let upright = openOriented(opened, orientation: orientation)
     let (fullWidth, fullHeight) = opened.uprightStoredSize(orientation)
     let longEnough =
@@ -114,7 +113,7 @@ extension HexMask {
     // Upright now: the render must not turn it again, and the crop it reports is in
     // upright pixels.
     var metadata = opened.metadata
-    metadata.exif = nil
+    metadata.isUpright = true
     (metadata.storedWidth, metadata.storedHeight) = (fullWidth, fullHeight)
     let (width, height, warnings, isOpaque) =
       (upright.width, upright.height, upright.warnings, opened.isOpaque)

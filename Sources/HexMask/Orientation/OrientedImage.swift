@@ -6,7 +6,9 @@
 
 /// `decoder` presented upright, or `decoder` itself when `orientation` is `.up`.
 ///
-/// The cheap way to apply an orientation that is usually 1: nothing is wrapped then.
+/// The cheap way to apply an orientation that is usually 1: nothing is wrapped then. A
+/// frame of an animation, held whole already, is read in the turned order
+/// (``TurnedCanvas``): the still and every frame after it are turned the same way.
 ///
 /// ```swift
 /// let upright = openOriented(try openDecoder(file: fp, maxPixels: limit), orientation: .right)
@@ -14,7 +16,13 @@
 package func openOriented(_ decoder: any ImageDecoder, orientation: Orientation)
   -> any ImageDecoder
 {
-  orientation == .up ? decoder : OrientedDecoder(decoder, orientation: orientation)
+  if orientation == .up { return decoder }
+  if let animation = decoder as? AnimationPicture {
+    return TurnedCanvas(
+      animation.shownCanvas, storedWidth: animation.width, orientation: orientation,
+      metadata: animation.metadata, isOpaque: animation.isOpaque, source: animation)
+  }
+  return OrientedDecoder(decoder, orientation: orientation)
 }
 
 extension Orientation {

@@ -28,7 +28,7 @@ extension HexMask {
       framing: Framing? = nil
     ) {
       self.stored = stored
-      orientation = autoOrient ? stored.metadata.exif.map(Orientation.fromExif) ?? .up : .up
+      orientation = stored.metadata.orientation(autoOrient: autoOrient)
       upright = openOriented(stored, orientation: orientation)
       self.decision = decision
       self.faces = faces

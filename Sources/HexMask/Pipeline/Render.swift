@@ -76,20 +76,22 @@ extension HexMask {
     }
     let plan = try RenderPlan(
       picture: picture, sizes: sizes, shape: shape, output: output, input: input)
-    guard plan.animates else {
-      return try carryOut(
-        plan, picture: picture, files: targets.map(\.file), memory: input.memoryBudget)
-    }
-    let animation: AnimationPicture
-    do throws(Error) {
-      animation = try decoding { () throws(ImageError) in
-        try reopenedAnimation(picture, source: source, start: start, input: input)
+    var frames: Frames?
+    if plan.animates {
+      do throws(Error) {
+        frames = try decoding { () throws(ImageError) in
+          let animation = try reopenedAnimation(picture, source: source, start: start, input: input)
+          return Frames(
+            animation: animation,
+            orientation: animation.metadata.orientation(autoOrient: input.autoOrient))
+        }
+      } catch {
+        throw forInput(error)
       }
-    } catch {
-      throw forInput(error)
     }
-    return try carryOutAnimation(
-      plan, animation: animation, files: targets.map(\.file), memory: input.memoryBudget)
+    return try carryOut(
+      plan, picture: picture, frames: frames, files: targets.map(\.file),
+      memory: input.memoryBudget)
   }
 
   /// The animation `picture` shows the first frame of, ready for the frames after it: the
@@ -109,16 +111,48 @@ extension HexMask {
     return animation
   }
 
-  /// Carries out `plan`: each output's writer, then every row of every output in turns
-  /// (each target's next row when it is the furthest behind, relative to its size, so they
-  /// read the decoded rows at the same pace and only a few filter heights of rows are kept:
-  /// ``SharedRows``), strict mode's reading on, and the files finished.
+  /// Carries out `plan`, the one road of a still and an animation alike: each output's
+  /// writer, then every row of every output in turns, frame by frame (a still is one frame;
+  /// each frame after the first is turned as the first was), strict mode's reading on, and
+  /// the files finished.
+  ///
+  /// Rows of one frame are drawn in turns (each target's next row when it is the furthest
+  /// behind, relative to its size, so they read the decoded rows at the same pace and only
+  /// a few filter heights of rows are kept: ``SharedRows``).
   private static func carryOut(
-    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], memory: MemoryBudget?
+    _ plan: RenderPlan, picture: OpenedPicture, frames: Frames?, files: [CFile],
+    memory: MemoryBudget?
   ) throws(TargetedError) -> [Report] {
-    var renders = try startOutputs(plan, picture: picture, files: files, memory: memory)
-    guard !renders.isEmpty else { return [] }
-    let last = renders[try drawInTurns(&renders, readsPicture: plan.readsPicture)].picture
+    var outputs = try startOutputs(plan, frames: frames, files: files, memory: memory)
+    // Whatever happens, no frame is still being encoded when the files are let go.
+    defer { for output in outputs { output.moving?.drain() } }
+    guard !outputs.isEmpty else { return [] }
+    var frame = (picture: picture.upright, delay: frames?.animation.shown.delayMilliseconds ?? 0)
+    var played = Animation(frames: 0, durationMilliseconds: 0, loopCount: 0)
+    var last: ResizedDecoder
+    while true {
+      last = try draw(frame.picture, plan: plan, outputs: &outputs)
+      guard let frames else { break }
+      for (index, output) in outputs.enumerated() {
+        do throws(Error) {
+          try encoding { () throws(ImageError) in
+            try output.moving?.endFrame(delayMilliseconds: frame.delay)
+          }
+        } catch {
+          throw TargetedError(error: error, target: index)
+        }
+      }
+      played.frames += 1
+      played.durationMilliseconds += frame.delay
+      let next: ComposedFrame?
+      do throws(Error) {
+        next = try decoding { () throws(ImageError) in try frames.animation.nextFrame() }
+      } catch {
+        throw TargetedError(error: error, target: nil)
+      }
+      guard let next else { break }
+      frame = (frames.turned(next), next.delayMilliseconds)
+    }
     if plan.strict && plan.readsPicture {
       // Rows below the crop are normally never decoded (like vips' sequential access);
       // strict mode reads them too, so damage anywhere in the file is found.
@@ -128,7 +162,7 @@ extension HexMask {
         throw TargetedError(error: error, target: nil)
       }
     }
-    if plan.strict, let animation = picture.stored as? AnimationPicture {
+    if plan.strict, frames == nil, let animation = picture.stored as? AnimationPicture {
       // Likewise the frames after the one shown: a still of a damaged animation fails.
       do throws(Error) {
         try decoding { () throws(ImageError) in
@@ -138,13 +172,29 @@ extension HexMask {
         throw TargetedError(error: error, target: nil)
       }
     }
-    let reports = reports(plan, picture: picture, read: last, renders: renders)
+    // A GIF's loop count may come after its first frame; the end knows it. Each writer
+    // says how many plays its format holds (and warns when fewer) before the reports.
+    played.loopCount = frames?.animation.frames.loopCount ?? 0
+    let plays = outputs.map { $0.moving?.writer.plays(played.loopCount) }
+    var reports = reports(plan, picture: picture, read: last, outputs: outputs)
+    if frames != nil {
+      for index in reports.indices {
+        reports[index].animation = played
+        reports[index].animation?.loopCount = plays[index] ?? played.loopCount
+      }
+    }
     if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
       throw TargetedError(error: .warningInStrictMode(first), target: nil)
     }
-    for (index, render) in renders.enumerated() {
+    for (index, output) in outputs.enumerated() {
       do throws(Error) {
-        try encoding { () throws(ImageError) in try render.writer.finish() }
+        try encoding { () throws(ImageError) in
+          if let moving = output.moving {
+            try moving.writer.finish(loopCount: played.loopCount)
+          } else {
+            try output.writer.finish()
+          }
+        }
       } catch {
         throw TargetedError(error: error, target: index)
       }
@@ -152,53 +202,68 @@ extension HexMask {
     return reports
   }
 
-  /// Each planned output's resized picture, row buffers and writer, in order.
-  private static func startOutputs(
-    _ plan: RenderPlan, picture: OpenedPicture, files: [CFile], memory: MemoryBudget?
-  ) throws(TargetedError) -> [TargetRender] {
-    let shared = SharedRows(picture.upright)
-    var renders: [TargetRender] = []
-    for (index, planned) in plan.outputs.enumerated() {
+  /// Draws one frame, `picture` upright, into every output in turns.
+  ///
+  /// - Returns: the resized picture of the output that finished last (strict mode reads on
+  ///   through it).
+  private static func draw(
+    _ picture: any ImageDecoder, plan: RenderPlan, outputs: inout [PlannedOutput]
+  ) throws(TargetedError) -> ResizedDecoder {
+    let shared = SharedRows(picture)
+    var renders: [TargetRender] = outputs.map { output in
       let branch = shared.branch()
-      let resized = ResizedDecoder(branch, crop: plan.square, side: planned.side)
+      let resized = ResizedDecoder(branch, crop: plan.square, side: output.side)
+      var rows = output.rows
+      rows.restart(imageIsOpaque: resized.isOpaque)
+      return TargetRender(branch: branch, picture: resized, writer: output.writer, rows: rows)
+    }
+    let last = try drawInTurns(&renders, readsPicture: plan.readsPicture)
+    for index in outputs.indices { outputs[index].rows = renders[index].rows }
+    return renders[last].picture
+  }
+
+  /// Each planned output's writer (animated where the frames move) and row buffers, in
+  /// order.
+  private static func startOutputs(
+    _ plan: RenderPlan, frames: Frames?, files: [CFile], memory: MemoryBudget?
+  ) throws(TargetedError) -> [PlannedOutput] {
+    var outputs: [PlannedOutput] = []
+    for (index, planned) in plan.outputs.enumerated() {
       do throws(Error) {
-        let writer = try encoding { () throws(ImageError) in
-          try makeWriter(
-            file: files[index], side: planned.side, output: plan.output,
-            profile: plan.colour.profile, tagsSRGB: plan.colour.tagsSRGB, memory: memory)
-        }
-        renders.append(
-          TargetRender(
-            branch: branch, picture: resized, writer: writer,
-            rows: RowPipeline(
-              shape: planned.mask, border: plan.border, output: plan.output,
-              imageIsOpaque: resized.isOpaque, colour: plan.colour.transform)))
+        outputs.append(
+          try encoding { () throws(ImageError) in
+            try PlannedOutput(
+              planned, plan: plan, file: files[index], frames: frames?.animation.frames,
+              memory: memory)
+          })
       } catch {
+        // No frame is being encoded yet, but the writers made so far may hold threads.
+        for output in outputs { output.moving?.drain() }
         throw TargetedError(error: error, target: index)
       }
     }
-    return renders
+    return outputs
   }
 
   /// One report per output: the warnings of reading and of its writer, the square in the
   /// input, the faces found, and what the picture is (`read`: the picture read furthest).
   private static func reports(
-    _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, renders: [TargetRender]
+    _ plan: RenderPlan, picture: OpenedPicture, read: ResizedDecoder, outputs: [PlannedOutput]
   ) -> [Report] {
     let metadata = picture.stored.metadata
     // A profile dropped while reading counts whatever the mode: stripping converts, so a
     // profile it could not read changes how the picture looks.
     let readWarnings =
       metadata.warnings + read.warnings + plan.colour.warnings + plan.frameWarnings
-    var reports = renders.map { render in
+    var reports = outputs.map { output in
       Report(
-        side: render.side, warnings: readWarnings + render.writer.warnings, crop: plan.inputCrop,
+        side: output.side, warnings: readWarnings + output.writer.warnings, crop: plan.inputCrop,
         faces: plan.faces, framing: plan.framing, colour: plan.colour.report)
     }
     let (width, height) = picture.stored.uprightStoredSize(picture.orientation)
     let facts = PictureFacts(
       width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
-      isTurned: (metadata.exif.map(Orientation.fromExif) ?? .up) != .up,
+      isTurned: metadata.storedOrientation != .up,
       isClean: read.hasReadEverySourceRow && metadata.warnings.isEmpty
         && reports.allSatisfy(\.warnings.isEmpty))
     for index in reports.indices { reports[index].picture = facts }

@@ -10,7 +10,7 @@ struct RowPipeline {
   private let maskOnly: Bool
   private let layout: Layout
   private let compositor: Compositor
-  private let imageIsOpaque: Bool
+  private var imageIsOpaque: Bool
   /// Converts each picture row to sRGB before the border is drawn on it (the border's
   /// colour is sRGB already); nil leaves the rows as they are.
   private let colour: HexMask.ColourTransform?
@@ -71,11 +71,14 @@ struct RowPipeline {
     }
   }
 
-  /// Hands the last drawn row (RGBA, or gray for a mask) to `body`.
-  /// Starts again at the top row, for the next frame of an animation: the shape, its
-  /// coverage and the buffers stay.
-  mutating func restart() { y = 0 }
+  /// Starts again at the top row, for the next frame of an animation (whose picture is
+  /// opaque or not): the shape, its coverage and the buffers stay.
+  mutating func restart(imageIsOpaque: Bool) {
+    y = 0
+    self.imageIsOpaque = imageIsOpaque
+  }
 
+  /// Hands the last drawn row (RGBA, or gray for a mask) to `body`.
   func withRow(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     (flattenOnto == nil ? composited : result).withUnsafeBufferPointer(body)
   }

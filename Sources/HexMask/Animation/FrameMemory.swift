@@ -1,0 +1,18 @@
+/// What a frame reader holds while it composites, priced from its header before any of it
+/// is allocated, and taken from the shared budget in one reservation (a second one,
+/// waiting for memory while the first is held, could wait for ever). Every frame reader
+/// (GIF, APNG, animated WebP) prices itself here, by the same rule: `canvases` whole
+/// RGBA canvases (the one shown, the copy "restore to previous" needs, the first frame a
+/// render keeps), plus `working` bytes its decoding holds at most at once.
+///
+/// ```swift
+/// reservation = try reserveFrameReading(
+///   width: 1500, height: 1500, canvases: 2, working: compressedLimit, memory: budget)
+/// ```
+func reserveFrameReading(
+  width: Int, height: Int, canvases: Int, working: Int, memory: MemoryBudget?
+) throws(ImageError) -> MemoryReservation? {
+  let (total, overflow) = wholeBytes(width, height, 4 * canvases).addingReportingOverflow(
+    max(0, working))
+  return try memory.reserve(overflow ? Int.max : total)
+}
