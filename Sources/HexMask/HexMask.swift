@@ -123,7 +123,8 @@ extension HexMask {
 }
 
 extension HexMask {
-  /// One output file made in memory: its bytes, and what the render had to say about it.
+  /// One output file made in memory: its bytes, and the render's ``Report``, the one
+  /// report a render of a file, a descriptor or bytes gives, still or animated.
   ///
   /// ```swift
   /// let avatar = try HexMask.render(upload)
@@ -132,34 +133,65 @@ extension HexMask {
   public struct Rendered: Equatable, Sendable {
     /// The output file, in the format of `Output.kind`.
     public var bytes: [UInt8]
+    /// What the render did; the properties below read it.
+    public var report: Report
+
     /// Side of the square output, in pixels.
-    public var side: Int
+    public var side: Int {
+      get { report.side }
+      set { report.side = newValue }
+    }
     /// Problems that did not stop the output; a damaged input that still decoded is one.
-    public var warnings: [Warning]
+    public var warnings: [Warning] {
+      get { report.warnings }
+      set { report.warnings = newValue }
+    }
     /// The square of the upright input the output shows, in its pixels.
-    public var crop: Crop?
+    public var crop: Crop? {
+      get { report.crop }
+      set { report.crop = newValue }
+    }
     /// The faces ``CropChoice/faces(_:)`` found, in upright input pixels; nil for the
     /// other crops.
-    public var faces: [Face]?
+    public var faces: [Face]? {
+      get { report.faces }
+      set { report.faces = newValue }
+    }
+    /// What the picture read was (``Report/picture``).
+    public var picture: PictureFacts? {
+      get { report.picture }
+      set { report.picture = newValue }
+    }
     /// How ``Output/faceSize`` framed the square (``Report/framing``); nil without it.
-    public var framing: Framing?
+    public var framing: Framing? {
+      get { report.framing }
+      set { report.framing = newValue }
+    }
     /// The input's colour profile and what was done with it (``Report/colour``).
-    public var colour: ColourReport?
+    public var colour: ColourReport? {
+      get { report.colour }
+      set { report.colour = newValue }
+    }
     /// The frames and their duration when the output is animated; nil for a still.
-    public var animation: Animation?
+    public var animation: Animation? {
+      get { report.animation }
+      set { report.animation = newValue }
+    }
+
+    public init(bytes: [UInt8], report: Report) {
+      self.bytes = bytes
+      self.report = report
+    }
 
     public init(
       bytes: [UInt8], side: Int, warnings: [Warning], crop: Crop? = nil, faces: [Face]? = nil,
       framing: Framing? = nil, colour: ColourReport? = nil, animation: Animation? = nil
     ) {
-      self.bytes = bytes
-      self.side = side
-      self.warnings = warnings
-      self.crop = crop
-      self.faces = faces
-      self.framing = framing
-      self.colour = colour
-      self.animation = animation
+      self.init(
+        bytes: bytes,
+        report: Report(
+          side: side, warnings: warnings, crop: crop, faces: faces, framing: framing,
+          colour: colour, animation: animation))
     }
   }
 }

@@ -41,6 +41,11 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
   if features.has_animation != 0 {
     throw ImageError(.corrupt, "corrupt WebP: an animation whose header says otherwise")
   }
+  // The look averages a lossless picture's exact pixels, as it does a PNG's: libwebp's
+  // scaled decode would give it other pixels, and the same picture would get another
+  // square in another container. A lossless picture is decoded whole anyway.
+  var need = need
+  if features.format == 2 { need?.scalesWhole = false }
   let window = DecodeWindow(width: width, height: height, need: need)
   let delivered = window.outputWidth * window.outputHeight * 4
   // A lossless picture is decoded whole inside libwebp (4 bytes a pixel), a lossy one row

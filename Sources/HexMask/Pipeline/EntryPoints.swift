@@ -169,12 +169,7 @@ extension HexMask {
         }
       }
     }
-    return zip(files, reports).map { file, report in
-      Rendered(
-        bytes: file, side: report.side, warnings: report.warnings, crop: report.crop,
-        faces: report.faces, framing: report.framing, colour: report.colour,
-        animation: report.animation)
-    }
+    return zip(files, reports).map { Rendered(bytes: $0, report: $1) }
   }
 
   /// Writes the mask of a `side` × `side` canvas (the gray PNG of ``Output/Kind/mask(_:)``)

@@ -59,25 +59,50 @@ struct RenderSettings: Equatable, Sendable {
   }
 }
 
-/// What rendering one file did: the output's side, its warnings in words, and the file put
-/// in place (nil for standard output, a FIFO or a device), which a batch records for reruns.
+/// What rendering one file did: the library's ``HexMask/Report`` (the one report of every
+/// render), its warnings in the command's words, and the file put in place (nil for
+/// standard output, a FIFO or a device), which a batch records for reruns.
 struct RenderedFile: Equatable, Sendable {
-  var side: Int
+  /// The library's report; its warnings are in ``warnings``, with the command's own.
+  var report: HexMask.Report
   /// The library's warnings, then the command's own about this file.
   var warnings: [FileWarning]
   var stamp: FileStamp?
+
+  var side: Int {
+    get { report.side }
+    set { report.side = newValue }
+  }
   /// The square of the upright input the output shows; nil for a mask.
-  var crop: HexMask.Crop?
+  var crop: HexMask.Crop? {
+    get { report.crop }
+    set { report.crop = newValue }
+  }
   /// The faces `--gravity face` found; nil for the other crops.
-  var faces: [HexMask.Face]?
+  var faces: [HexMask.Face]? {
+    get { report.faces }
+    set { report.faces = newValue }
+  }
   /// What the input was, which a rerun record keeps; nil for a mask.
-  var picture: HexMask.PictureFacts?
+  var picture: HexMask.PictureFacts? {
+    get { report.picture }
+    set { report.picture = newValue }
+  }
   /// How `--face-size` framed the square; nil without it.
-  var framing: HexMask.Framing?
+  var framing: HexMask.Framing? {
+    get { report.framing }
+    set { report.framing = newValue }
+  }
   /// The input's colour profile and what was done with it; nil without one.
-  var colour: HexMask.ColourReport?
+  var colour: HexMask.ColourReport? {
+    get { report.colour }
+    set { report.colour = newValue }
+  }
   /// The frames of an animated output and how they play; nil for a still.
-  var animation: HexMask.Animation?
+  var animation: HexMask.Animation? {
+    get { report.animation }
+    set { report.animation = newValue }
+  }
 
   init(
     side: Int, warnings: [FileWarning], stamp: FileStamp?, crop: HexMask.Crop? = nil,
@@ -85,23 +110,19 @@ struct RenderedFile: Equatable, Sendable {
     framing: HexMask.Framing? = nil, colour: HexMask.ColourReport? = nil,
     animation: HexMask.Animation? = nil
   ) {
-    self.side = side
+    report = HexMask.Report(
+      side: side, warnings: [], crop: crop, faces: faces, picture: picture, framing: framing,
+      colour: colour, animation: animation)
     self.warnings = warnings
     self.stamp = stamp
-    self.crop = crop
-    self.faces = faces
-    self.picture = picture
-    self.framing = framing
-    self.colour = colour
-    self.animation = animation
   }
 
   /// What the library's `report` of a `mask` output or a picture says.
   init(report: HexMask.Report, stamp: FileStamp?, mask: Bool) {
-    self.init(
-      side: report.side, warnings: report.warnings.map { FileWarning($0, mask: mask) },
-      stamp: stamp, crop: report.crop, faces: report.faces, picture: report.picture,
-      framing: report.framing, colour: report.colour, animation: report.animation)
+    self.report = report
+    self.report.warnings = []
+    warnings = report.warnings.map { FileWarning($0, mask: mask) }
+    self.stamp = stamp
   }
 }
 
