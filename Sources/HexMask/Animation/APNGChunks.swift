@@ -195,13 +195,12 @@ struct APNGFrameControl {
   }
 
   /// The delay as Chromium plays it, in milliseconds: num/den seconds (den 0 means 100),
-  /// truncated as Chromium's integer arithmetic does; then, as every browser does for
-  /// every animated format, 10 ms or less is played as 100 ms.
+  /// truncated as Chromium's integer arithmetic does; then ``shownMilliseconds(stored:)``.
   var playedMilliseconds: Int {
     let stored =
       delayDenominator == 0
       ? delayNumerator * 10 : delayNumerator * 1000 / delayDenominator
-    return stored <= 10 ? 100 : stored
+    return shownMilliseconds(stored: stored)
   }
 }
 

@@ -16,6 +16,13 @@ package struct ComposedFrame {
   package var index: Int
 }
 
+/// How long browsers show a frame stored as lasting `stored` milliseconds, in every
+/// animated format: Blink (`DeferredImageDecoder::FrameDurationAtIndex`, from WebKit,
+/// webkit.org/b/36082) and Firefox show any frame of 10 ms or less for 100 ms, so that
+/// 0-delay frames do not flash. (WebCodecs' `ImageDecoder` reports the stored delay; the
+/// rule is the player's.) Every frame reader gives its delays through this one rule.
+package func shownMilliseconds(stored: Int) -> Int { stored <= 10 ? 100 : stored }
+
 /// The frames of an animation, composited in order onto a canvas of fixed size.
 ///
 /// Implementations keep the canvas (and, for "restore to previous", one copy of it): memory

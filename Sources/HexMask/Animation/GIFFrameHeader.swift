@@ -35,15 +35,9 @@ struct GIFControl {
 
   init() {}
 
-  /// The delay as browsers play it: Blink (`DeferredImageDecoder::FrameDurationAtIndex`,
-  /// from WebKit, webkit.org/b/36082) and Firefox show any frame of 10 ms or less for
-  /// 100 ms, so that ads of 0-delay frames do not flash; GIF's 0 and 1 centiseconds are
-  /// both 100 ms. (WebCodecs' `ImageDecoder` reports the stored delay; the rule is the
-  /// player's.)
-  var delayMilliseconds: Int {
-    let stored = delayCentiseconds * 10
-    return stored <= 10 ? 100 : stored
-  }
+  /// The delay as browsers play it (``shownMilliseconds(stored:)``): GIF's 0 and 1
+  /// centiseconds are both 100 ms.
+  var delayMilliseconds: Int { shownMilliseconds(stored: delayCentiseconds * 10) }
 }
 
 /// What happens to a frame's rectangle before the next frame is drawn.

@@ -159,7 +159,7 @@ package final class WebPFrames: FrameSource {
     index += 1
     return ComposedFrame(
       canvas: UnsafeBufferPointer(start: pixels, count: canvasWidth * canvasHeight * 4),
-      delayMilliseconds: stored <= 10 ? 100 : stored, index: index - 1)
+      delayMilliseconds: shownMilliseconds(stored: stored), index: index - 1)
   }
 }
 
