@@ -60,9 +60,6 @@ package struct FilePart: Equatable, Sendable {
   package var offset: Int
   /// How many bytes its body holds.
   package var length: Int
-
-  /// True when its type is `name` ("HXMK").
-  package func `is`(_ name: String) -> Bool { type.elementsEqual(name.utf8) }
 }
 
 extension FileBytes {
