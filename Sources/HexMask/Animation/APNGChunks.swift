@@ -20,27 +20,49 @@ struct PNGChunkHeader {
   var typeBytes: [UInt8]
 }
 
-/// Reads PNG chunks one after the other from a FILE, checking every CRC.
+/// Reads PNG chunks one after the other from a FILE or a file's bytes, checking the CRC
+/// of every chunk whose data it returns (unless told not to): the library's one walk over
+/// PNG chunks.
 ///
 /// A chunk's data is read in steps of at most `step` bytes, so a length field that lies
 /// (a 60-byte file claiming a 2 GB chunk) costs only what the file really holds.
 final class PNGChunkReader {
-  let file: CFile
+  /// Where the chunks come from: a stream, or bytes read on from a position.
+  private enum Source {
+    case file(CFile)
+    case bytes(FileBytes)
+  }
+  private let source: Source
   static let step = 1 << 16
   /// Bytes already taken from `file` (by the format sniffer), read before the file's.
   private let replay: [UInt8]
   private var replayed = 0
+  /// Where the next read of a file's bytes starts.
+  private var position = 0
+  /// Every byte read, when asked for (`keepingBytes`): a pipe cannot be read twice, so
+  /// whoever looks ahead hands them on.
+  private(set) var kept: [UInt8] = []
+  private let keepsBytes: Bool
 
-  init(file: CFile, replay: [UInt8] = []) {
-    self.file = file
+  init(file: CFile, replay: [UInt8] = [], keepingBytes: Bool = false) {
+    source = .file(file)
     self.replay = replay
+    keepsBytes = keepingBytes
+  }
+
+  /// Reads the chunks of `bytes` from `offset` (8, after the signature).
+  init(bytes: FileBytes, from offset: Int) {
+    source = .bytes(bytes)
+    position = offset
+    replay = []
+    keepsBytes = false
   }
 
   /// The next chunk's length and type; nil at a clean end of file (no byte left).
   func header() throws(ImageError) -> PNGChunkHeader? {
     var bytes = [UInt8](repeating: 0, count: 8)
     let got = read(into: &bytes, at: 0, count: 8)
-    if got == 0 && feof(file) != 0 { return nil }
+    if got == 0 && atEnd { return nil }
     guard got == 8 else { throw truncation("a chunk header") }
     let length = Int(bigEndianUInt32(bytes, at: 0))
     let typeBytes = Array(bytes[4..<8])
@@ -54,10 +76,12 @@ final class PNGChunkReader {
   }
 
   /// Appends the chunk's data to `data`, reads the CRC after it and checks it (the
-  /// checksum covers the type bytes and the data). `limit` caps what may be appended.
-  func data(of chunk: PNGChunkHeader, appendingTo data: inout [UInt8], limit: Int)
-    throws(ImageError)
-  {
+  /// checksum covers the type bytes and the data) unless `checkingCRC` is false. `limit`
+  /// caps what may be appended.
+  func data(
+    of chunk: PNGChunkHeader, appendingTo data: inout [UInt8], limit: Int,
+    checkingCRC: Bool = true
+  ) throws(ImageError) {
     guard chunk.length <= limit else {
       throw ImageError(.tooLarge, "PNG chunk \(chunk.type) is too large (\(chunk.length) bytes)")
     }
@@ -79,15 +103,19 @@ final class PNGChunkReader {
     guard read(into: &stored, at: 0, count: 4) == 4 else {
       throw truncation("the \(chunk.type) CRC")
     }
-    guard UInt32(truncatingIfNeeded: crc) == bigEndianUInt32(stored, at: 0) else {
+    guard !checkingCRC || UInt32(truncatingIfNeeded: crc) == bigEndianUInt32(stored, at: 0)
+    else {
       throw ImageError(.corrupt, "\(chunk.type): CRC error")
     }
   }
 
-  /// The whole data of a small chunk (at most `limit` bytes), CRC checked.
-  func data(of chunk: PNGChunkHeader, limit: Int = 1 << 24) throws(ImageError) -> [UInt8] {
+  /// The whole data of a small chunk (at most `limit` bytes), CRC checked unless
+  /// `checkingCRC` is false.
+  func data(of chunk: PNGChunkHeader, limit: Int = 1 << 24, checkingCRC: Bool = true)
+    throws(ImageError) -> [UInt8]
+  {
     var bytes: [UInt8] = []
-    try data(of: chunk, appendingTo: &bytes, limit: limit)
+    try data(of: chunk, appendingTo: &bytes, limit: limit, checkingCRC: checkingCRC)
     return bytes
   }
 
@@ -105,19 +133,43 @@ final class PNGChunkReader {
   }
 
   private func read(into bytes: inout [UInt8], at offset: Int, count: Int) -> Int {
+    let got = readSource(into: &bytes, at: offset, count: count)
+    if keepsBytes { kept += bytes[offset..<offset + got] }
+    return got
+  }
+
+  private func readSource(into bytes: inout [UInt8], at offset: Int, count: Int) -> Int {
     let fromReplay = min(count, replay.count - replayed)
     for index in 0..<fromReplay { bytes[offset + index] = replay[replayed + index] }
     replayed += fromReplay
     guard count > fromReplay else { return count }
-    return fromReplay
-      + bytes.withUnsafeMutableBufferPointer { buffer in
-        fread(buffer.baseAddress.map { $0 + offset + fromReplay }, 1, count - fromReplay, file)
-      }
+    switch source {
+    case .file(let file):
+      return fromReplay
+        + bytes.withUnsafeMutableBufferPointer { buffer in
+          fread(buffer.baseAddress.map { $0 + offset + fromReplay }, 1, count - fromReplay, file)
+        }
+    case .bytes(let file):
+      let got = file.bytes(at: position, count: count - fromReplay)
+      position += got.count
+      bytes.replaceSubrange(offset + fromReplay..<offset + fromReplay + got.count, with: got)
+      return fromReplay + got.count
+    }
+  }
+
+  /// True when no byte is left (after a read that got none).
+  private var atEnd: Bool {
+    switch source {
+    case .file(let file): feof(file) != 0
+    case .bytes(let file): position >= file.size
+    }
   }
 
   /// A short read: a failing disk is `.unreadable`, the end of the file `.corrupt`.
   private func truncation(_ what: String) -> ImageError {
-    if ferror(file) != 0 { return ImageError(.unreadable, "cannot read PNG: \(systemError())") }
+    if case .file(let file) = source, ferror(file) != 0 {
+      return ImageError(.unreadable, "cannot read PNG: \(systemError())")
+    }
     return ImageError(.corrupt, "the file ends inside \(what)")
   }
 }

@@ -156,30 +156,27 @@ package let readableFormats = "hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP
 /// The chunks after a PNG's signature up to its image data, read to find an animation
 /// control chunk (`acTL`, which must come before `IDAT`), and whether one came. The bytes
 /// read are handed on to the decoder, so a pipe works. Anything odd (a short file, a
-/// chunk past the look's limit) ends the look: the still decoder then reads on and says
-/// what is wrong, as it always has.
+/// damaged chunk header, a chunk past the look's limit) ends the look: the still decoder
+/// then reads on and says what is wrong, as it always has.
 private func pngChunksBeforeImageData(_ file: CFile) -> (bytes: [UInt8], animated: Bool) {
   // Profiles and text before the image data rarely reach a megabyte; past 16 MB a PNG
   // is read as a still.
   let limit = 1 << 24
-  var bytes: [UInt8] = []
-  var header = [UInt8](repeating: 0, count: 8)
-  while true {
-    let got = fread(&header, 1, 8, file)
-    bytes += header[..<got]
-    guard got == 8 else { return (bytes, false) }
-    switch String(decoding: header[4..<8], as: UTF8.self) {
-    case "acTL": return (bytes, true)
-    case "IDAT", "IEND": return (bytes, false)
-    default: break
+  let reader = PNGChunkReader(file: file, keepingBytes: true)
+  do {
+    while let chunk = try reader.header() {
+      switch chunk.type {
+      case "acTL": return (reader.kept, true)
+      case "IDAT", "IEND": return (reader.kept, false)
+      default: break
+      }
+      guard chunk.length + 4 <= limit - reader.kept.count else { break }  // data and CRC
+      try reader.skip(chunk)
     }
-    let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) } + 4  // data and CRC
-    guard length <= limit - bytes.count else { return (bytes, false) }
-    var data = [UInt8](repeating: 0, count: length)
-    let read = fread(&data, 1, length, file)
-    bytes += data[..<read]
-    guard read == length else { return (bytes, false) }
+  } catch {
+    // The look ends; the decoder reports the damage.
   }
+  return (reader.kept, false)
 }
 
 /// True when `head`, the first bytes of a WebP, says its file is an animation: a `VP8X`

@@ -34,7 +34,7 @@ package func svgDocument(for shape: MaskShape, borderColor: RGBAColor, mark: Boo
 {
   let side = String(shape.canvasSide)
   let path = svgPathData(shape.polygon.segments)
-  var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+  var lines = [HexMaskMark.xmlDeclaration]
   if mark { lines.append(HexMaskMark.svgComment) }
   lines += [
     #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(side)" height="\#(side)" viewBox="0 0 \#(side) \#(side)">"#,

@@ -118,7 +118,8 @@ extension ReplacementRefusal {
 /// An existing file, read as far as needed to tell whether hexmask made it and to say
 /// what it is.
 final class ExistingFile: CustomStringConvertible {
-  /// Its first bytes (at most 256 KiB), where every mark but WebP's and AVIF's is.
+  /// Its first bytes (at most 256 KiB): what it is, and where every mark but WebP's and
+  /// AVIF's is (``HexMaskMark/searchedHead``).
   private(set) var head: [UInt8] = []
   /// Its size in bytes.
   let size: Int
@@ -136,7 +137,7 @@ final class ExistingFile: CustomStringConvertible {
       return nil
     }
     size = Int(info.st_size)
-    head = read(0, 256 << 10)
+    head = read(0, HexMaskMark.searchedHead)
   }
 
   /// A file of `bytes` (for tests).
@@ -144,7 +145,7 @@ final class ExistingFile: CustomStringConvertible {
     descriptor = -1
     self.bytes = bytes
     size = bytes.count
-    head = Array(bytes.prefix(256 << 10))
+    head = Array(bytes.prefix(HexMaskMark.searchedHead))
   }
 
   deinit { if descriptor >= 0 { close(descriptor) } }
@@ -152,6 +153,10 @@ final class ExistingFile: CustomStringConvertible {
   /// Up to `count` bytes from `offset`; fewer at the end of the file or on an error.
   private func read(_ offset: Int, _ count: Int) -> [UInt8] {
     guard offset >= 0, count > 0 else { return [] }
+    // The mark's walk reads what the head already holds again: no second read for it.
+    if offset < head.count && count <= head.count - offset {
+      return Array(head[offset..<offset + count])
+    }
     guard descriptor >= 0 else {
       guard offset < bytes.count else { return [] }
       return Array(bytes[offset..<min(bytes.count, offset + count)])
@@ -169,30 +174,9 @@ final class ExistingFile: CustomStringConvertible {
     return Array(got[..<done])
   }
 
-  /// True when the file carries hexmask's mark where its format keeps it, found by
-  /// walking the container (a file that merely holds the word is not marked).
-  var carriesMark: Bool {
-    if head.starts(with: svgStart) { return true }
-    switch ImageFormat(sniffing: head.prefix(ImageFormat.sniffLength)) {
-    case .png:
-      return pngChunks(head).contains {
-        $0.type == "tEXt" && $0.body.elementsEqual(HexMaskMark.pngText)
-      }
-    case .jpeg:
-      return jpegSegments(head).contains {
-        $0.marker == 0xFE && $0.body.elementsEqual(HexMaskMark.text)
-      }
-    case .webp: return hasPart(HexMaskMark.webpChunk, from: 12, riff: true)
-    case .avif, .heif: return hasPart(HexMaskMark.avifBox, from: 0, riff: false)
-    case .gif, nil: return false
-    }
-  }
-
-  /// The most chunks or boxes ``hasPart(_:from:riff:)`` reads the headers of: libwebpmux
-  /// writes the mark after an animation's frames, one chunk each, so it is found after
-  /// many more than ``HexMask/Input/defaultMaxFrames``; a damaged or hostile file costs at
-  /// most this many reads of 8 bytes (a few milliseconds at 10 000).
-  static let partsWalked = 1 << 16
+  /// True when the file carries hexmask's mark where its format keeps it: the library,
+  /// whose writers put it there, walks the container to find it.
+  var carriesMark: Bool { HexMaskMark.isPresent(in: FileBytes(size: size, read: read)) }
 
   /// What the file is, for a message: "a 512×512 PNG", "a GIF", "a text file",
   /// "a 3 byte file".
@@ -201,20 +185,13 @@ final class ExistingFile: CustomStringConvertible {
       return "a TIFF or camera raw file"
     }
     if head.starts(with: Array("GIF8".utf8)) {
-      return sized("GIF", head.count >= 10 ? (littleEndian(6, 2), littleEndian(8, 2)) : nil)
+      return sized("GIF", ImageFormat.gif.statedSize(in: head))
     }
     if head.starts(with: Array("BM".utf8)) && head.count >= 26 {
       return sized("BMP", (littleEndian(18, 4), littleEndian(22, 4)))
     }
-    if let format = ImageFormat(sniffing: head.prefix(ImageFormat.sniffLength)) {
-      let size: (Int, Int)? =
-        switch format {
-        case .png: pngSize
-        case .jpeg: jpegSize
-        case .webp: webpSize
-        case .heif, .avif, .gif: nil
-        }
-      return sized(format.displayName, size)
+    if let format = ImageFormat(sniffing: head) {
+      return sized(format.displayName, format.statedSize(in: head))
     }
     if looksLikeText { return "a text file" }
     return "a \(size) byte file"
@@ -229,12 +206,6 @@ final class ExistingFile: CustomStringConvertible {
     return (0...cut).contains { String(validating: head.dropLast($0), as: UTF8.self) != nil }
   }
 
-  /// The SVG a hexmask writes starts with: the XML declaration, then the mark's line.
-  private var svgStart: [UInt8] {
-    Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8) + [0x0A]
-      + Array(HexMaskMark.svgComment.utf8) + [0x0A]
-  }
-
   /// "a 512×512 PNG" with a size, "a PNG" without.
   private func sized(_ name: String, _ size: (width: Int, height: Int)?) -> String {
     guard let size, size.width > 0, size.height > 0 else { return article(name) + " " + name }
@@ -244,67 +215,6 @@ final class ExistingFile: CustomStringConvertible {
 
   private func littleEndian(_ at: Int, _ count: Int) -> Int {
     head[at..<at + count].reversed().reduce(0) { $0 << 8 | Int($1) }
-  }
-
-  /// A PNG's size from its `IHDR`, the first chunk.
-  private var pngSize: (Int, Int)? {
-    guard head.count >= 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return nil }
-    let number = { (at: Int) in self.head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-    return (number(16), number(20))
-  }
-
-  /// A JPEG's size from its start-of-frame segment.
-  private var jpegSize: (Int, Int)? {
-    // SOF0…SOF15, which are not DHT (C4), JPG (C8) or DAC (CC).
-    let frames: Set<UInt8> = Set(0xC0...0xCF).subtracting([0xC4, 0xC8, 0xCC])
-    guard let frame = jpegSegments(head).first(where: { frames.contains($0.marker) }),
-      frame.body.count >= 5
-    else { return nil }
-    let at = frame.body.startIndex
-    return (Int(head[at + 3]) << 8 | Int(head[at + 4]), Int(head[at + 1]) << 8 | Int(head[at + 2]))
-  }
-
-  /// A WebP's size from its first chunk: VP8X's canvas, VP8L's or VP8's header.
-  private var webpSize: (Int, Int)? {
-    guard head.count >= 30 else { return nil }
-    switch String(decoding: head[12..<16], as: UTF8.self) {
-    case "VP8X": return (littleEndian(24, 3) + 1, littleEndian(27, 3) + 1)
-    case "VP8L":
-      let bits = littleEndian(21, 4)
-      return ((bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1)
-    case "VP8 ": return (littleEndian(26, 2) & 0x3FFF, littleEndian(28, 2) & 0x3FFF)
-    default: return nil
-    }
-  }
-
-  /// True when a top-level RIFF chunk (`riff`, from `offset`) or ISO BMFF box holds exactly
-  /// the mark's text under `type`; walks at most ``partsWalked`` of them, reading only
-  /// their headers.
-  private func hasPart(_ type: String, from offset: Int, riff: Bool) -> Bool {
-    let text = HexMaskMark.text
-    var offset = offset
-    for _ in 0..<Self.partsWalked {
-      let header = read(offset, riff ? 8 : 16)
-      guard header.count >= 8 else { return false }
-      let name = String(decoding: header[(riff ? 0 : 4)..<(riff ? 4 : 8)], as: UTF8.self)
-      var (bodyAt, length): (Int, Int)
-      if riff {
-        (bodyAt, length) = (offset + 8, header[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) })
-      } else {
-        let size = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        if size == 1 && header.count == 16 {
-          let large = header[8..<16].reduce(0) { ($0 << 8) | Int($1) }
-          guard large >= 16 else { return false }
-          (bodyAt, length) = (offset + 16, large - 16)
-        } else {
-          (bodyAt, length) = (offset + 8, (size == 0 ? self.size - offset : size) - 8)
-        }
-      }
-      guard length >= 0, bodyAt <= size, length <= size - bodyAt else { return false }
-      if name == type && length == text.count && read(bodyAt, length) == text { return true }
-      offset = bodyAt + length + (riff ? length & 1 : 0)
-    }
-    return false
   }
 }
 
@@ -316,42 +226,6 @@ private func article(_ word: String) -> String {
   let group = digits.count % 3
   if group == 2 && (digits.hasPrefix("11") || digits.hasPrefix("18")) { return "an" }
   return "a"
-}
-
-/// The type and body of each chunk of a PNG before its pixels, in order; a damaged length
-/// ends the walk.
-private func pngChunks(_ bytes: [UInt8]) -> [(type: String, body: ArraySlice<UInt8>)] {
-  var chunks: [(type: String, body: ArraySlice<UInt8>)] = []
-  var offset = 8
-  while offset + 8 <= bytes.count {
-    let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-    let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-    if type == "IDAT" || type == "IEND" { break }
-    guard length <= bytes.count - offset - 8 else { break }
-    chunks.append((type, bytes[offset + 8..<offset + 8 + length]))
-    offset += 12 + length
-  }
-  return chunks
-}
-
-/// The marker and body of each segment of a JPEG before its scan, in order; a damaged
-/// length ends the walk (never a range that runs backwards).
-private func jpegSegments(_ bytes: [UInt8]) -> [(marker: UInt8, body: ArraySlice<UInt8>)] {
-  var segments: [(marker: UInt8, body: ArraySlice<UInt8>)] = []
-  var offset = 2
-  while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-    let marker = bytes[offset + 1]
-    if marker == 0xFF {  // fill byte
-      offset += 1
-      continue
-    }
-    if marker == 0xDA || marker == 0xD9 { break }  // start of scan, end of image
-    let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-    guard length >= 2 else { break }
-    segments.append((marker, bytes[offset + 4..<min(bytes.count, offset + 2 + length)]))
-    offset += 2 + length
-  }
-  return segments
 }
 
 /// True when a new file in `folder` can be given the group `group`: for root, a member of
