@@ -260,3 +260,23 @@ func bigEndianUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
   UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
     | UInt32(bytes[offset + 3])
 }
+
+extension APNGFrameControl {
+  /// The frame's rectangle on `canvas` (inside it: the reader checked).
+  func rectangle(on canvas: FrameCanvas) -> CanvasRectangle {
+    CanvasRectangle(
+      left: x, top: y, width: width, height: height, canvasWidth: canvas.width,
+      canvasHeight: canvas.height)
+  }
+}
+
+extension APNGFrameControl.Dispose {
+  /// The same disposal on the canvas every frame reader shares.
+  var onCanvas: FrameCanvas.Disposal {
+    switch self {
+    case .none: .none
+    case .background: .background
+    case .previous: .previous
+    }
+  }
+}

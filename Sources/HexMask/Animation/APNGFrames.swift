@@ -51,9 +51,7 @@ package final class APNGFrames: FrameSource {
   private var nextSequence = 0
   private var framesRead = 0
   private var ended = false
-  private let canvas: UnsafeMutableBufferPointer<UInt8>
-  /// What the last frame's rectangle held before it was drawn, for dispose PREVIOUS.
-  private var saved: UnsafeMutableBufferPointer<UInt8>?
+  private let canvas: FrameCanvas
   /// The last frame shown, whose dispose operation runs before the next is drawn.
   private var shown: APNGFrameControl?
   /// The budget's share of the canvas, its copy and one frame's decoding.
@@ -158,13 +156,7 @@ package final class APNGFrames: FrameSource {
       width: canvasWidth, height: canvasHeight, canvases: 2,
       working: workingOverflow ? Int.max : working,
       memory: memory)
-    canvas = .allocate(capacity: canvasWidth * canvasHeight * 4)
-    canvas.initialize(repeating: 0)
-  }
-
-  deinit {
-    canvas.deallocate()
-    saved?.deallocate()
+    canvas = FrameCanvas(width: canvasWidth, height: canvasHeight)
   }
 
   package func nextFrame() throws(ImageError) -> ComposedFrame? {
@@ -180,7 +172,7 @@ package final class APNGFrames: FrameSource {
   }
 
   private func composeNext() throws(ImageError) -> ComposedFrame? {
-    if let shown { dispose(shown) }
+    if let shown { canvas.dispose(shown.dispose.onCanvas, shown.rectangle(on: canvas)) }
     var frame: APNGFrameControl?
     var png = InMemoryPNG()
     var dataChunks = 0
@@ -293,7 +285,7 @@ package final class APNGFrames: FrameSource {
     guard let control else { return nil }
     var png = png
     png.append("IEND", [])
-    if control.dispose == .previous { save(control) }
+    if control.dispose == .previous { canvas.save(control.rectangle(on: canvas)) }
     try withMemoryFile(png.bytes) { (file) throws(ImageError) in
       let decoder = try PNGDecoder(
         file: file, signatureBytes: 0, maxPixels: control.width * control.height)
@@ -302,7 +294,7 @@ package final class APNGFrames: FrameSource {
       for y in 0..<control.height {
         try decoder.readRow(into: row)
         let start = ((control.y + y) * canvasWidth + control.x) * 4
-        let target = UnsafeMutableBufferPointer(rebasing: canvas[start..<start + row.count])
+        let target = UnsafeMutableBufferPointer(rebasing: canvas.pixels[start..<start + row.count])
         composite(UnsafeBufferPointer(row), onto: target, blend: control.blend)
       }
       warnings += decoder.warnings.map {
@@ -312,44 +304,8 @@ package final class APNGFrames: FrameSource {
     shown = control
     framesRead += 1
     return ComposedFrame(
-      canvas: UnsafeBufferPointer(canvas), delayMilliseconds: control.playedMilliseconds,
+      canvas: canvas.shown, delayMilliseconds: control.playedMilliseconds,
       index: framesRead - 1)
-  }
-
-  private func dispose(_ frame: APNGFrameControl) {
-    switch frame.dispose {
-    case .none: return
-    case .background: forEachRow(of: frame) { row, _ in row.update(repeating: 0) }
-    case .previous:
-      guard let saved else { return }
-      forEachRow(of: frame) { row, offset in
-        _ = row.update(fromContentsOf: saved[offset..<offset + row.count])
-      }
-    }
-  }
-
-  /// Keeps what `frame`'s rectangle holds now, for dispose PREVIOUS. The first frame's
-  /// PREVIOUS thus restores the empty canvas, which is what the specification asks
-  /// ("treat as BACKGROUND").
-  private func save(_ frame: APNGFrameControl) {
-    let store = saved ?? .allocate(capacity: canvas.count)
-    saved = store
-    forEachRow(of: frame) { row, offset in
-      _ = UnsafeMutableBufferPointer(rebasing: store[offset..<offset + row.count])
-        .update(fromContentsOf: row)
-    }
-  }
-
-  /// Calls `body` with each canvas row of the frame's rectangle and its offset in a
-  /// rectangle-sized buffer.
-  private func forEachRow(
-    of frame: APNGFrameControl, _ body: (UnsafeMutableBufferPointer<UInt8>, Int) -> Void
-  ) {
-    let rowBytes = frame.width * 4
-    for y in 0..<frame.height {
-      let start = ((frame.y + y) * canvasWidth + frame.x) * 4
-      body(UnsafeMutableBufferPointer(rebasing: canvas[start..<start + rowBytes]), y * rowBytes)
-    }
   }
 
   private static func readMetadata(

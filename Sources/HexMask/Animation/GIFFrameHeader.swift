@@ -94,3 +94,14 @@ package func interlacedRow(_ stored: Int, height: Int) -> Int {
   }
   return stored  // past the last row: the caller has already counted the rows
 }
+
+extension GIFDisposal {
+  /// The same disposal on the canvas every frame reader shares.
+  var onCanvas: FrameCanvas.Disposal {
+    switch self {
+    case .none: .none
+    case .background: .background
+    case .previous: .previous
+    }
+  }
+}

@@ -43,9 +43,7 @@ package final class GIFFrames: FrameSource {
   private let input: GIFInput
   private let gif: UnsafeMutablePointer<GifFileType>
   private let limits: Limits
-  private let canvas: UnsafeMutableBufferPointer<UInt8>
-  /// The canvas before the current frame was drawn, for "restore to previous".
-  private var saved: UnsafeMutableBufferPointer<UInt8>?
+  private let canvas: FrameCanvas
   private let reservation: MemoryReservation?
   private let globalPalette: GIFPalette
   /// The Graphics Control Extension read since the last frame.
@@ -118,8 +116,7 @@ package final class GIFFrames: FrameSource {
       width: width, height: height, canvases: 3, working: 0, memory: memory)
     canvasWidth = width
     canvasHeight = height
-    canvas = .allocate(capacity: width * height * 4)
-    canvas.initialize(repeating: 0)
+    canvas = FrameCanvas(width: width, height: height)
     self.control = control
     self.loopCount = loopCount
     pending = first
@@ -134,8 +131,6 @@ package final class GIFFrames: FrameSource {
   deinit {
     var code: Int32 = 0
     DGifCloseFile(gif, &code)
-    canvas.deallocate()
-    saved?.deallocate()
   }
 
   package func nextFrame() throws(ImageError) -> ComposedFrame? {
@@ -150,7 +145,7 @@ package final class GIFFrames: FrameSource {
       undoLastFrame()
       try draw(header)
       let frame = ComposedFrame(
-        canvas: UnsafeBufferPointer(canvas), delayMilliseconds: header.control.delayMilliseconds,
+        canvas: canvas.shown, delayMilliseconds: header.control.delayMilliseconds,
         index: index)
       index += 1
       return frame
@@ -208,18 +203,7 @@ package final class GIFFrames: FrameSource {
   /// Applies the last frame's disposal before the next frame is drawn.
   private func undoLastFrame() {
     guard let (kind, rectangle) = disposal else { return }
-    switch kind {
-    case .none:
-      break
-    case .background:
-      rectangle.rows(width: canvasWidth) { canvas[$0].initialize(repeating: 0) }
-    case .previous:
-      guard let saved else { break }
-      rectangle.rows(width: canvasWidth) { range in
-        UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(canvas)[range])
-          .copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(saved)[range]))
-      }
-    }
+    canvas.dispose(kind.onCanvas, rectangle)
   }
 
   /// Decodes the frame's rows and draws them onto the canvas.
@@ -227,11 +211,7 @@ package final class GIFFrames: FrameSource {
     let visible = CanvasRectangle(
       left: header.left, top: header.top, width: header.width, height: header.height,
       canvasWidth: canvasWidth, canvasHeight: canvasHeight)
-    if header.control.disposal == .previous {
-      let copy = saved ?? .allocate(capacity: canvas.count)
-      saved = copy
-      _ = copy.initialize(from: canvas)
-    }
+    if header.control.disposal == .previous { canvas.save(visible) }
     disposal = (header.control.disposal, visible)
     let place = "in frame \(index)"
     if header.width == 0 || header.height == 0 {
@@ -249,7 +229,7 @@ package final class GIFFrames: FrameSource {
         colours[index] = bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
       }
     }
-    let pixels = UnsafeMutableRawBufferPointer(canvas)
+    let pixels = UnsafeMutableRawBufferPointer(canvas.pixels)
     let transparent = header.control.transparentIndex ?? -1
     for stored in 0..<header.height {
       if DGifGetLine(gif, row.baseAddress, Int32(row.count)) == GIF_ERROR {
