@@ -375,8 +375,8 @@ extension FileFailure.Cause {
         "needs \(byteAmount($0.needed)) to decode, more than the memory limit of "
           + "\(byteAmount($0.limit)) (--memory-limit)"
       } ?? error.reason
-    case .image(.decoding(let error)) where error.kind == .tooLarge:
-      error.reason + (animationLimitOption(error.reason).map { " (\($0))" } ?? "")
+    case .image(.decoding(let error)) where error.animation != nil:
+      error.animation.map { "\(error.reason) (\($0.option))" } ?? error.reason
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
@@ -439,17 +439,15 @@ extension OutputError {
   }
 }
 
-/// The option that sets the animation limit a decoder's `reason` names: `--max-frames` for
-/// the frame count, `--max-pixels` for the pixels of all frames together (16 × it); nil
-/// for any other reason. The readers word their limits in their own ways ("more frames
-/// than the limit of 9", "animation has 12 frames, more than the limit of 9", "… more
-/// than the limit of N pixels in all") and carry no typed limit, so the words decide.
-func animationLimitOption(_ reason: String) -> String? {
-  guard reason.contains("frames"), reason.contains("limit") else { return nil }
-  if reason.contains("pixels") {
-    return "\(HexMask.Input.animationPixelsFactor) × --max-pixels"
+extension HexMask.ImageError.AnimationLimit {
+  /// The option that sets this limit: `--max-frames` for the frame count, `--max-pixels`
+  /// for the pixels of all frames together (16 × it).
+  var option: String {
+    switch self {
+    case .frames: "--max-frames"
+    case .pixelsInAll: "\(HexMask.Input.animationPixelsFactor) × --max-pixels"
+    }
   }
-  return "--max-frames"
 }
 
 /// `name` with `-{size}` before its extension (`o.svg` → `o-{size}.svg`), or at its end when

@@ -189,7 +189,7 @@ package final class GIFFrames: FrameSource {
 
   private func checkLimits(_ header: GIFFrameHeader) throws(ImageError) {
     if index >= limits.maxFrames {
-      throw ImageError(.tooLarge, "more frames than the limit of \(limits.maxFrames)")
+      throw .tooManyFrames(limit: limits.maxFrames)
     }
     if header.width * header.height > limits.maxPixels {
       throw .tooManyPixels(
@@ -197,10 +197,8 @@ package final class GIFFrames: FrameSource {
     }
     totalPixels += canvasWidth * canvasHeight
     if totalPixels > limits.maxTotalPixels {
-      throw ImageError(
-        .tooLarge,
-        "\(index + 1) frames of \(canvasWidth)×\(canvasHeight) are more than the limit of "
-          + "\(limits.maxTotalPixels) pixels over all frames")
+      throw .tooManyPixelsInAll(
+        frames: index + 1, width: canvasWidth, height: canvasHeight, limit: limits.maxTotalPixels)
     }
   }
 
