@@ -276,10 +276,33 @@ import Testing
       return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
     let webp = try HexMask.render(apng, output: Self.output(Self.losslessWebP, size: 8))
-    #expect(webp.warnings.map(\.kind) == [.encoder])
+    #expect(webp.warnings.map(\.kind) == [.shorterFrame])
     #expect(try Self.frames(of: webp.bytes).delays == [40, AnimatedWebPWriter.maximumMilliseconds])
     let png = try HexMask.render(apng, output: Self.output(Self.apng, size: 8))
     #expect(png.warnings.isEmpty && png.animation?.durationMilliseconds == 30_000_040)
+  }
+
+  /// Two long frames and more plays than a WebP holds: one warning of each kind, however
+  /// many frames were shortened.
+  @Test func eachWayAWebPCannotHoldTheAnimationIsSaidOnce() throws {
+    let canvas = [UInt8](repeating: 255, count: 8 * 8 * 4)
+    var other = canvas
+    other[0] = 0
+    let apng = try withTemporaryFolder { url in
+      let path = url.path + "/long.png"
+      try withFile(path, mode: "w+b") { file in
+        let writer = try APNGWriter(
+          file: file, width: 8, height: 8, frameCount: 3, loopCount: 70_000)
+        for (frame, delay) in [(other, 30_000_000), (canvas, 40), (other, 20_000_000)] {
+          try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
+        }
+        try writer.finish()
+      }
+      return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    let webp = try HexMask.render(apng, output: Self.output(Self.losslessWebP, size: 8))
+    #expect(webp.warnings.map(\.kind) == [.shorterFrame, .fewerPlays])
+    #expect(webp.animation?.loopCount == 65535)
   }
 
   /// A GIF asking for more plays than a WebP holds is written with the most, says so, and
@@ -287,7 +310,7 @@ import Testing
   @Test func playsAWebPCannotHoldAreSaid() throws {
     let bytes = try Fixtures.bytes("animation/edge-loop-65535.gif")
     let webp = try HexMask.render(bytes, output: Self.output(Self.losslessWebP))
-    #expect(webp.animation?.loopCount == 65535 && webp.warnings.map(\.kind) == [.encoder])
+    #expect(webp.animation?.loopCount == 65535 && webp.warnings.map(\.kind) == [.fewerPlays])
     #expect(try Self.frames(of: webp.bytes).loopCount == 65535)
     let png = try HexMask.render(bytes, output: Self.output(Self.apng))
     #expect(png.animation?.loopCount == 65536 && png.warnings.isEmpty)
