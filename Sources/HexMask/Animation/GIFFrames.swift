@@ -4,7 +4,8 @@ import CGIF
 /// in turn, read from the file one frame at a time through giflib (never `DGifSlurp`,
 /// which holds every frame).
 ///
-/// Chromium decides every choice (see SPEC, section 3; the fixtures check against it):
+/// Every choice is the one Chromium makes, as a browser shows the GIF (GIFFramesTests checks
+/// every frame of the fixtures against Chromium's, Fixtures/animation/gif-frames.tsv):
 /// - the canvas is the logical screen, grown to hold the first frame when that frame
 ///   reaches past it; later frames are clipped to it;
 /// - it starts transparent, and "restore to background" clears to transparent: the
