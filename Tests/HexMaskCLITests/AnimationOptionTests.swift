@@ -51,7 +51,10 @@ import Testing
 
   @Test(arguments: ["0", "-3", "1.5", "", "nan", "many"])
   func maxFramesIsAWholeNumberFromOne(text: String) {
-    #expect(throws: CommandError.self) {
+    #expect(
+      throws: CommandError.invalidValue(
+        text, option: "--max-frames", kind: .wholeNumber(1...Int.max))
+    ) {
       try Job(parsing: Self.files + ["--max-frames", text])
     }
   }

@@ -207,7 +207,10 @@ import Testing
     input.strict = true
     input.frame = 0
     #expect(try HexMask.render(whole, output: jpeg, input: input).warnings.isEmpty)
-    #expect(throws: HexMask.Error.self) { try HexMask.render(cut, output: jpeg, input: input) }
+    #expect(
+      throws: HexMask.Error.decoding(
+        ImageError(.corrupt, "frame 5: the file ends inside the fdAT chunk"))
+    ) { try HexMask.render(cut, output: jpeg, input: input) }
   }
 
   /// An animation's ICC profile is kept, or its frames converted to sRGB, as a still's.
@@ -248,7 +251,12 @@ import Testing
     let side = 200
     let needed = side * side * animationBytesPerPixel(Self.losslessWebP)
     input.memoryBudget = HexMask.MemoryBudget(limit: needed - 1)
-    #expect(throws: HexMask.Error.self) {
+    let tooLarge = ImageError(
+      .tooLarge,
+      "a 200×200 animated WebP needs \(byteAmount(needed)) to encode its frames, more than the "
+        + "memory limit of \(byteAmount(needed - 1))",
+      memory: .init(needed: needed, limit: needed - 1))
+    #expect(throws: HexMask.Error.encoding(tooLarge)) {
       try HexMask.render(bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
     }
     input.memoryBudget = HexMask.MemoryBudget(limit: needed)
@@ -320,7 +328,9 @@ import Testing
   /// frame is made with or without `frame`, and strict mode refuses both.
   @Test func aDamagedSecondFrameFailsOnlyWhatNeedsIt() throws {
     let bytes = try Fixtures.bytes("animation/edge-bad-lzw.gif")
-    #expect(throws: HexMask.Error.self) {
+    let badCode = HexMask.Error.decoding(
+      ImageError(.corrupt, "corrupt GIF: bad LZW code in frame 1"))
+    #expect(throws: badCode) {
       try HexMask.render(bytes, output: Self.output(Self.apng))
     }
     let jpeg = try HexMask.render(bytes, output: Self.output(.jpeg(.init())))
@@ -329,7 +339,7 @@ import Testing
     let first = try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
     #expect(jpeg.bytes == first.bytes)
     input.strict = true
-    #expect(throws: HexMask.Error.self) {
+    #expect(throws: badCode) {
       try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
     }
   }

@@ -230,19 +230,26 @@ import Testing
   @Test func badArgumentsAreRefused() throws {
     guard let file = tmpfile() else { throw TestFileError(description: "tmpfile failed") }
     defer { fclose(file) }
-    #expect(throws: ImageError.self) { try AnimatedWebPWriter(file: file, width: 0, height: 4) }
-    #expect(throws: ImageError.self) {
+    #expect(throws: ImageError(.writeFailed, "cannot write a 0×4 WebP (at most 16383 a side)")) {
+      try AnimatedWebPWriter(file: file, width: 0, height: 4)
+    }
+    #expect(
+      throws: ImageError(.writeFailed, "cannot write a 16384×4 WebP (at most 16383 a side)")
+    ) {
       try AnimatedWebPWriter(file: file, width: 16384, height: 4)
     }
     let writer = try AnimatedWebPWriter(file: file, width: 2, height: 2)
     let short = [UInt8](repeating: 0, count: 12)
-    #expect(throws: ImageError.self) {
+    let wrongSize = ImageError(.writeFailed, "a WebP frame holds 16 bytes, not 12")
+    #expect(throws: wrongSize) {
       try short.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 10) }
     }
     // The first failure sticks.
-    #expect(throws: ImageError.self) { try writer.finish(loopCount: 0) }
+    #expect(throws: wrongSize) { try writer.finish(loopCount: 0) }
     let empty = try AnimatedWebPWriter(file: file, width: 2, height: 2)
-    #expect(throws: ImageError.self) { try empty.finish(loopCount: 0) }
+    #expect(throws: ImageError(.writeFailed, "an animated WebP needs a frame")) {
+      try empty.finish(loopCount: 0)
+    }
   }
 
   /// Resident memory while 300 frames of 256² are encoded (HEXMASK_MEASURE_MEMORY=1, run
