@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every composited frame of animations (GIF, APNG, animated WebP) as headless Chromium
-decodes them, through WebCodecs' ImageDecoder: the browser's frames are the reference
-(SPEC, section 3).
+decodes them, through WebCodecs' ImageDecoder: the browser's frames are the reference, since
+hexmask composites every frame as Chromium shows it (docs/formats.md, "Frames as a browser
+shows them").
 
     scripts/browser_frames.py FILE...            # one TSV row per frame on stdout
     scripts/browser_frames.py --raw DIR FILE...  # also DIR/NAME.N.rgba, the frame's bytes

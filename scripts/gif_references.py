@@ -9,8 +9,9 @@ ImageDecoder): file, frame, width, height, delay_ms (as stored), repetitions, an
 SHA-256 of the frame's RGBA8 bytes (transparent pixels' colour zeroed) from Chromium,
 ImageMagick (`convert FILE -coalesce`) and Pillow (each frame converted to RGBA). A
 decoder that gives a different canvas size or frame count gets "size WxH" or "missing" in
-its column. Where the decoders disagree, Chromium decides (SPEC, section 3); the test
-compares hexmask with the chromium column and counts the agreement of the others.
+its column. Where the decoders disagree, hexmask shows what Chromium shows (docs/formats.md,
+"Frames as a browser shows them"): the test compares hexmask with the chromium column and
+counts the agreement of the others.
 """
 
 import base64

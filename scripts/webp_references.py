@@ -12,7 +12,8 @@ as WebCodecs reports it, the loop count (WebP's ANIM loop count: Chromium's
 repetitionCount + 1, 0 for forever), and the largest channel difference of Pillow's frame
 from Chromium's where either pixel is visible. Pillow composites through libwebp's
 WebPAnimDecoder, the decoder libwebp's `anim_dump` uses (Debian's `webp` package does not
-ship anim_dump), so its column is libwebp's answer. SPEC section 3: Chromium decides.
+ship anim_dump), so its column is libwebp's answer. Where the two differ, Chromium's frame
+is the reference, as for every animation (docs/formats.md, "Frames as a browser shows them").
 """
 
 import base64

@@ -51,7 +51,10 @@ import Testing
 
   @Test(arguments: ["0", "-3", "1.5", "", "nan", "many"])
   func maxFramesIsAWholeNumberFromOne(text: String) {
-    #expect(throws: CommandError.self) {
+    #expect(
+      throws: CommandError.invalidValue(
+        text, option: "--max-frames", kind: .wholeNumber(1...Int.max))
+    ) {
       try Job(parsing: Self.files + ["--max-frames", text])
     }
   }
@@ -139,27 +142,27 @@ import Testing
     #expect(animationWords(animation) == words)
   }
 
+  /// The limit an error carries picks the option, whatever its words say.
   @Test(arguments: [
-    ("animation has 12 frames, more than the limit of 9", "--max-frames"),
-    ("more frames than the limit of 9", "--max-frames"),
-    (
-      "animation has 9 frames of 10×10, more than the limit of 99 pixels in all",
-      "16 × --max-pixels"
-    ),
-    (
-      "17 frames of 100×100 are more than the limit of 160000 pixels over all frames",
-      "16 × --max-pixels"
-    ),
+    (HexMask.ImageError.AnimationLimit.frames(limit: 9), "--max-frames"),
+    (.pixelsInAll(limit: 99), "16 × --max-pixels"),
   ])
-  func animationLimitsNameTheirOptions(reason: String, option: String) {
-    #expect(animationLimitOption(reason) == option)
-    let failure = FileFailure(
-      file: "a.gif", .image(.decoding(HexMask.ImageError(.tooLarge, reason))))
+  func animationLimitsNameTheirOptions(limit: HexMask.ImageError.AnimationLimit, option: String) {
+    let reason = "a reason in any words"
+    let error = HexMask.ImageError(.tooLarge, reason, animation: limit)
+    let failure = FileFailure(file: "a.gif", .image(.decoding(error)))
     #expect(failure.displayed == "a.gif: \(reason) (\(option))")
   }
 
-  @Test func otherLimitsAreLeftAlone() {
-    #expect(animationLimitOption("PNG chunk IDAT is too large (9 bytes)") == nil)
+  /// Words that name frames and a limit, without a typed limit, name no option.
+  @Test(arguments: [
+    "more frames than the limit of 9", "PNG chunk IDAT is too large (9 bytes)",
+    "17 frames of 100×100 are more than the limit of 160000 pixels over all frames",
+  ])
+  func otherLimitsAreLeftAlone(reason: String) {
+    let failure = FileFailure(
+      file: "a.gif", .image(.decoding(HexMask.ImageError(.tooLarge, reason))))
+    #expect(failure.displayed == "a.gif: \(reason)")
   }
 
   // MARK: - The rerun recipe

@@ -27,7 +27,11 @@ import Testing
     ) {
       try Job(parsing: ["in.jpg", "out.png", "--format", "gif"])
     }
-    #expect(throws: CommandError.self) {
+    // A prefix is no spelling of a choice: jp is not taken for jpeg.
+    #expect(
+      throws: CommandError.invalidValue(
+        "jp", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif"]))
+    ) {
       try Job(parsing: ["in.jpg", "out.png", "--format", "jp"])
     }
   }

@@ -190,14 +190,13 @@ import Testing
     HostileCase(
       title: "a 77-byte APNG of 65535 frames of 16000 × 16000 names --max-frames",
       command: keepingErrors("hexmask many.png o.png"), status: 1,
-      firstError: "hexmask: many.png: animation has 65535 frames, more than the limit of 10000 "
-        + "(--max-frames)",
+      firstError: "hexmask: many.png: more frames than the limit of 10000 (--max-frames)",
       check: oneLine(andNo: "o.png")),
     HostileCase(
       title: "… and past --max-frames, the pixels of all its frames, 16 × --max-pixels",
       command: keepingErrors("hexmask many.png o.png --max-frames 70000"), status: 1,
-      firstError: "hexmask: many.png: animation has 65535 frames of 16000×16000, more than the "
-        + "limit of 4294443024 pixels in all (16 × --max-pixels)",
+      firstError: "hexmask: many.png: 65535 frames of 16000×16000 are more than the limit of "
+        + "4294443024 pixels over all frames (16 × --max-pixels)",
       check: oneLine(andNo: "o.png")),
     HostileCase(
       title: "a GIF whose frames together pass 16 × --max-pixels is refused when they do",
@@ -210,6 +209,20 @@ import Testing
       command: keepingErrors("hexmask many.gif o.webp --max-frames 5"), status: 1,
       firstError: "hexmask: many.gif: more frames than the limit of 5 (--max-frames)",
       check: oneLine(andNo: "o.webp")),
+    // The animated WebP reader, like the APNG one, knows the frames and canvas from the header.
+    HostileCase(
+      title: "an animated WebP of more frames than --max-frames names it",
+      setup: "hexmask many.gif many.webp --size 100",
+      command: keepingErrors("hexmask many.webp o.png --max-frames 16"), status: 1,
+      firstError: "hexmask: many.webp: more frames than the limit of 16 (--max-frames)",
+      check: oneLine(andNo: "o.png")),
+    HostileCase(
+      title: "an animated WebP whose frames together pass 16 × --max-pixels names it",
+      setup: "hexmask many.gif many.webp --size 100",
+      command: keepingErrors("hexmask many.webp o.png --max-pixels 10000"), status: 1,
+      firstError: "hexmask: many.webp: 17 frames of 100×100 are more than the limit of 160000 "
+        + "pixels over all frames (16 × --max-pixels)",
+      check: oneLine(andNo: "o.png")),
     HostileCase(
       title: "--frame past the last frame: one line naming the file, status 1, nothing written",
       command: keepingErrors("hexmask anim.gif o.png --frame 7"), status: 1,

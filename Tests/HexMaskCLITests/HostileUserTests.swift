@@ -46,6 +46,11 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
   func hostileUser(_ row: HostileCase) throws {
     try runHostileCase(row)
   }
+
+  @Test(.disabled(if: getuid() != 0, "only root can give the output to another owner"))
+  func aReplacedOutputKeepsItsOwnerAndGroup() throws {
+    try runHostileCase(Self.ownerRow)
+  }
 }
 
 /// Runs `row` in a fresh folder and checks everything the harness promises (see

@@ -16,7 +16,10 @@ import Testing
 
   @Test func refusesJustOutsideIt() {
     for quality in [range.lowerBound - 1, range.upperBound + 1] {
-      #expect(throws: CommandError.self) {
+      #expect(
+        throws: CommandError.invalidValue(
+          String(quality), option: "--quality", kind: .wholeNumber(range))
+      ) {
         try Job(parsing: ["in.jpg", "out.webp", "--quality", String(quality)])
       }
     }

@@ -104,6 +104,28 @@ import Testing
     #expect(found.isEmpty, "\n\(found.joined(separator: "\n"))")
   }
 
+  /// A source file past 400 lines holds more than one idea: split along its seams, each part
+  /// reads in one sitting. Every Swift file under Sources counts, the tools' too.
+  @Test func noSwiftSourceIsOver400Lines() throws {
+    let limit = 400
+    let base = packageRoot.appendingPathComponent("Sources")
+    let files = try #require(FileManager.default.subpaths(atPath: base.path))
+      .filter { $0.hasSuffix(".swift") }
+    var longest = 0
+    var found: [String] = []
+    for file in files {
+      let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+      // Lines as wc -l counts them: line breaks.
+      let lines = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+      longest = max(longest, lines)
+      if lines > limit { found.append("Sources/\(file): \(lines) lines") }
+    }
+    #expect(files.count > 100, "only \(files.count) Swift files found under Sources")
+    // The count is of real lines: some file comes near the limit.
+    #expect(longest > limit / 2)
+    #expect(found.isEmpty, "over \(limit) lines:\n\(found.joined(separator: "\n"))")
+  }
+
   /// The lines of the Swift, C and Markdown files below `folders` (of the package) that
   /// `matches` accepts, as `folder/file:line: text`, and how many files were read.
   private func linesMatching(in folders: [String], _ matches: (Substring) -> Bool) throws -> (

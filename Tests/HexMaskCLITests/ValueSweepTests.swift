@@ -122,7 +122,8 @@ import Testing
   @Test func theErrorNamesTheFieldItsValueAndItsRange() {
     var shape = HexMask.Shape()
     shape.sides = 0
-    #expect(throws: HexMask.Error.self) { try HexMask.svg(side: 64, shape: shape) }
+    let sides = HexMask.InvalidValue(field: "Shape.sides", value: "0", allowed: "from 3 to 64")
+    #expect(throws: HexMask.Error.invalidValue(sides)) { try HexMask.svg(side: 64, shape: shape) }
     do {
       _ = try HexMask.svg(side: 64, shape: shape)
     } catch {

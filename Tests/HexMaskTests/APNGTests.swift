@@ -144,6 +144,17 @@ import Testing
     #expect(error?.reason.hasPrefix("frame 2:") == true)
   }
 
+  /// An APNG ending after its first frame of 6 declared: the count is said in the singular.
+  @Test func fewerFramesThanDeclaredAreRefused() throws {
+    var chunks = try Chunks(Fixtures.bytes("animation/apng-dispose-blend.png"))
+    let second = try #require(chunks.indices(of: "fcTL").dropFirst(1).first)
+    let end = try #require(chunks.indices(of: "IEND").first)
+    chunks.list.removeSubrange(second..<end)
+    let error = hostileError(chunks.bytes)
+    #expect(error?.kind == .corrupt)
+    #expect(error?.reason == "frame 0: APNG holds 1 frame, not the 6 its acTL declares")
+  }
+
   @Test func frameOutsideTheCanvasIsRefused() throws {
     var chunks = try Chunks(Fixtures.bytes("animation/apng-dispose-blend.png"))
     let index = try #require(chunks.indices(of: "fcTL").dropFirst(1).first)
@@ -179,8 +190,23 @@ import Testing
     let bytes = try Fixtures.bytes("animation/apng-dispose-blend.png")
     let error = hostileError(bytes, maxFrames: 5)
     #expect(error?.kind == .tooLarge)
-    #expect(error?.reason == "animation has 6 frames, more than the limit of 5")
+    #expect(error?.reason == "more frames than the limit of 5")
+    #expect(error?.animation == .frames(limit: 5))
     #expect(hostileError(bytes, maxFrames: 6) == nil)
+  }
+
+  @Test func morePixelsInAllThanTheLimitAreRefusedBeforeDecoding() throws {
+    let bytes = try Fixtures.bytes("animation/apng-dispose-blend.png")
+    let whole = try readAnimation(bytes)
+    let all = whole.width * whole.height * 6
+    let error = hostileError(bytes, maxTotalPixels: all - 1)
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.animation == .pixelsInAll(limit: all - 1))
+    #expect(
+      error?.reason
+        == "6 frames of \(whole.width)×\(whole.height) are more than the limit of \(all - 1) "
+        + "pixels over all frames")
+    #expect(hostileError(bytes, maxTotalPixels: all) == nil)
   }
 
   @Test func invalidHeaderIsLibpngsError() throws {
@@ -329,7 +355,10 @@ import Testing
     let streaming = try APNGWriter(
       file: unseekable, width: 2, height: 2, frameCount: 7, loopCount: 0)
     try frames[0].withUnsafeBufferPointer { try streaming.addFrame($0, delayMilliseconds: 40) }
-    #expect(throws: ImageError.self) { try streaming.finish() }
+    #expect(
+      throws: ImageError(
+        .writeFailed, "wrote 1 frame after declaring 7, on a file that cannot seek")
+    ) { try streaming.finish() }
   }
 }
 
@@ -345,11 +374,12 @@ private struct Animation {
 }
 
 private func readAnimation(
-  _ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000
+  _ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000, maxTotalPixels: Int = .max
 ) throws -> Animation {
   try withBytesFile(bytes) { file in
     let source = try APNGFrames(
-      file: file, signatureBytes: 0, maxPixels: maxPixels, maxFrames: maxFrames)
+      file: file, signatureBytes: 0, maxPixels: maxPixels, maxFrames: maxFrames,
+      maxTotalPixels: maxTotalPixels)
     var animation = Animation(
       width: source.canvasWidth, height: source.canvasHeight, loopCount: source.loopCount,
       declaredFrameCount: source.declaredFrameCount)
@@ -363,11 +393,12 @@ private func readAnimation(
 }
 
 /// The error reading `bytes` throws, or nil when it reads to the end.
-private func hostileError(_ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000)
-  -> ImageError?
-{
+private func hostileError(
+  _ bytes: [UInt8], maxPixels: Int = 1 << 24, maxFrames: Int = 1000, maxTotalPixels: Int = .max
+) -> ImageError? {
   do {
-    _ = try readAnimation(bytes, maxPixels: maxPixels, maxFrames: maxFrames)
+    _ = try readAnimation(
+      bytes, maxPixels: maxPixels, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
     return nil
   } catch let error as ImageError {
     return error

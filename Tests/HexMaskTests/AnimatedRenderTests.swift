@@ -207,7 +207,10 @@ import Testing
     input.strict = true
     input.frame = 0
     #expect(try HexMask.render(whole, output: jpeg, input: input).warnings.isEmpty)
-    #expect(throws: HexMask.Error.self) { try HexMask.render(cut, output: jpeg, input: input) }
+    #expect(
+      throws: HexMask.Error.decoding(
+        ImageError(.corrupt, "frame 5: the file ends inside the fdAT chunk"))
+    ) { try HexMask.render(cut, output: jpeg, input: input) }
   }
 
   /// An animation's ICC profile is kept, or its frames converted to sRGB, as a still's.
@@ -248,7 +251,12 @@ import Testing
     let side = 200
     let needed = side * side * animationBytesPerPixel(Self.losslessWebP)
     input.memoryBudget = HexMask.MemoryBudget(limit: needed - 1)
-    #expect(throws: HexMask.Error.self) {
+    let tooLarge = ImageError(
+      .tooLarge,
+      "a 200×200 animated WebP needs \(byteAmount(needed)) to encode its frames, more than the "
+        + "memory limit of \(byteAmount(needed - 1))",
+      memory: .init(needed: needed, limit: needed - 1))
+    #expect(throws: HexMask.Error.encoding(tooLarge)) {
       try HexMask.render(bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
     }
     input.memoryBudget = HexMask.MemoryBudget(limit: needed)
@@ -276,10 +284,33 @@ import Testing
       return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
     let webp = try HexMask.render(apng, output: Self.output(Self.losslessWebP, size: 8))
-    #expect(webp.warnings.map(\.kind) == [.encoder])
+    #expect(webp.warnings.map(\.kind) == [.shorterFrame])
     #expect(try Self.frames(of: webp.bytes).delays == [40, AnimatedWebPWriter.maximumMilliseconds])
     let png = try HexMask.render(apng, output: Self.output(Self.apng, size: 8))
     #expect(png.warnings.isEmpty && png.animation?.durationMilliseconds == 30_000_040)
+  }
+
+  /// Two long frames and more plays than a WebP holds: one warning of each kind, however
+  /// many frames were shortened.
+  @Test func eachWayAWebPCannotHoldTheAnimationIsSaidOnce() throws {
+    let canvas = [UInt8](repeating: 255, count: 8 * 8 * 4)
+    var other = canvas
+    other[0] = 0
+    let apng = try withTemporaryFolder { url in
+      let path = url.path + "/long.png"
+      try withFile(path, mode: "w+b") { file in
+        let writer = try APNGWriter(
+          file: file, width: 8, height: 8, frameCount: 3, loopCount: 70_000)
+        for (frame, delay) in [(other, 30_000_000), (canvas, 40), (other, 20_000_000)] {
+          try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: delay) }
+        }
+        try writer.finish()
+      }
+      return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    let webp = try HexMask.render(apng, output: Self.output(Self.losslessWebP, size: 8))
+    #expect(webp.warnings.map(\.kind) == [.shorterFrame, .fewerPlays])
+    #expect(webp.animation?.loopCount == 65535)
   }
 
   /// A GIF asking for more plays than a WebP holds is written with the most, says so, and
@@ -287,7 +318,7 @@ import Testing
   @Test func playsAWebPCannotHoldAreSaid() throws {
     let bytes = try Fixtures.bytes("animation/edge-loop-65535.gif")
     let webp = try HexMask.render(bytes, output: Self.output(Self.losslessWebP))
-    #expect(webp.animation?.loopCount == 65535 && webp.warnings.map(\.kind) == [.encoder])
+    #expect(webp.animation?.loopCount == 65535 && webp.warnings.map(\.kind) == [.fewerPlays])
     #expect(try Self.frames(of: webp.bytes).loopCount == 65535)
     let png = try HexMask.render(bytes, output: Self.output(Self.apng))
     #expect(png.animation?.loopCount == 65536 && png.warnings.isEmpty)
@@ -297,7 +328,9 @@ import Testing
   /// frame is made with or without `frame`, and strict mode refuses both.
   @Test func aDamagedSecondFrameFailsOnlyWhatNeedsIt() throws {
     let bytes = try Fixtures.bytes("animation/edge-bad-lzw.gif")
-    #expect(throws: HexMask.Error.self) {
+    let badCode = HexMask.Error.decoding(
+      ImageError(.corrupt, "corrupt GIF: bad LZW code in frame 1"))
+    #expect(throws: badCode) {
       try HexMask.render(bytes, output: Self.output(Self.apng))
     }
     let jpeg = try HexMask.render(bytes, output: Self.output(.jpeg(.init())))
@@ -306,7 +339,7 @@ import Testing
     let first = try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
     #expect(jpeg.bytes == first.bytes)
     input.strict = true
-    #expect(throws: HexMask.Error.self) {
+    #expect(throws: badCode) {
       try HexMask.render(bytes, output: Self.output(.jpeg(.init())), input: input)
     }
   }

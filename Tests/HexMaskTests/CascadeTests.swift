@@ -66,13 +66,33 @@ struct CascadeTests {
     ),
   ]
 
+  /// What each refusal says: the check that caught it, not only that something did.
+  static let refusalReasons: [String: String] = [
+    "empty": "not XML: no root element at byte 0",
+    "not XML": "not XML: no root element at byte 0",
+    "an empty <opencv_storage>": "not an OpenCV cascade (an empty <opencv_storage>)",
+    "truncated": "not XML: </stag> closes <stageThreshold> at byte 300",
+    "a child past the tree's end": "stage 0 has a tree with a bad node",
+    "a loop in a tree": "stage 0 has a tree with a bad node",
+    "a feature that does not exist": "stage 0 has a tree with a bad node",
+    "a rectangle outside the window":
+      "feature 0 has a rectangle that is not 5 finite numbers inside the window",
+    "a NaN threshold": "stage 0 has a malformed tree",
+    "too few leaves": "stage 0 has a malformed tree",
+    "a tilted feature": "feature 0 is tilted (45° features are not read)",
+    "a window of 1000": "no window size from 4 to 256",
+    "elements nested too deep": "not XML: elements nested too deep at byte 192",
+  ]
+
   @Test(
     "what cannot be evaluated safely is refused with a reason",
     arguments: refusals.indices.map { refusals[$0].0 })
   func refusal(_ name: String) throws {
     let bytes = try #require(Self.refusals.first { $0.0 == name }).1
-    #expect(throws: CascadeError.self, "\(name)") { try Cascade(xml: bytes) }
-    #expect(throws: HexMask.FaceModelError.self) {
+    let reason = try #require(Self.refusalReasons[name], "no reason written for \(name)")
+    #expect(throws: CascadeError(reason), "\(name)") { try Cascade(xml: bytes) }
+    // The model names the cascade (the first, counted from 1 in its words) and its reason.
+    #expect(throws: HexMask.FaceModelError(cascade: 0, reason: reason)) {
       try HexMask.FaceModel(faceCascades: [bytes])
     }
   }
@@ -91,7 +111,9 @@ struct CascadeTests {
     let c = try HexMask.FaceModel(faceCascades: [Self.tinyCascade(leaves: "-1. 2.")])
     #expect(a == b && a.identity == b.identity)
     #expect(a != c)
-    #expect(throws: HexMask.FaceModelError.self) { try HexMask.FaceModel(faceCascades: []) }
+    #expect(throws: HexMask.FaceModelError(cascade: 0, reason: "no face cascade was given")) {
+      try HexMask.FaceModel(faceCascades: [])
+    }
   }
 
   @Test("groupRectangles: close windows become their average; lone ones are dropped")

@@ -235,7 +235,8 @@ func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
       var row = [UInt8](repeating: 0, count: decoder.width * 4)
       try row.withUnsafeMutableBufferPointer { buffer in
         for _ in 0..<decoder.height { try decoder.readRow(into: buffer) }
-        #expect(throws: ImageError.self) { try decoder.readRow(into: buffer) }
+        let past = "read past the last row (the image has \(decoder.height) rows)"
+        #expect(throws: ImageError(.unreadable, past)) { try decoder.readRow(into: buffer) }
       }
     }
   }

@@ -260,15 +260,20 @@ func expandedRGBA(_ pixels: [UInt8], channels: Int) -> [UInt8] {
     try withTemporaryFolder { url in
       let directory = url.path
       try withFile(directory + "/out.png", mode: "wb") { file in
-        #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
-        #expect(throws: ImageError.self) {
+        #expect(throws: ImageError(.writeFailed, "cannot write a 0×3 PNG")) {
+          try PNGStreamEncoder(file: file, width: 0, height: 3)
+        }
+        #expect(
+          throws: ImageError(
+            .writeFailed, "PNG pixels must have 1 (gray) or 4 (RGBA) bytes, not 3")
+        ) {
           try PNGStreamEncoder(file: file, width: 3, height: 3, channels: 3)
         }
-        #expect(throws: ImageError.self) {
+        #expect(throws: ImageError(.writeFailed, "PNG compression level must be 0…9, not 10")) {
           try PNGStreamEncoder(
             file: file, width: 3, height: 3, compression: PNGCompression(filter: .up, level: 10))
         }
-        #expect(throws: ImageError.self) {
+        #expect(throws: ImageError(.writeFailed, "PNG encoding needs at least 1 thread, not 0")) {
           try PNGStreamEncoder(file: file, width: 3, height: 3, threads: 0)
         }
       }

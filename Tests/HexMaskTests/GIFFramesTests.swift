@@ -237,6 +237,7 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
     let tooMany = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
     #expect(tooMany?.kind == .tooLarge)
     #expect(tooMany?.reason == "more frames than the limit of \(all - 1)")
+    #expect(tooMany?.animation == .frames(limit: all - 1))
     // Pixels over all frames: 24 × 20 each.
     limits = GIFLimits()
     limits.maxTotalPixels = 24 * 20 * all
@@ -244,11 +245,21 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
     limits.maxTotalPixels -= 1
     let tooLarge = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
     #expect(tooLarge?.kind == .tooLarge)
+    #expect(tooLarge?.animation == .pixelsInAll(limit: 24 * 20 * all - 1))
+    #expect(
+      tooLarge?.reason
+        == "\(all) frames of 24×20 are more than the limit of \(24 * 20 * all - 1) pixels over "
+        + "all frames")
+    // One frame past the limit alone is said in the singular.
+    limits.maxTotalPixels = 24 * 20 - 1
+    let first = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
+    #expect(
+      first?.reason == "1 frame of 24×20 is more than the limit of 479 pixels over all frames")
     limits = GIFLimits()
     limits.maxPixels = 24 * 20 - 1
-    #expect(
-      thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }?.kind
-        == .tooLarge)
+    let frame = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
+    // One frame's pixels are --max-pixels' own limit, not an animation's.
+    #expect(frame?.kind == .tooLarge && frame?.pixels != nil && frame?.animation == nil)
   }
 
   /// Memory follows the canvas, not the frame count: giflib keeps a record of every frame

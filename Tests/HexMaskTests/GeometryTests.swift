@@ -460,6 +460,12 @@ struct GeometryTests {
   @Test func aTooLargePercentageIsAUsageErrorInPixels() {
     var options = HexMask.Shape()
     options.corner = .percent(60)
-    #expect(throws: ShapeError.self) { try MaskShape(options, canvasSide: 100) }
+    let error = #expect(throws: ShapeError.self) { try MaskShape(options, canvasSide: 100) }
+    // 60 % of a 100 px canvas, in pixels: the corner it names is 60 px.
+    guard case .cornerTooLarge(let corner, _, let side)? = error else {
+      Issue.record("not a corner too large: \(String(describing: error))")
+      return
+    }
+    #expect(corner == 60 && side == 100)
   }
 }

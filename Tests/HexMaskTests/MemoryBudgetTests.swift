@@ -124,7 +124,7 @@ extension MemoryBudgetTests {
     let budget = MemoryBudget(limit: 1 << 30)
     var metadata = ImageMetadata()
     metadata.exif = nil
-    #expect(throws: ImageError.self) {
+    #expect(throws: ImageError.memory(needed: Int.max, limit: 1 << 30)) {
       _ = try reserveWholeDecode(
         whole: Int.max, width: 1 << 31, height: 1 << 31, metadata: metadata, autoOrient: true,
         memory: budget)

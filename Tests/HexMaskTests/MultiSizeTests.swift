@@ -148,10 +148,11 @@ import Testing
     let second = shared.branch()
     var row = [UInt8](repeating: 0, count: 200)
     for _ in 0..<20 { try row.withUnsafeMutableBufferPointer { try first.readRow(into: $0) } }
-    #expect(throws: ImageError.self) {
+    let damaged = ImageError(.corrupt, "pattern row 20 is damaged")
+    #expect(throws: damaged) {
       try row.withUnsafeMutableBufferPointer { try first.readRow(into: $0) }
     }
-    #expect(throws: ImageError.self) {
+    #expect(throws: damaged) {
       try row.withUnsafeMutableBufferPointer { try second.readRow(into: $0) }
     }
   }
@@ -161,7 +162,8 @@ import Testing
     var shape = HexMask.Shape()
     shape.corner = .pixels(30)
     let input = try Fixtures.bytes("photos/rocket.jpg")
-    #expect(throws: HexMask.Error.self) {
+    // The 32 px size is the one too small: at most 8 px of corner fits it.
+    #expect(throws: HexMask.Error.shape(.cornerTooLarge(30, maximum: 8, canvasSide: 32))) {
       try HexMask.render(input, sizes: [256, 32], shape: shape).map(\.bytes)
     }
     try withTemporaryFolder { url in

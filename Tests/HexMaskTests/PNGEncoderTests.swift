@@ -110,8 +110,10 @@ func chunkTypes(of png: [UInt8]) -> [String] {
   try withTemporaryFolder { url in
     let directory = url.path
     try withFile(directory + "/out.png", mode: "wb") { file in
-      #expect(throws: ImageError.self) { try PNGStreamEncoder(file: file, width: 0, height: 3) }
-      #expect(throws: ImageError.self) {
+      #expect(throws: ImageError(.writeFailed, "cannot write a 0×3 PNG")) {
+        try PNGStreamEncoder(file: file, width: 0, height: 3)
+      }
+      #expect(throws: ImageError(.writeFailed, "PNG compression level must be 0…9, not 10")) {
         try PNGStreamEncoder(file: file, width: 3, height: 3, compression: .level(10))
       }
     }

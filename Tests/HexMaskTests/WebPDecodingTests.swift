@@ -157,7 +157,10 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     var output = HexMask.Output()
     output.size = 8
     let bytes = try Fixtures.bytes(fixture)
-    #expect(throws: HexMask.Error.self) {
+    #expect(
+      throws: HexMask.Error.decoding(
+        .tooManyPixels(width: decoder.width, height: decoder.height, maxPixels: pixels - 1))
+    ) {
       try HexMask.render(bytes, output: output, input: input).bytes
     }
     do {

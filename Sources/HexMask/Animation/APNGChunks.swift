@@ -189,7 +189,8 @@ struct APNGAnimationControl {
     guard frameCount > 0, frameCount <= 0x7fff_ffff, plays <= 0x7fff_ffff else {
       throw ImageError(
         .corrupt,
-        "acTL declares \(frameCount) frames and \(plays) plays (an APNG has 1 to 2147483647 "
+        "acTL declares \(frameCount) frame\(frameCount == 1 ? "" : "s") and \(plays) "
+          + "play\(plays == 1 ? "" : "s") (an APNG has 1 to 2147483647 "
           + "frames and 0 to 2147483647 plays)")
     }
   }

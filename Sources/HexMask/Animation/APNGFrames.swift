@@ -121,17 +121,14 @@ package final class APNGFrames: FrameSource {
       throw ImageError(.unsupported, "not an animated PNG (no acTL chunk)")
     }
     guard animation.frameCount <= maxFrames else {
-      throw ImageError(
-        .tooLarge,
-        "animation has \(animation.frameCount) frames, more than the limit of \(maxFrames)")
+      throw .tooManyFrames(limit: maxFrames)
     }
     let (total, overflow) = (canvasWidth * canvasHeight).multipliedReportingOverflow(
       by: animation.frameCount)
     guard !overflow, total <= maxTotalPixels else {
-      throw ImageError(
-        .tooLarge,
-        "animation has \(animation.frameCount) frames of \(canvasWidth)×\(canvasHeight), more "
-          + "than the limit of \(maxTotalPixels) pixels in all")
+      throw .tooManyPixelsInAll(
+        frames: animation.frameCount, width: canvasWidth, height: canvasHeight,
+        limit: maxTotalPixels)
     }
     control = animation
     loopCount = animation.plays
@@ -234,7 +231,8 @@ package final class APNGFrames: FrameSource {
           guard framesRead + 1 == control.frameCount else {
             throw ImageError(
               .corrupt,
-              "APNG holds \(framesRead + 1) frames, not the \(control.frameCount) its acTL declares"
+              "APNG holds \(framesRead + 1) frame\(framesRead == 0 ? "" : "s"), not the "
+                + "\(control.frameCount) its acTL declares"
             )
           }
           return try finish(png, frame)
@@ -242,7 +240,8 @@ package final class APNGFrames: FrameSource {
         guard framesRead == control.frameCount else {
           throw ImageError(
             .corrupt,
-            "APNG holds \(framesRead) frames, not the \(control.frameCount) its acTL declares")
+            "APNG holds \(framesRead) frame\(framesRead == 1 ? "" : "s"), not the "
+              + "\(control.frameCount) its acTL declares")
         }
         return nil
       case "acTL": throw ImageError(.corrupt, "acTL after the image data")

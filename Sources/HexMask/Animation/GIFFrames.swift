@@ -4,7 +4,8 @@ import CGIF
 /// in turn, read from the file one frame at a time through giflib (never `DGifSlurp`,
 /// which holds every frame).
 ///
-/// Chromium decides every choice (see SPEC, section 3; the fixtures check against it):
+/// Every choice is the one Chromium makes, as a browser shows the GIF (GIFFramesTests checks
+/// every frame of the fixtures against Chromium's, Fixtures/animation/gif-frames.tsv):
 /// - the canvas is the logical screen, grown to hold the first frame when that frame
 ///   reaches past it; later frames are clipped to it;
 /// - it starts transparent, and "restore to background" clears to transparent: the
@@ -185,7 +186,7 @@ package final class GIFFrames: FrameSource {
 
   private func checkLimits(_ header: GIFFrameHeader) throws(ImageError) {
     if index >= limits.maxFrames {
-      throw ImageError(.tooLarge, "more frames than the limit of \(limits.maxFrames)")
+      throw .tooManyFrames(limit: limits.maxFrames)
     }
     if header.width * header.height > limits.maxPixels {
       throw .tooManyPixels(
@@ -193,10 +194,8 @@ package final class GIFFrames: FrameSource {
     }
     totalPixels += canvasWidth * canvasHeight
     if totalPixels > limits.maxTotalPixels {
-      throw ImageError(
-        .tooLarge,
-        "\(index + 1) frames of \(canvasWidth)×\(canvasHeight) are more than the limit of "
-          + "\(limits.maxTotalPixels) pixels over all frames")
+      throw .tooManyPixelsInAll(
+        frames: index + 1, width: canvasWidth, height: canvasHeight, limit: limits.maxTotalPixels)
     }
   }
 

@@ -93,15 +93,12 @@ package final class WebPFrames: FrameSource {
       throw ImageError(.corrupt, "corrupt WebP: an animation without frames")
     }
     guard frames <= maxFrames else {
-      throw ImageError(
-        .tooLarge, "animation has \(frames) frames, more than the limit of \(maxFrames)")
+      throw .tooManyFrames(limit: maxFrames)
     }
     let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: frames)
     guard !totalOverflow, total <= maxTotalPixels else {
-      throw ImageError(
-        .tooLarge,
-        "animation has \(frames) frames of \(width)×\(height), more than the limit of "
-          + "\(maxTotalPixels) pixels in all")
+      throw .tooManyPixelsInAll(
+        frames: frames, width: width, height: height, limit: maxTotalPixels)
     }
     // One reservation for the file and the canvases: a second one, waiting for memory
     // while the first is held, could wait for ever.

@@ -16,14 +16,18 @@ extension HexMask {
     public var pixels: PixelLimit?
     /// For `.tooLarge`: the memory decoding needs and the ``HexMask/MemoryBudget`` limit it exceeds.
     public var memory: MemoryLimit?
+    /// For `.tooLarge`: the animation limit an animated input exceeds.
+    public var animation: AnimationLimit?
 
     public init(
-      _ kind: Kind, _ reason: String, pixels: PixelLimit? = nil, memory: MemoryLimit? = nil
+      _ kind: Kind, _ reason: String, pixels: PixelLimit? = nil, memory: MemoryLimit? = nil,
+      animation: AnimationLimit? = nil
     ) {
       self.kind = kind
       self.reason = reason
       self.pixels = pixels
       self.memory = memory
+      self.animation = animation
     }
 
     /// A picture's size against the pixel limit it exceeds.
@@ -37,6 +41,35 @@ extension HexMask {
     public struct MemoryLimit: Equatable, Sendable {
       public var needed: Int
       public var limit: Int
+    }
+
+    /// Which limit of ``HexMask/Input`` an animation exceeds, and its value: the frame
+    /// readers all stop at the same two, so that a caller can name the setting to change.
+    public enum AnimationLimit: Equatable, Sendable {
+      /// More frames than ``HexMask/Input/maxFrames``.
+      case frames(limit: Int)
+      /// More pixels in all frames together than ``HexMask/Input/maxAnimationPixels``.
+      case pixelsInAll(limit: Int)
+    }
+
+    /// The error for an animation of more frames than `limit`. The GIF reader stops at the
+    /// frame past the limit without counting the rest, so no reader says how many there are.
+    static func tooManyFrames(limit: Int) -> ImageError {
+      ImageError(
+        .tooLarge, "more frames than the limit of \(limit)", animation: .frames(limit: limit))
+    }
+
+    /// The error for an animation whose `frames` frames of a `width`×`height` canvas hold more
+    /// pixels in all than `limit` (the GIF reader counts them up to the frame that goes past
+    /// it; the others know them all from the header).
+    static func tooManyPixelsInAll(frames: Int, width: Int, height: Int, limit: Int)
+      -> ImageError
+    {
+      ImageError(
+        .tooLarge,
+        "\(frames) frame\(frames == 1 ? "" : "s") of \(width)×\(height) "
+          + "\(frames == 1 ? "is" : "are") more than the limit of \(limit) pixels over all frames",
+        animation: .pixelsInAll(limit: limit))
     }
 
     /// The error for a picture that needs more than the whole memory budget.

@@ -66,7 +66,9 @@ package final class APNGWriter {
     }
     guard (1...0x7fff_ffff).contains(frameCount), (0...0x7fff_ffff).contains(loopCount) else {
       throw ImageError(
-        .writeFailed, "an APNG cannot have \(frameCount) frames and \(loopCount) plays")
+        .writeFailed,
+        "an APNG cannot have \(frameCount) frame\(frameCount == 1 ? "" : "s") and \(loopCount) "
+          + "play\(loopCount == 1 ? "" : "s")")
     }
     guard (0...9).contains(compression.level) else {
       throw ImageError(
@@ -168,7 +170,8 @@ package final class APNGWriter {
       guard let offset = animationControlOffset else {
         throw ImageError(
           .writeFailed,
-          "wrote \(framesWritten) frames after declaring \(declaredFrames), on a file that cannot seek"
+          "wrote \(framesWritten) frame\(framesWritten == 1 ? "" : "s") after declaring "
+            + "\(declaredFrames), on a file that cannot seek"
         )
       }
       try chunks.flush()

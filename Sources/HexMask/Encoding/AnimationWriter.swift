@@ -93,10 +93,11 @@ private final class ClampedLoops: AnimationWriter {
   var warnings: [Warning] { writer.warnings + clamped }
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     let longest = AnimatedWebPWriter.maximumMilliseconds
-    if delayMilliseconds > longest && clamped.isEmpty {
+    // One warning for the file, however many frames are shortened.
+    if delayMilliseconds > longest && !clamped.contains(where: { $0.kind == .shorterFrame }) {
       clamped.append(
         Warning(
-          .encoder,
+          .shorterFrame,
           "a frame of \(delayMilliseconds) ms is written as \(longest) ms, the longest a WebP "
             + "frame lasts"))
     }
@@ -104,10 +105,11 @@ private final class ClampedLoops: AnimationWriter {
   }
   func plays(_ loopCount: Int) -> Int {
     guard loopCount > 0xffff else { return loopCount }
-    if !clamped.contains(where: { $0.description.contains("plays") }) {
+    // Asked for the report, then again by finish: one warning.
+    if !clamped.contains(where: { $0.kind == .fewerPlays }) {
       clamped.append(
         Warning(
-          .encoder,
+          .fewerPlays,
           "\(loopCount) plays are written as 65535, the most a WebP plays (besides forever)"))
     }
     return 0xffff

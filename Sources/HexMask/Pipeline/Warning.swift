@@ -30,6 +30,12 @@ extension HexMask {
       case profileUnusable
       /// The encoder reported a problem that did not stop it.
       case encoder
+      /// The animation asks for more plays than the output format holds (an animated WebP
+      /// plays at most 65535 times besides forever): it plays the most the format holds.
+      case fewerPlays
+      /// A frame of the animation lasts longer than the output format holds (an animated
+      /// WebP's frame at most 16777215 ms): it lasts the longest the format holds.
+      case shorterFrame
     }
 
     public let kind: Kind

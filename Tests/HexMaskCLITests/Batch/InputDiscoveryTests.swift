@@ -82,8 +82,8 @@ import Testing
     #expect(mirrored.map(\.folder) == ["", "a", "abs", nil, ""])
   }
 
-  @Test func anUnreadableFolderIsAProblemNotACrash() throws {
-    guard getuid() != 0 else { return }  // root reads everything
+  @Test(.disabled(if: getuid() == 0, "root reads every folder, so none can be made unreadable"))
+  func anUnreadableFolderIsAProblemNotACrash() throws {
     try withTemporaryFolder { url in
       let dir = url.path
       try makePhotos(dir)
