@@ -28,6 +28,9 @@ package struct ImageMetadata: Sendable, Equatable {
   package var storedHeight = 0
   /// True for an animation with more than one frame (what the render may animate).
   package var isAnimated = false
+  /// False when a frame was chosen from an animation file and the frames after it were not
+  /// looked for: ``isAnimated`` is then unknown, not false.
+  package var framesCounted = true
 
   package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif

@@ -200,7 +200,8 @@ extension HexMask {
       width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
       isTurned: (metadata.exif.map(Orientation.fromExif) ?? .up) != .up,
       isClean: read.hasReadEverySourceRow && metadata.warnings.isEmpty
-        && reports.allSatisfy(\.warnings.isEmpty))
+        && reports.allSatisfy(\.warnings.isEmpty),
+      isStill: metadata.framesCounted && !metadata.isAnimated)
     for index in reports.indices { reports[index].picture = facts }
     return reports
   }
