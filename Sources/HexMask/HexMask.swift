@@ -100,7 +100,7 @@ extension HexMask {
   /// that a caller who keeps it (hexmask's rerun records) can tell two option sets that
   /// make the same bytes from this input: `keepColorProfile` with no profile, `autoOrient`
   /// with no turn, `strict` on a clean picture, a crop axis along which the picture is not
-  /// longer.
+  /// longer, frame 0 of a still.
   public struct PictureFacts: Equatable, Hashable, Sendable {
     /// The upright picture's size, in its pixels, as the render turned it.
     public var width: Int
@@ -111,13 +111,21 @@ extension HexMask {
     public var isTurned: Bool
     /// True when every row was decoded, without a warning: strict mode finds nothing.
     public var isClean: Bool
+    /// True when it is known to be one picture: a still format, or a GIF, APNG or WebP found
+    /// to hold one frame. False for an animation, and for a frame chosen from a GIF, APNG or
+    /// WebP, whose later frames are then not looked for.
+    public var isStill: Bool
 
-    public init(width: Int, height: Int, hasColorProfile: Bool, isTurned: Bool, isClean: Bool) {
+    public init(
+      width: Int, height: Int, hasColorProfile: Bool, isTurned: Bool, isClean: Bool,
+      isStill: Bool = false
+    ) {
       self.width = width
       self.height = height
       self.hasColorProfile = hasColorProfile
       self.isTurned = isTurned
       self.isClean = isClean
+      self.isStill = isStill
     }
   }
 }

@@ -299,7 +299,7 @@ extension HostileUserTests {
       firstError: nil,
       check: "! grep -rq -e photos -e gold out/.hexmask && ! grep -q -e hexmask-record -e gold "
         + "out/a.png && grep -qx "
-        + "'hexmask-record 3 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*x[0-9]* [poc-]*' "
+        + "'hexmask-record 3 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*x[0-9]* [pocs-]*' "
         + "out/.hexmask/a.png.rec"),
     HostileCase(
       title: "four processes with two option sets write one folder; a rerun settles it exactly",

@@ -45,6 +45,49 @@ extension HostileUserTests {
       command: "hexmask photos --out-dir out --size 48 --rotation -270", status: 0,
       firstError: "hexmask: 0 written, 2 skipped, 0 failed in …"),
     HostileCase(
+      title: "a rerun with --rotation 30 or 150, the default hexagon turned by steps, skips them",
+      setup: rendered("--size 48"),
+      command: "hexmask photos --out-dir out --size 48 --rotation 30 -q --json > rows "
+        + "&& hexmask photos --out-dir out --size 48 --rotation 150 -q --json >> rows",
+      status: 0, firstError: nil,
+      check: "[ $(grep -c '\"status\":\"skipped\"' rows) = 4 ] && hexmask photos --out-dir "
+        + "fresh --size 48 --rotation 30 -q && cmp out/a.png fresh/a.png && cmp out/b.png "
+        + "fresh/b.png && hexmask --svg 150.svg --size 48 --rotation 150 && hexmask --svg "
+        + "default.svg --size 48 && cmp 150.svg default.svg"),
+    HostileCase(
+      title: "a rerun with --rotation 45 or 60 (half a step) rebuilds them, as a fresh run does",
+      setup: rendered("--size 48"),
+      command: "hexmask photos --out-dir out --size 48 --rotation 45 -q --json > rows "
+        + "&& hexmask photos --out-dir out --size 48 --rotation 60 -q --json >> rows",
+      status: 0, firstError: nil,
+      check: "[ $(grep -c '\"reason\":\"changed\"' rows) = 4 ] && hexmask photos --out-dir "
+        + "fresh --size 48 --rotation 60 -q && cmp out/a.png fresh/a.png",
+      changes: outputs()),
+    HostileCase(
+      title: "a rerun with --frame 0 on still pictures skips them, and one without it again",
+      setup: rendered("--size 48"),
+      command: "hexmask photos --out-dir out --size 48 --frame 0 -q --json > rows "
+        + "&& hexmask photos --out-dir out --size 48 --frame first -q --format webp "
+        + "&& hexmask photos --out-dir out --size 48 --frame 0 -q --format webp --json >> rows "
+        + "&& hexmask photos --out-dir out --size 48 -q --format webp --json >> rows",
+      status: 0, firstError: nil,
+      check: "[ $(grep -c '\"status\":\"skipped\"' rows) = 6 ] && hexmask photos "
+        + "--out-dir fresh --size 48 --frame 0 -q && cmp out/a.png fresh/a.png"),
+    HostileCase(
+      title: "--frame 0 on an animation into a PNG rebuilds it (a still where it moved)",
+      setup: "mkdir photos && cp \"$FIXTURES/animation/mixed-disposal.gif\" photos/anim.gif "
+        + "&& hexmask photos --out-dir out --size 48 -q",
+      command: "hexmask photos --out-dir out --size 48 --frame 0 -q --json > rows "
+        + "&& hexmask photos --out-dir out --size 48 --frame 0 -q --json >> rows "
+        + "&& hexmask photos --out-dir out --size 48 --frame 0 --format jpeg -q "
+        + "&& hexmask photos --out-dir out --size 48 --format jpeg -q --json >> rows",
+      status: 0, firstError: nil,
+      check: "grep -q '\"output\":\"out/anim.png\",\"status\":\"written\",\"reason\":"
+        + "\"changed\"' rows && [ $(grep -c '\"status\":\"skipped\"' rows) = 2 ] "
+        + "&& hexmask photos/anim.gif still.png --size 48 --frame 0 -q "
+        + "&& cmp out/anim.png still.png",
+      changes: ["out/anim.png", "out/.hexmask/anim.png.rec"]),
+    HostileCase(
       title: "a rerun giving the defaults --corner 10 --line 5 skips them",
       setup: rendered("--size 48"),
       command: "hexmask photos --out-dir out --size 48 --corner 10 --line 5", status: 0,

@@ -79,7 +79,10 @@ final class AnimationPicture: ImageDecoder {
     isOpaque = !stride(from: 3, to: found.canvas.count, by: 4).contains { found.canvas[$0] != 255 }
     metadata = frames.metadata
     (metadata.storedWidth, metadata.storedHeight) = (width, height)
-    guard choice.frame == nil else { return }
+    guard choice.frame == nil else {
+      metadata.framesCounted = false
+      return
+    }
     if let declared = frames.declaredFrameCount {
       metadata.isAnimated = declared > 1
       return

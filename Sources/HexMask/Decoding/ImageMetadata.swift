@@ -31,6 +31,9 @@ package struct ImageMetadata: Sendable, Equatable {
   /// True when the pixels were turned upright already (a copy the look kept): `exif` still
   /// says how the file stores them, for the report, but nothing turns them again.
   package var isUpright = false
+  /// False when a frame was chosen from an animation file and the frames after it were not
+  /// looked for: ``isAnimated`` is then unknown, not false.
+  package var framesCounted = true
 
   package init(exif: [UInt8]? = nil, iccProfile: [UInt8]? = nil, warnings: [Warning] = []) {
     self.exif = exif

@@ -156,7 +156,7 @@ extension HexMask {
       if !found.isEmpty {
         square = look.picture.faceSquare(
           found.map { PixelBox(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
-          sides: shape.sides, rotation: shape.rotation)
+          sides: shape.sides, rotation: shape.drawnRotation)
       }
       faces = found.map { face in
         let box = look.inInput(

@@ -45,7 +45,7 @@ package struct MaskShape: Equatable, Sendable {
     }
     let unplaced = RoundedPolygon(
       canvasSide: side, lineWidth: line, sides: options.sides, cornerRadius: corner,
-      rotation: Self.radians(options.rotation))
+      rotation: Self.radians(options))
     switch options.layout {
     case .centered:
       polygon = unplaced.translated(
@@ -59,16 +59,9 @@ package struct MaskShape: Equatable, Sendable {
     self.canvasSide = canvasSide
   }
 
-  /// `degrees` as radians, after taking whole turns off exactly (`fmod` is exact): any
-  /// finite angle gives the same shape as its remainder, so the raster and the SVG, both
-  /// made from this shape, agree. Multiplying first would lose the angle to rounding for
-  /// large values (1e16° is off by whole radians) or overflow to infinity (1e308°).
-  /// Negative angles are taken into 0…360 too (−270° is 90°, −0° is 0°), so every
-  /// spelling of one angle is one shape, and one rerun recipe.
-  static func radians(_ degrees: Double) -> Double {
-    let turn = fmod(degrees, 360)
-    // `+ 0` turns −0 into +0, whose bits the recipe compares.
-    return ((turn < 0 ? turn + 360 : turn) + 0) * .pi / 180
+  /// The drawn rotation (``HexMask/Shape/drawnRotation``) in radians.
+  static func radians(_ shape: HexMask.Shape) -> Double {
+    shape.drawnRotation * .pi / 180
   }
 
   /// `length` in pixels on a `side` canvas. A percentage too large for a `Double` in pixels

@@ -265,7 +265,8 @@ extension HexMask {
       width: width, height: height, hasColorProfile: metadata.iccProfile != nil,
       isTurned: metadata.storedOrientation != .up,
       isClean: read.hasReadEverySourceRow && metadata.warnings.isEmpty
-        && reports.allSatisfy(\.warnings.isEmpty))
+        && reports.allSatisfy(\.warnings.isEmpty),
+      isStill: metadata.framesCounted && !metadata.isAnimated)
     for index in reports.indices { reports[index].picture = facts }
     return reports
   }

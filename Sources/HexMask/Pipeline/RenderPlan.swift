@@ -48,8 +48,7 @@ extension HexMask {
       square = picture.square
       outputs = []
       for (index, size) in sizes.enumerated() {
-        var side = size ?? square.side
-        if !output.upscale { side = min(side, square.side) }
+        let side = HexMask.outputSide(size: size, upscale: output.upscale, squareSide: square.side)
         do throws(Error) {
           try HexMask.checkOutputSize(side: side, output: output, input: input)
           outputs.append(Planned(side: side, mask: try HexMask.maskShape(shape, side: side)))

@@ -3,10 +3,12 @@ import HexMask
 /// What actually makes one output, written out so that two command lines that make the
 /// same bytes give the same text: the text a ``RunRecord``'s digest is taken over.
 ///
-/// Values are resolved for the output's canvas side and format before they are written:
-/// `--corner` and `--line` as the pixels the shape uses (so `--corner 10 --line 5` given
-/// explicitly equals the defaults wherever they fit), the rotation as the renderer reduces
-/// it (`450` is `90`), `--focus 0.5,0.5` as the centre square it picks, the seed layout's
+/// Values are resolved for the output's canvas side and format before they are written, by
+/// the library's own rules (``MaskShape``, ``HexMask/outputSide(size:upscale:squareSide:)``,
+/// ``HexMask/Input/frameChoice(for:facts:)``): `--corner` and `--line` as the pixels the shape
+/// uses (so `--corner 10 --line 5` given explicitly equals the defaults wherever they fit),
+/// the rotation as the shape is drawn (``HexMask/Shape/drawnRotation``: on a hexagon `450`,
+/// `30` and `-270` are `90`), `--focus 0.5,0.5` as the centre square it picks, the seed layout's
 /// crop as its top-left square whatever `--gravity` or `--focus` say. Options that cannot
 /// change this output are left out: `--quality` unless JPEG or lossy WebP or AVIF,
 /// `--lossless` unless WebP or AVIF, `--compression` unless PNG, `--no-upscale` without `--size`, the picture's
@@ -27,9 +29,9 @@ import HexMask
 /// With the facts of the `picture` it is made from (kept in its record), the recipe is exact
 /// for that picture: the side is the one the options give it, and a `--size` equal to its
 /// own side is its own size; `--strip` without a profile, `--no-rotate` without an EXIF
-/// turn, `--strict` on a picture read whole without a warning, and a `--gravity` or
-/// `--focus` along an axis the picture is not longer in (y on a landscape, both on a
-/// square) change nothing and are left out. With `--face-size` the side is the output's
+/// turn, `--strict` on a picture read whole without a warning, `--frame 0` on a still, and a
+/// `--gravity` or `--focus` along an axis the picture is not longer in (y on a landscape,
+/// both on a square) change nothing and are left out. With `--face-size` the side is the output's
 /// own (the framed square's depends on the faces) and `--size` is kept as given.
 func effectiveRecipe(
   of settings: RenderSettings, side: Int, format: OutputFormat,
@@ -41,7 +43,7 @@ func effectiveRecipe(
   // The kind as the library's rule makes it: what it leaves unused is left out. A
   // contradiction is refused before any output is made, so its recipe is never recorded.
   let kind = (try? settings.choices.kind(for: format).kind) ?? HexMask.Output.Kind(format)
-  let mask = if case .mask = kind { true } else { false }
+  let mask = kind.isMask
   var side = side
   add("format", mask ? "mask" : format.rawValue)
   // A framed face's own side depends on the faces, not on the picture's facts: the side
@@ -49,7 +51,7 @@ func effectiveRecipe(
   let framed = output.faceSize != nil && !mask && settings.shape.layout != .seed
   if let picture, !framed {
     let own = min(picture.width, picture.height)
-    side = output.size.map { output.upscale ? $0 : min($0, own) } ?? own
+    side = HexMask.outputSide(size: output.size, upscale: output.upscale, squareSide: own)
     add("side", String(side))
     add("size", side == own ? "own" : "scaled")
   } else {
@@ -121,10 +123,10 @@ func effectiveRecipe(
       add("profile", colour)
     }
     if picture?.isTurned ?? true { add("orient", settings.input.autoOrient ? "exif" : "stored") }
-    // `--frame` makes one frame a still where a WebP or RGBA PNG of an animation would move;
-    // frame 0 of an output that cannot move is the frame it shows anyway. Only when given,
-    // so that the recipes of every other output stay as they were.
-    if let frame = settings.input.frame, frame > 0 || kind.canMove {
+    // The frame as the library resolves it: only where it makes other bytes than no choice
+    // (not frame 0 of a still, nor of an output that cannot move), so that the recipes of
+    // every other output stay as they were.
+    if let frame = settings.input.frameChoice(for: kind, facts: picture) {
       add("frame", String(frame))
     }
   }

@@ -27,8 +27,9 @@ import HexMask
 ///   another process writing the same folder with other options, or by hand — no longer
 ///   matches, so a record can never vouch for a file it did not see written;
 /// - the **picture's facts** (``HexMask/PictureFacts``: its upright size, and whether it
-///   had a colour profile, an EXIF turn, damage), which the recipe is resolved with, so an
-///   option that cannot act on this input leaves the digest as it was.
+///   had a colour profile, an EXIF turn, damage, and was known to be a still), which the
+///   recipe is resolved with, so an option that cannot act on this input leaves the digest
+///   as it was.
 ///
 /// The output is put in place before its record, each atomically, so `kill -9` at any moment
 /// leaves at worst an output without a matching record, which the next run rebuilds. Checking
@@ -40,8 +41,8 @@ struct RunRecord: Equatable, Sendable {
   var side: Int
   /// The output as it was put in place.
   var output: FileStamp
-  /// What the input was (its upright size; whether it had a profile, a turn, damage), which
-  /// the recipe is resolved with; nil in records of version 2, which kept none.
+  /// What the input was (its upright size; whether it had a profile, a turn, damage, one
+  /// frame), which the recipe is resolved with; nil in records of version 2, which kept none.
   var picture: HexMask.PictureFacts?
 
   init(recipe: UInt64, side: Int, output: FileStamp, picture: HexMask.PictureFacts? = nil) {
@@ -52,14 +53,16 @@ struct RunRecord: Equatable, Sendable {
   }
 
   /// The line stored in the record file: version 3 with the picture's facts, as
-  /// `640x427 pc` (`p`: a colour profile, `o`: an EXIF turn, `c`: clean; `-`: none of them).
+  /// `640x427 pcs` (`p`: a colour profile, `o`: an EXIF turn, `c`: clean, `s`: known to be a
+  /// still; `-`: none of them). Records written before `s` was kept lack it, and so count
+  /// as not known to be stills: their digests were taken so, and still match.
   var line: String {
     let digest = String(recipe, radix: 16)
     let padded = String(repeating: "0", count: 16 - digest.count) + digest
     guard let picture else { return "\(Self.magic) \(padded) \(side) \(output)\n" }
     let flags =
       (picture.hasColorProfile ? "p" : "") + (picture.isTurned ? "o" : "")
-      + (picture.isClean ? "c" : "")
+      + (picture.isClean ? "c" : "") + (picture.isStill ? "s" : "")
     return
       "\(Self.factsMagic) \(padded) \(side) \(output) \(picture.width)x\(picture.height) "
       + "\(flags.isEmpty ? "-" : flags)\n"
@@ -83,11 +86,12 @@ struct RunRecord: Equatable, Sendable {
       let sides = fields[6].split(separator: "x")
       let flags = fields[7]
       guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
-        width > 0, height > 0, flags == "-" || flags.allSatisfy({ "poc".contains($0) })
+        width > 0, height > 0, flags == "-" || flags.allSatisfy({ "pocs".contains($0) })
       else { return nil }
       picture = HexMask.PictureFacts(
         width: width, height: height, hasColorProfile: flags.contains("p"),
-        isTurned: flags.contains("o"), isClean: flags.contains("c"))
+        isTurned: flags.contains("o"), isClean: flags.contains("c"),
+        isStill: flags.contains("s"))
     }
     self.init(
       recipe: recipe, side: side,
