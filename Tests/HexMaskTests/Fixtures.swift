@@ -71,3 +71,29 @@ func thrownError(_ body: () throws(ImageError) -> Void) -> ImageError? {
     return error
   }
 }
+
+/// The bytes of an APNG of `frames` (`width × height` straight RGBA each), 100 ms a frame,
+/// playing forever, as hexmask's APNG writer stores them.
+func apngBytes(_ frames: [[UInt8]], width: Int, height: Int) throws -> [UInt8] {
+  var buffer: UnsafeMutablePointer<CChar>?
+  var size = 0
+  guard let file = open_memstream(&buffer, &size) else {
+    throw TestFileError(description: "open_memstream failed")
+  }
+  do {
+    let writer = try APNGWriter(
+      file: file, width: width, height: height, frameCount: frames.count, loopCount: 0)
+    for frame in frames {
+      try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 100) }
+    }
+    try writer.finish()
+  } catch {
+    fclose(file)
+    free(buffer)
+    throw error
+  }
+  fclose(file)
+  defer { free(buffer) }
+  guard let buffer else { return [] }
+  return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+}

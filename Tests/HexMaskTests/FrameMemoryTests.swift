@@ -57,26 +57,7 @@ import Testing
     let first = [UInt8](repeating: 200, count: side * side * 4)
     var second = first
     second[0] = 0
-    var buffer: UnsafeMutablePointer<CChar>?
-    var size = 0
-    guard let file = open_memstream(&buffer, &size) else {
-      throw TestFileError(description: "open_memstream failed")
-    }
-    do {
-      let writer = try APNGWriter(
-        file: file, width: side, height: side, frameCount: 2, loopCount: 0)
-      for frame in [first, second] {
-        try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 100) }
-      }
-      try writer.finish()
-    } catch {
-      fclose(file)
-      free(buffer)
-      throw error
-    }
-    fclose(file)
-    defer { free(buffer) }
-    let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    let bytes = try apngBytes([first, second], width: side, height: side)
     let refusal = Self.memoryRefusal(bytes, limit: 1 << 20, kind: AnimatedRenderTests.apng)
     #expect(refusal?.limit == 1 << 20)
     #expect((refusal?.needed ?? 0) >= 2 * side * side * 4)

@@ -49,27 +49,7 @@ import Testing
   static func apng(
     _ frames: [[UInt8]], width: Int, height: Int, orientation: Orientation
   ) throws -> [UInt8] {
-    var buffer: UnsafeMutablePointer<CChar>?
-    var size = 0
-    guard let file = open_memstream(&buffer, &size) else {
-      throw TestFileError(description: "open_memstream failed")
-    }
-    do {
-      let writer = try APNGWriter(
-        file: file, width: width, height: height, frameCount: frames.count, loopCount: 0)
-      for frame in frames {
-        try frame.withUnsafeBufferPointer { try writer.addFrame($0, delayMilliseconds: 100) }
-      }
-      try writer.finish()
-    } catch {
-      fclose(file)
-      free(buffer)
-      throw error
-    }
-    fclose(file)
-    defer { free(buffer) }
-    guard let buffer else { return [] }
-    let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    let bytes = try apngBytes(frames, width: width, height: height)
     guard orientation != .up else { return bytes }
     let afterHeader = 8 + 8 + 13 + 4
     return Array(bytes[..<afterHeader]) + exifChunk(orientation) + Array(bytes[afterHeader...])

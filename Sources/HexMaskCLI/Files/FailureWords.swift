@@ -33,6 +33,9 @@ extension FileFailure.Cause {
       } ?? error.reason
     case .image(.decoding(let error)) where error.animation != nil:
       error.animation.map { "\(error.reason) (\($0.option))" } ?? error.reason
+    // A memory refusal names the option that sets the limit, whatever stage it comes from.
+    case .image(.encoding(let error)) where error.memory != nil:
+      "\(error.reason) (--memory-limit)"
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words
