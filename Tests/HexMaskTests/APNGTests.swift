@@ -118,7 +118,7 @@ import Testing
       var skipped = [UInt8](repeating: 0, count: max(consumed, 1))
       #expect(fread(&skipped, 1, consumed, file) == consumed)
       let source = try APNGFrames(
-        file: file, signatureBytes: consumed, maxPixels: 1 << 20, maxFrames: 10)
+        file: file, signatureBytes: consumed, maxPixels: 1 << 20, maxFrames: 10, memory: nil)
       var frames: [[UInt8]] = []
       while let frame = try source.nextFrame() { frames.append(Array(frame.canvas)) }
       return frames
@@ -320,7 +320,8 @@ import Testing
       writeAnimationWithRectangles(source, onlyChanges: true, iccProfile: profile).bytes)
     #expect(tagged.list.map(\.type) == ["IHDR", "acTL", "tEXt", "iCCP", "fcTL", "IDAT", "IEND"])
     let read = try withBytesFile(tagged.bytes) { file in
-      try APNGFrames(file: file, signatureBytes: 0, maxPixels: 100, maxFrames: 10).metadata
+      try APNGFrames(file: file, signatureBytes: 0, maxPixels: 100, maxFrames: 10, memory: nil)
+        .metadata
     }
     #expect(read.iccProfile == profile)
     let plain = try Chunks(
@@ -379,7 +380,7 @@ private func readAnimation(
   try withBytesFile(bytes) { file in
     let source = try APNGFrames(
       file: file, signatureBytes: 0, maxPixels: maxPixels, maxFrames: maxFrames,
-      maxTotalPixels: maxTotalPixels)
+      maxTotalPixels: maxTotalPixels, memory: nil)
     var animation = Animation(
       width: source.canvasWidth, height: source.canvasHeight, loopCount: source.loopCount,
       declaredFrameCount: source.declaredFrameCount)

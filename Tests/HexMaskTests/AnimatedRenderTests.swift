@@ -21,10 +21,14 @@ import Testing
       let source: any FrameSource =
         switch ImageFormat(sniffing: bytes) {
         case .gif:
-          try GIFFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
+          try GIFFrames(
+            file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30, memory: nil)
         case .webp:
-          try WebPFrames(file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30)
-        default: try APNGFrames(file: file, signatureBytes: 0, maxPixels: 1 << 24, maxFrames: 1000)
+          try WebPFrames(
+            file: file, maxPixels: 1 << 24, maxFrames: 1000, maxTotalPixels: 1 << 30, memory: nil)
+        default:
+          try APNGFrames(
+            file: file, signatureBytes: 0, maxPixels: 1 << 24, maxFrames: 1000, memory: nil)
         }
       var frames = Frames()
       while let frame = try source.nextFrame() {

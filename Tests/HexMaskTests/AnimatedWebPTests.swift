@@ -70,8 +70,10 @@ import Testing
     let source = try readWebPAnimation(Fixtures.bytes("animation/webp-gif2webp-mixed.webp"))
     let bytes = try writeWebPAnimation(source, lossless: true, iccProfile: profile)
     let read = try withBytesFile(bytes) { file in
-      try WebPFrames(file: file, maxPixels: 1 << 20, maxFrames: 100, maxTotalPixels: 1 << 24)
-        .metadata
+      try WebPFrames(
+        file: file, maxPixels: 1 << 20, maxFrames: 100, maxTotalPixels: 1 << 24, memory: nil
+      )
+      .metadata
     }
     #expect(read.iccProfile == profile)
     let chunks = try RIFFFrame.chunkTypes(bytes)
@@ -90,7 +92,7 @@ import Testing
       #expect(fread(&skipped, 1, consumed, file) == consumed)
       let source = try WebPFrames(
         file: file, prefix: Array(skipped.prefix(consumed)), maxPixels: 1 << 20,
-        maxFrames: 100, maxTotalPixels: 1 << 24)
+        maxFrames: 100, maxTotalPixels: 1 << 24, memory: nil)
       var frames: [[UInt8]] = []
       while let frame = try source.nextFrame() { frames.append(Array(frame.canvas)) }
       return frames
@@ -389,7 +391,8 @@ private func readWebPAnimation(
 ) throws -> WebPAnimation {
   try withBytesFile(bytes) { file in
     let source = try WebPFrames(
-      file: file, maxPixels: maxPixels, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
+      file: file, maxPixels: maxPixels, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels,
+      memory: nil)
     var animation = WebPAnimation(
       width: source.canvasWidth, height: source.canvasHeight, loopCount: source.loopCount,
       declaredFrameCount: source.declaredFrameCount)

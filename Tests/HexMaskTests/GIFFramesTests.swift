@@ -44,7 +44,7 @@ private func decodeGIF(
       let got = fread(&head, 1, prefix, file)
       let frames = try GIFFrames(
         file: file, prefix: Array(head[..<got]), maxPixels: limits.maxPixels,
-        maxFrames: limits.maxFrames, maxTotalPixels: limits.maxTotalPixels)
+        maxFrames: limits.maxFrames, maxTotalPixels: limits.maxTotalPixels, memory: nil)
       var decoded = DecodedGIF(
         width: frames.canvasWidth, height: frames.canvasHeight, loopCount: 0, frames: [],
         warnings: [])
@@ -179,8 +179,10 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
     let bytes = try Fixtures.bytes("animation/icc-p3.gif")
     #expect(bytes.count > 548)  // the profile is in the file
     let metadata = try withFile(Fixtures.path("animation/icc-p3.gif")) { file in
-      try GIFFrames(file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20)
-        .metadata
+      try GIFFrames(
+        file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20, memory: nil
+      )
+      .metadata
     }
     #expect(metadata.iccProfile == nil)
   }
@@ -283,7 +285,7 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
       defer { fclose(file) }
       result = Result { () throws(ImageError) in
         let frames = try GIFFrames(
-          file: file, maxPixels: 1 << 20, maxFrames: 20_000, maxTotalPixels: 1 << 40)
+          file: file, maxPixels: 1 << 20, maxFrames: 20_000, maxTotalPixels: 1 << 40, memory: nil)
         var count = 0
         while try frames.nextFrame() != nil {
           count += 1
@@ -319,7 +321,8 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
   @Test func readErrorIsUnreadable() throws {
     let error = try withFile(NSTemporaryDirectory()) { file in
       thrownError { () throws(ImageError) in
-        _ = try GIFFrames(file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20)
+        _ = try GIFFrames(
+          file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 20, memory: nil)
       }
     }
     #expect(error?.kind == .unreadable)

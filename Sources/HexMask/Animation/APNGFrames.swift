@@ -61,7 +61,7 @@ package final class APNGFrames: FrameSource {
   /// caller already consumed and checked, up to the first IDAT.
   package init(
     file: CFile, signatureBytes: Int, replay: [UInt8] = [], maxPixels: Int, maxFrames: Int,
-    maxTotalPixels: Int = .max, memory: MemoryBudget? = nil
+    maxTotalPixels: Int = .max, memory: MemoryBudget?
   ) throws(ImageError) {
     reader = PNGChunkReader(file: file, replay: replay)
     if signatureBytes < 8 {

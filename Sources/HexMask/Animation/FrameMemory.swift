@@ -3,7 +3,9 @@
 /// waiting for memory while the first is held, could wait for ever). Every frame reader
 /// (GIF, APNG, animated WebP) prices itself here, by the same rule: `canvases` whole
 /// RGBA canvases (the one shown, the copy "restore to previous" needs, the first frame a
-/// render keeps), plus `working` bytes its decoding holds at most at once.
+/// render keeps), plus `working` bytes its decoding holds at most at once. Each frame
+/// reader's initialiser takes `memory:` with no default, so none is opened without a word
+/// on its budget (nil says: none).
 ///
 /// ```swift
 /// reservation = try reserveFrameReading(

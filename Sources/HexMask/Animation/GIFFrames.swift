@@ -73,7 +73,7 @@ package final class GIFFrames: FrameSource {
   /// taken from `memory` first.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
-    memory: MemoryBudget? = nil
+    memory: MemoryBudget?
   ) throws(ImageError) {
     let input = GIFInput(file: file, prefix: prefix)
     var code: Int32 = 0

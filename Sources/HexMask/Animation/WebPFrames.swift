@@ -57,7 +57,7 @@ package final class WebPFrames: FrameSource {
   /// sniff the format), and prepares the decoder.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
-    memory: MemoryBudget? = nil
+    memory: MemoryBudget?
   ) throws(ImageError) {
     // A compressed frame is smaller than its pixels: a file larger than every allowed
     // canvas pixel at 4 bytes, plus room for headers and metadata, holds no allowed file.
