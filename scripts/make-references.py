@@ -21,7 +21,7 @@ relative to Fixtures/ and the SHA-256 of the decoded pixels, rows top to bottom.
   those. Files djpeg refuses (12-bit, lossless, no image) are not listed; the tests
   expect hexmask to refuse them too.
 
-The tests (Tests/HexMaskTests/ReferenceTests.swift) decode every listed file and
+The tests (Tests/HexMaskTests/Decoding/ReferenceTests.swift) decode every listed file and
 compare digests; they never run this script.
 """
 
