@@ -48,6 +48,11 @@ final class TurnedCanvas: ImageDecoder {
       x: min(1, width - 1), y: y, width: storedWidth, height: storedHeight)
     let step = width > 1 ? ((next.y - first.y) * storedWidth + next.x - first.x) * 4 : 0
     var from = (first.y * storedWidth + first.x) * 4
+    if step == 4 {
+      // The upright row lies in one stored run (orientation 1, most files): copied whole.
+      _ = row.update(fromContentsOf: canvas[from..<(from + row.count)])
+      return
+    }
     for to in stride(from: 0, to: row.count, by: 4) {
       row[to] = canvas[from]
       row[to + 1] = canvas[from + 1]
