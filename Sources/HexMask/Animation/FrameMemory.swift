@@ -16,5 +16,7 @@ func reserveFrameReading(
 ) throws(ImageError) -> MemoryReservation? {
   let (total, overflow) = wholeBytes(width, height, 4 * canvases).addingReportingOverflow(
     max(0, working))
-  return try memory.reserve(overflow ? Int.max : total)
+  return try memory.reserve(
+    overflow ? Int.max : total,
+    for: PictureSize(width: width, height: height, isAnimation: true))
 }

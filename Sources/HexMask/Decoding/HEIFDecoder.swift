@@ -116,7 +116,9 @@ private func decodeHEIF(
       width: Int(heif_image_handle_get_width(handle)),
       height: Int(heif_image_handle_get_height(handle)), maxPixels: maxPixels)
   }
-  let reservation = try memory.reserve(decodingBytes(of: handle))
+  let reservation = try memory.reserve(
+    decodingBytes(of: handle),
+    for: PictureSize(width: metadata.storedWidth, height: metadata.storedHeight))
   let picture = try decodePixels(of: handle)
   let (width, height) = (picture.width, picture.height)
   reservation?.shrink(to: picture.rgba.bytes.count)

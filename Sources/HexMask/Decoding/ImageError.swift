@@ -73,10 +73,10 @@ extension HexMask {
     }
 
     /// The error for a picture that needs more than the whole memory budget.
-    static func memory(needed: Int, limit: Int) -> ImageError {
+    static func memory(needed: Int, limit: Int, purpose: String = "to decode") -> ImageError {
       ImageError(
         .tooLarge,
-        "needs \(byteAmount(needed)) to decode, more than the memory limit of "
+        "needs \(byteAmount(needed)) \(purpose), more than the memory limit of "
           + byteAmount(limit),
         memory: MemoryLimit(needed: needed, limit: limit))
     }

@@ -18,7 +18,8 @@ func reserveWholeDecode(
   let turned = orientation.needsWholePicture ? wholeBytes(width, height, 4) : 0
   guard whole > 0 || turned > 0 else { return nil }
   let (total, overflow) = whole.addingReportingOverflow(turned)
-  return try memory.reserve(overflow ? Int.max : total)
+  return try memory.reserve(
+    overflow ? Int.max : total, for: PictureSize(width: width, height: height))
 }
 
 /// `width × height × bytesPerPixel`, or `Int.max` when that does not fit an `Int` (a

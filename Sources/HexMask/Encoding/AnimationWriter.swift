@@ -40,7 +40,7 @@ func makeAnimationWriter(
   frameCount: Int?, loopCount: Int, memory: MemoryBudget? = nil
 ) throws(ImageError) -> any AnimationWriter {
   try checkEncodingMemory(
-    side * side * animationBytesPerPixel(output.kind),
+    output.kind.encodingBytes(side: side, moving: true),
     for: "a \(side)×\(side) animated \(output.format == .webp ? "WebP" : "PNG")",
     purpose: "to encode its frames", memory: memory)
   let writer = try makeForegroundWriter(
@@ -75,11 +75,12 @@ private func makeForegroundWriter(
 /// drawn, two copies waiting for the encoder, what was last sent (WebP) or the frame before
 /// (APNG), the rectangle cut out, and the encoder's own (as ``WebPWriter``'s, or deflate's
 /// rows). The encoded frames come on top, a compressed file's worth.
-func animationBytesPerPixel(_ kind: HexMask.Output.Kind) -> Int {
+func animationCost(_ kind: HexMask.Output.Kind) -> EncodingCost {
   switch kind {
   case .webp(let webp):
-    4 + 8 + 5 + 4 + WebPWriter.bytesPerPixel(lossless: webp.quality == .lossless)
-  default: 4 + 8 + 4 + 4 + 8
+    let frame = WebPWriter.cost(lossless: webp.quality == .lossless)
+    return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + 5 + 4 + frame.perPixel)
+  default: return EncodingCost(fixed: 8 << 20, perPixel: 4 + 8 + 4 + 4 + 8)
   }
 }
 

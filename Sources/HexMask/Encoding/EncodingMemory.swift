@@ -1,8 +1,53 @@
+/// What an encoder holds while it writes a `side`² picture: a fixed part (its library's
+/// tables and threads) and a part that grows with the pixels. Measured by
+/// `bench/memory_table.sh` (peak RSS over an idle render, on photos and on noise, every
+/// side from 500 to 4000), each figure set at or above the largest peak seen.
+///
+/// ```swift
+/// WebPWriter.cost(lossless: true).bytes(width: 2000, height: 2000)   // 156 MiB
+/// ```
+struct EncodingCost: Equatable {
+  var fixed: Int
+  var perPixel: Int
+
+  /// An encoder that takes rows as they come (PNG, JPEG): its memory follows the width
+  /// (a few MiB of rows and deflate windows), not counted against the budget, like a
+  /// decoder's rows.
+  static let streamed = EncodingCost(fixed: 0, perPixel: 0)
+
+  /// The bytes for a `width × height` picture; `Int.max` (too much for any budget) when
+  /// that does not fit an `Int`.
+  func bytes(width: Int, height: Int) -> Int {
+    guard perPixel > 0 || fixed > 0 else { return 0 }
+    let (total, overflow) = wholeBytes(width, height, perPixel).addingReportingOverflow(fixed)
+    return overflow ? Int.max : total
+  }
+}
+
+extension HexMask.Output.Kind {
+  /// What the writer of this kind holds for a `side`² output, `moving` when it takes every
+  /// frame of an animation.
+  func encodingBytes(side: Int, moving: Bool) -> Int {
+    encodingCost(moving: moving).bytes(width: side, height: side)
+  }
+
+  private func encodingCost(moving: Bool) -> EncodingCost {
+    if moving { return animationCost(self) }
+    switch self {
+    case .png(let png): return png.palette == nil ? .streamed : PalettePNGWriter.cost
+    case .mask(let mask): return mask.palette == nil ? .streamed : PalettePNGWriter.cost
+    case .jpeg: return .streamed
+    case .webp(let webp): return WebPWriter.cost(lossless: webp.quality == .lossless)
+    case .avif(let avif): return AVIFWriter.cost(lossless: avif.quality == .lossless)
+    }
+  }
+}
+
 /// Refuses an output whose encoding would need more memory than the budget's whole limit,
-/// before any row is written: the writers that hold whole pictures (WebP, AVIF, palette PNG)
-/// check their need as decoding does. It is checked, not reserved: a render already holds
-/// its decoder's reservation, and waiting in the budget's queue for a second one could wait
-/// forever.
+/// before any row is written: the writers that hold whole pictures (WebP, AVIF, palette PNG,
+/// animations) check their need as decoding does. It is checked, not reserved: a render
+/// takes it from the budget at its door, together with its decode
+/// (``HexMask/MemoryBudget/forRender(encoding:)``); this guards a writer made on its own.
 ///
 /// ```swift
 /// try checkEncodingMemory(needed, for: "a 3000×3000 AVIF", purpose: "to encode", memory: budget)
@@ -16,4 +61,13 @@ func checkEncodingMemory(
     "\(picture) needs \(byteAmount(needed)) \(purpose), more than the memory limit of "
       + byteAmount(memory.limit),
     memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
+}
+
+extension Int {
+  /// `self + other`, or `Int.max` when that overflows: memory needs are summed this way,
+  /// and one too large for any budget stays too large.
+  func addingSaturated(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? Int.max : sum
+  }
 }

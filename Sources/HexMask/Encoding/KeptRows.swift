@@ -4,11 +4,11 @@
 /// every row is there.
 ///
 /// The encoders' own memory comes on top of the kept rows, so a picture whose whole need
-/// (`bytesPerPixel`, measured) is over the memory limit is refused before any row, as
+/// (`cost`, measured) is over the memory limit is refused before any row, as
 /// decoding refuses a picture that does not fit: a 16383² AVIF once took 7.8 GB.
 ///
 /// ```swift
-/// var kept = try KeptRows(width: 2, height: 1, format: "AVIF", bytesPerPixel: 32, memory: nil)
+/// var kept = try KeptRows(width: 2, height: 1, format: "AVIF", cost: .streamed, memory: nil)
 /// try kept.append(row)   // 8 bytes
 /// try kept.close()       // now kept.pixels is the whole picture
 /// ```
@@ -20,12 +20,13 @@ struct KeptRows {
   private var closed = false
 
   /// Rows for a `width`×`height` picture (sides already checked by the writer) of `format`
-  /// (its name, for the message), whose encoding needs `bytesPerPixel` in all.
-  init(width: Int, height: Int, format: String, bytesPerPixel: Int, memory: MemoryBudget?)
+  /// (its name, for the message), whose encoding needs `cost` in all.
+  init(width: Int, height: Int, format: String, cost: EncodingCost, memory: MemoryBudget?)
     throws(ImageError)
   {
     try checkEncodingMemory(
-      width * height * bytesPerPixel, for: "a \(width)×\(height) \(format)", purpose: "to encode",
+      cost.bytes(width: width, height: height), for: "a \(width)×\(height) \(format)",
+      purpose: "to encode",
       memory: memory)
     self.width = width
     self.height = height

@@ -65,6 +65,14 @@ extension HexMask {
       }
     }
     let sizes = targets.map(\.size)
+    // One reservation for the decode and the encode (the budget's first request takes
+    // both): the outputs are priced from the picture's size before any pixel exists.
+    var input = input
+    let stillFrame = input.frame != nil
+    let budget = input.memoryBudget?.forRender { picture in
+      encodingBytes(of: picture, sizes: sizes, output: output, stillFrame: stillFrame)
+    }
+    input.memoryBudget = budget
     let start = ftello(source)
     let picture: OpenedPicture
     do throws(Error) {
@@ -76,6 +84,18 @@ extension HexMask {
     }
     let plan = try RenderPlan(
       picture: picture, sizes: sizes, shape: shape, output: output, input: input)
+    do throws(Error) {
+      // A picture read row by row reserved nothing: the outputs take theirs now.
+      try decoding { () throws(ImageError) in
+        try budget?.reserveEncoding(
+          plan.outputs.reduce(0) { total, planned in
+            total.addingSaturated(
+              plan.output.kind.encodingBytes(side: planned.side, moving: plan.animates))
+          })
+      }
+    } catch {
+      throw forInput(error)
+    }
     var frames: Frames?
     if plan.animates {
       do throws(Error) {
@@ -92,6 +112,21 @@ extension HexMask {
     return try carryOut(
       plan, picture: picture, frames: frames, files: targets.map(\.file),
       memory: input.memoryBudget)
+  }
+
+  /// What outputs of `sizes` will hold while they are encoded, for a picture of `picture`'s
+  /// size: at most, since the square is not chosen yet (it is never larger than the
+  /// picture's short side), and moving when the picture is an animation whose outputs move
+  /// (as ``RenderPlan`` decides: not when a `stillFrame` is chosen).
+  private static func encodingBytes(
+    of picture: PictureSize, sizes: [Int?], output: Output, stillFrame: Bool
+  ) -> Int {
+    let squareSide = min(picture.width, picture.height)
+    let moving = picture.isAnimation && !stillFrame && output.kind.canMove && !output.maskOnly
+    return sizes.reduce(0) { total, size in
+      let side = outputSide(size: size, upscale: output.upscale, squareSide: squareSide)
+      return total.addingSaturated(output.kind.encodingBytes(side: side, moving: moving))
+    }
   }
 
   /// The animation `picture` shows the first frame of, ready for the frames after it: the

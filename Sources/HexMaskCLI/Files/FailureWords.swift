@@ -26,16 +26,12 @@ extension FileFailure.Cause {
         "image is \($0.width)×\($0.height) = \($0.width * $0.height) pixels, more than "
           + "--max-pixels \($0.limit)"
       } ?? error.reason
-    case .image(.decoding(let error)) where error.memory != nil:
-      error.memory.map {
-        "needs \(byteAmount($0.needed)) to decode, more than the memory limit of "
-          + "\(byteAmount($0.limit)) (--memory-limit)"
-      } ?? error.reason
+    // A memory refusal names the option that sets the limit, whatever stage it comes from.
+    case .image(.decoding(let error)) where error.memory != nil,
+      .image(.encoding(let error)) where error.memory != nil:
+      "\(error.reason) (--memory-limit)"
     case .image(.decoding(let error)) where error.animation != nil:
       error.animation.map { "\(error.reason) (\($0.option))" } ?? error.reason
-    // A memory refusal names the option that sets the limit, whatever stage it comes from.
-    case .image(.encoding(let error)) where error.memory != nil:
-      "\(error.reason) (--memory-limit)"
     case .image(.decoding(let error)), .image(.encoding(let error)): error.reason
     case .image(.warningInStrictMode(let warning)): "\(warning.description) (--strict)"
     case .image(.shape(let error)): error.words

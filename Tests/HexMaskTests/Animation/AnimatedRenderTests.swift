@@ -247,26 +247,32 @@ import Testing
     }
   }
 
-  /// What an animated output takes to encode is checked against the memory limit before
-  /// anything is written, as a still WebP's is.
-  @Test func theMemoryLimitCoversAnimatedOutputs() throws {
+  /// What an animated output takes to encode is taken from the memory limit before
+  /// anything is written, together with the frames' reading, in one reservation: a limit
+  /// that holds the encoding alone is not enough.
+  @Test func theMemoryLimitCoversAnimatedOutputsTogetherWithTheirReading() throws {
     let bytes = try Fixtures.bytes(Self.gif)
     var input = HexMask.Input()
     let side = 200
-    let needed = side * side * animationBytesPerPixel(Self.losslessWebP)
-    input.memoryBudget = HexMask.MemoryBudget(limit: needed - 1)
-    let tooLarge = ImageError(
-      .tooLarge,
-      "a 200×200 animated WebP needs \(byteAmount(needed)) to encode its frames, more than the "
-        + "memory limit of \(byteAmount(needed - 1))",
-      memory: .init(needed: needed, limit: needed - 1))
-    #expect(throws: HexMask.Error.encoding(tooLarge)) {
-      try HexMask.render(bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
+    let encoding = Self.losslessWebP.encodingBytes(side: side, moving: true)
+    input.memoryBudget = HexMask.MemoryBudget(limit: encoding)
+    var refusal: ImageError?
+    do {
+      _ = try HexMask.render(
+        bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
+    } catch .decoding(let error) {
+      refusal = error
     }
+    let needed = try #require(refusal?.memory?.needed)
+    #expect(needed > encoding)
+    #expect(
+      refusal?.reason == "needs \(byteAmount(needed)) to decode and encode, more than the "
+        + "memory limit of \(byteAmount(encoding))")
     input.memoryBudget = HexMask.MemoryBudget(limit: needed)
     let fits = try HexMask.render(
       bytes, output: Self.output(Self.losslessWebP, size: side), input: input)
     #expect(fits.animation?.frames == 3)
+    #expect(input.memoryBudget?.bytesInUse == 0)
   }
 
   /// A WebP frame lasts at most 16777215 ms; an APNG's longer frame is written as that,

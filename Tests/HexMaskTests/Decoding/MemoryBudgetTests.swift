@@ -18,6 +18,59 @@ import Testing
     withExtendedLifetime(second) {}
   }
 
+  /// A render's budget adds its outputs' encoding to the first reservation its readers
+  /// make, in the same request, and holds it until the render lets its budget go.
+  @Test func aRendersFirstReadingTakesItsEncodingInTheSameRequest() throws {
+    let shared = MemoryBudget(limit: 1000)
+    var render: MemoryBudget? = shared.forRender { picture in picture.width * picture.height }
+    var reading: MemoryReservation? = try render?.reserve(
+      100, for: PictureSize(width: 10, height: 20))
+    #expect(shared.bytesInUse == 300)
+    #expect(reading?.bytes == 100)
+    reading?.shrink(to: 40)
+    #expect(shared.bytesInUse == 240)
+    // A second reading (a look's decoder let go, the render's own) takes only its bytes.
+    reading = nil
+    let second = try render?.reserve(50, for: PictureSize(width: 10, height: 20))
+    #expect(shared.bytesInUse == 250)
+    try render?.reserveEncoding(999)  // held already: nothing more
+    #expect(shared.bytesInUse == 250)
+    withExtendedLifetime(second) {}
+    render = nil
+    #expect(shared.bytesInUse == 50)
+  }
+
+  /// Decode and encode that fit the limit apart but not together are refused at the door,
+  /// in one message naming both.
+  @Test func decodeAndEncodeOverTheLimitTogetherAreRefusedTogether() throws {
+    let shared = MemoryBudget(limit: 1000)
+    let render = shared.forRender { _ in 600 }
+    let error = try #require(
+      thrownError { () throws(ImageError) in
+        _ = try render.reserve(600, for: PictureSize(width: 1, height: 1))
+      })
+    #expect(error.memory == ImageError.MemoryLimit(needed: 1200, limit: 1000))
+    #expect(error.reason.contains("to decode and encode"))
+    #expect(shared.bytesInUse == 0)
+    let overflowing = shared.forRender { _ in Int.max }
+    #expect(
+      thrownError { () throws(ImageError) in
+        _ = try overflowing.reserve(1, for: PictureSize(width: 1, height: 1))
+      }?.memory?.needed == Int.max)
+  }
+
+  /// A render whose picture is read row by row reserved nothing: its encoding is taken on
+  /// its own, once.
+  @Test func aRenderThatReadNothingWholeTakesItsEncodingAlone() throws {
+    let shared = MemoryBudget(limit: 1000)
+    var render: MemoryBudget? = shared.forRender { _ in 600 }
+    try render?.reserveEncoding(300)
+    try render?.reserveEncoding(300)
+    #expect(shared.bytesInUse == 300)
+    render = nil
+    #expect(shared.bytesInUse == 0)
+  }
+
   @Test func moreThanTheWholeLimitFailsAtOnceNamingIt() throws {
     let budget = MemoryBudget(limit: 512 << 20)
     let needed = 1_288_490_189  // 1.2 GiB

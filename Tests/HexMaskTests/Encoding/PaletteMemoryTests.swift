@@ -17,7 +17,7 @@ import Testing
 
   @Test func aPictureOverTheMemoryLimitIsRefused() throws {
     let side = 3000
-    let needed = side * side * PalettePNGWriter.bytesPerPixel
+    let needed = PalettePNGWriter.cost.bytes(width: side, height: side)
     let error = try Self.make(side: side, limit: 64 << 20)
     #expect(error?.kind == .tooLarge)
     #expect(error?.memory == ImageError.MemoryLimit(needed: needed, limit: 64 << 20))
@@ -28,7 +28,7 @@ import Testing
 
   @Test func aPictureWithinTheLimitOrWithoutABudgetIsWritten() throws {
     let side = 3000
-    let needed = side * side * PalettePNGWriter.bytesPerPixel
+    let needed = PalettePNGWriter.cost.bytes(width: side, height: side)
     #expect(try Self.make(side: side, limit: needed) == nil)
     #expect(try Self.make(side: side, limit: needed - 1) != nil)
     #expect(try Self.make(side: side, limit: nil) == nil)
