@@ -49,10 +49,11 @@ func openWebP(bytes: [UInt8], maxPixels: Int, need: PictureNeed? = nil, memory: 
   let window = DecodeWindow(width: width, height: height, need: need)
   let delivered = window.outputWidth * window.outputHeight * 4
   // A lossless picture is decoded whole inside libwebp (4 bytes a pixel), a lossy one row
-  // by row (its cache of rows, with the loop filter's margin: 512 bytes a column, more
-  // than measured), its alpha plane (1 byte a pixel) whole; the file is held whole too.
+  // by row (its cache of 36 rows with the loop filter's margin, and a macroblock row's
+  // state: 40 bytes a column), its alpha plane (1 byte a pixel) whole; the file is held
+  // whole too.
   let decoding =
-    features.format == 2 ? pixels * 4 : width * 512 + (features.has_alpha != 0 ? pixels : 0)
+    features.format == 2 ? pixels * 4 : width * 40 + (features.has_alpha != 0 ? pixels : 0)
   let working = decoding + bytes.count
   let reservation = try memory.reserve(
     working + delivered, for: PictureSize(width: width, height: height))

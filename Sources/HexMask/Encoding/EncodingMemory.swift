@@ -28,15 +28,15 @@ extension HexMask.Output.Kind {
   /// What the writer of this kind holds for a `side`² output, `moving` when it takes every
   /// frame of an animation.
   func encodingBytes(side: Int, moving: Bool) -> Int {
-    encodingCost(moving: moving).bytes(width: side, height: side)
+    encodingCost(side: side, moving: moving).bytes(width: side, height: side)
   }
 
-  private func encodingCost(moving: Bool) -> EncodingCost {
+  private func encodingCost(side: Int, moving: Bool) -> EncodingCost {
     if moving { return animationCost(self) }
     switch self {
     case .png(let png): return png.palette == nil ? .streamed : PalettePNGWriter.cost
     case .mask(let mask): return mask.palette == nil ? .streamed : PalettePNGWriter.cost
-    case .jpeg: return .streamed
+    case .jpeg: return JPEGWriter.cost(side: side)
     case .webp(let webp): return WebPWriter.cost(lossless: webp.quality == .lossless)
     case .avif(let avif): return AVIFWriter.cost(lossless: avif.quality == .lossless)
     }
