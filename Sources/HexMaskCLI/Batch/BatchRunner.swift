@@ -262,5 +262,5 @@ private func recordNamesOutput(of item: BatchItem) -> Bool {
   guard let recordPath = item.record, let record = RunRecord(contentsOf: recordPath),
     let output = FileStamp(path: item.output)
   else { return false }
-  return record.output == output
+  return record.output.vouches(for: output, recordWritten: record.written)
 }

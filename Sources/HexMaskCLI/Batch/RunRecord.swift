@@ -13,7 +13,7 @@ import HexMask
 /// that mirrors them (`DIR/.hexmask/2024/a.png.rec` for `DIR/2024/a.png`):
 ///
 /// ```
-/// hexmask-record 3 9f3c0e7a21b4d856 427 48213 1764590400.123456789 640x427 pc
+/// hexmask-record 4 9f3c0e7a21b4d856 427 48213 1764590400.123456789 1764590400.125000001 2049:1311 640x427 pc
 /// ```
 ///
 /// - the **recipe**: a digest of the input's size and modification time, the
@@ -23,9 +23,12 @@ import HexMask
 /// - the **side** of the output, which the effective recipe is resolved at (a default
 ///   corner shrinks on a small canvas; a `--corner 10` given explicitly equals it only where
 ///   10 fits);
-/// - the **output's size and modification time** as written. An output replaced since — by
-///   another process writing the same folder with other options, or by hand — no longer
-///   matches, so a record can never vouch for a file it did not see written;
+/// - the **output's size, modification time, change time (ctime) and device:inode** as
+///   written. An output replaced since — by another process writing the same folder with
+///   other options, by hand, or by a copy that keeps size and modification time (`cp -p`,
+///   `rsync -a`, `touch -r`) — no longer matches, so a record can never vouch for a file it
+///   did not see written. Records of version 3 and 2 kept no identity: they vouch only for an
+///   output whose ctime is not later than the record file itself;
 /// - the **picture's facts** (``HexMask/PictureFacts``: its upright size, and whether it
 ///   had a colour profile, an EXIF turn, damage, and was known to be a still), which the
 ///   recipe is resolved with, so an option that cannot act on this input leaves the digest
@@ -44,6 +47,15 @@ struct RunRecord: Equatable, Sendable {
   /// What the input was (its upright size; whether it had a profile, a turn, damage, one
   /// frame), which the recipe is resolved with; nil in records of version 2, which kept none.
   var picture: HexMask.PictureFacts?
+  /// When the record file was written (its modification time), for a record that kept no
+  /// identity of its output; nil for one not read from a file.
+  var written: FileTime?
+
+  /// Equal records say the same; when each was read does not count.
+  static func == (left: RunRecord, right: RunRecord) -> Bool {
+    (left.recipe, left.side, left.output) == (right.recipe, right.side, right.output)
+      && left.picture == right.picture
+  }
 
   init(recipe: UInt64, side: Int, output: FileStamp, picture: HexMask.PictureFacts? = nil) {
     self.recipe = recipe
@@ -52,10 +64,12 @@ struct RunRecord: Equatable, Sendable {
     self.picture = picture
   }
 
-  /// The line stored in the record file: version 3 with the picture's facts, as
-  /// `640x427 pcs` (`p`: a colour profile, `o`: an EXIF turn, `c`: clean, `s`: known to be a
-  /// still; `-`: none of them). Records written before `s` was kept lack it, and so count
-  /// as not known to be stills: their digests were taken so, and still match.
+  /// The line stored in the record file: version 4 with the output's identity
+  /// (`ctime device:inode`) and the picture's facts, as `640x427 pcs` (`p`: a colour
+  /// profile, `o`: an EXIF turn, `c`: clean, `s`: known to be a still; `-`: none of them).
+  /// Records written before `s` was kept lack it, and so count as not known to be stills:
+  /// their digests were taken so, and still match. Without identity or facts (a stamp not
+  /// taken from a file, tests), the older versions' lines.
   var line: String {
     let digest = String(recipe, radix: 16)
     let padded = String(repeating: "0", count: 16 - digest.count) + digest
@@ -63,23 +77,37 @@ struct RunRecord: Equatable, Sendable {
     let flags =
       (picture.hasColorProfile ? "p" : "") + (picture.isTurned ? "o" : "")
       + (picture.isClean ? "c" : "") + (picture.isStill ? "s" : "")
-    return
-      "\(Self.factsMagic) \(padded) \(side) \(output) \(picture.width)x\(picture.height) "
-      + "\(flags.isEmpty ? "-" : flags)\n"
+    let facts = "\(picture.width)x\(picture.height) \(flags.isEmpty ? "-" : flags)\n"
+    guard let identity = output.identity else {
+      return "\(Self.factsMagic) \(padded) \(side) \(output) \(facts)"
+    }
+    let changed = "\(identity.changed.seconds).\(identity.changed.nanoseconds)"
+    let file = "\(identity.file.device):\(identity.file.inode)"
+    return "\(Self.identityMagic) \(padded) \(side) \(output) \(changed) \(file) \(facts)"
   }
 
-  /// Reads a record line of version 2 or 3; nil for anything else (another version's
+  /// Reads a record line of version 2, 3 or 4; nil for anything else (another version's
   /// format, damage).
   init?(line: String) {
-    let fields = Substring(line).trimmingSuffix("\n").split(separator: " ")
+    var fields = Substring(line).trimmingSuffix("\n").split(separator: " ")
     let magic = fields.count >= 2 ? "\(fields[0]) \(fields[1])" : ""
+    var identity: FileStamp.Identity?
+    if magic == Self.identityMagic && fields.count == 10 {
+      let file = fields[7].split(separator: ":")
+      guard let changed = Self.time(fields[6]), file.count == 2,
+        let device = UInt64(file[0]), let inode = UInt64(file[1])
+      else { return nil }
+      identity = FileStamp.Identity(
+        file: FileIdentity(device: device, inode: inode), changed: changed)
+      fields.removeSubrange(6...7)
+    } else if magic == Self.identityMagic {
+      return nil
+    }
     guard
-      (magic == Self.magic && fields.count == 6) || (magic == Self.factsMagic && fields.count == 8),
+      (magic == Self.magic && fields.count == 6)
+        || ((magic == Self.factsMagic || identity != nil) && fields.count == 8),
       let recipe = UInt64(fields[2], radix: 16), let side = Int(fields[3]), side > 0,
-      let size = Int64(fields[4])
-    else { return nil }
-    let time = fields[5].split(separator: ".")
-    guard time.count == 2, let seconds = Int64(time[0]), let nanoseconds = Int64(time[1])
+      let size = Int64(fields[4]), let time = Self.time(fields[5])
     else { return nil }
     var picture: HexMask.PictureFacts?
     if fields.count == 8 {
@@ -93,17 +121,25 @@ struct RunRecord: Equatable, Sendable {
         isTurned: flags.contains("o"), isClean: flags.contains("c"),
         isStill: flags.contains("s"))
     }
-    self.init(
-      recipe: recipe, side: side,
-      output: FileStamp(size: size, seconds: seconds, nanoseconds: nanoseconds),
-      picture: picture)
+    var output = FileStamp(size: size, seconds: time.seconds, nanoseconds: time.nanoseconds)
+    output.identity = identity
+    self.init(recipe: recipe, side: side, output: output, picture: picture)
+  }
+
+  /// `seconds.nanoseconds` as a record writes a time; nil for anything else.
+  private static func time(_ field: Substring) -> FileTime? {
+    let parts = field.split(separator: ".")
+    guard parts.count == 2, let seconds = Int64(parts[0]), let nanoseconds = Int64(parts[1])
+    else { return nil }
+    return FileTime(seconds: seconds, nanoseconds: nanoseconds)
   }
 
   /// Reads the record file at `path`; nil when there is none, it cannot be read, or it is
   /// no regular file there (a symbolic link, a FIFO, which is never waited on).
   init?(contentsOf path: String) {
-    guard let line = firstRecordBytes(at: path) else { return nil }
+    guard let (line, written) = firstRecordBytes(at: path) else { return nil }
     self.init(line: String(decoding: line, as: UTF8.self))
+    self.written = written
   }
 
   /// Stores the record at `path`, creating its folders, by an atomic rename onto that path
@@ -145,7 +181,7 @@ struct RunRecord: Equatable, Sendable {
     case S_IFREG: break
     default: return "a device"
     }
-    guard let bytes = firstRecordBytes(at: path),
+    guard let (bytes, _) = firstRecordBytes(at: path),
       bytes.starts(with: Array(recordMagicPrefix.utf8))
     else { return "a file that is not a hexmask record" }
     return nil
@@ -166,18 +202,21 @@ struct RunRecord: Equatable, Sendable {
   // Version 2 keeps no facts of the picture: its digest is of the whole recipe, still
   // checked as such, so an upgrade rebuilds nothing; each output gets version 3 when next
   // written.
+  // Version 3 keeps the output's size and modification time only, which a copy keeps too
+  // (`cp -p`): it vouches only for an output unchanged since the record was written.
   private static let magic = "\(recordMagicPrefix)2"
   private static let factsMagic = "\(recordMagicPrefix)3"
+  private static let identityMagic = "\(recordMagicPrefix)4"
 }
 
 /// How every record line starts, whatever its version: `hexmask-record N …`. A file that
 /// starts so is a record hexmask may replace, even one of a version it no longer reads.
 private let recordMagicPrefix = "hexmask-record "
 
-/// The first bytes (at most 128, a record line) of the regular file at `path`, opened
-/// without following a link and without waiting (a FIFO); nil when there is none, it is no
-/// regular file or it cannot be read.
-private func firstRecordBytes(at path: String) -> ArraySlice<UInt8>? {
+/// The first bytes (at most 256, a record line) of the regular file at `path`, opened
+/// without following a link and without waiting (a FIFO), and when it was written; nil when
+/// there is none, it is no regular file or it cannot be read.
+private func firstRecordBytes(at path: String) -> (ArraySlice<UInt8>, FileTime)? {
   let descriptor = path.withFileName {
     open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
   }
@@ -185,10 +224,10 @@ private func firstRecordBytes(at path: String) -> ArraySlice<UInt8>? {
   defer { close(descriptor) }
   var info = stat()
   guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-  var buffer = [UInt8](repeating: 0, count: 128)
+  var buffer = [UInt8](repeating: 0, count: 256)
   let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
   guard count > 0 else { return nil }
-  return buffer[..<count]
+  return (buffer[..<count], FileTime(modificationTime(info)))
 }
 
 /// What makes an output, as a digest: its ``effectiveRecipe(of:side:format:)``, the version
@@ -274,7 +313,7 @@ func rerunReason(for item: BatchItem, recipe: Recipe, force: Bool) -> WriteReaso
   guard let recordPath = item.record else { return force ? .forced : nil }
   guard let inputNow = FileStamp(path: item.input),
     let record = RunRecord(contentsOf: recordPath),
-    record.output == outputNow,
+    record.output.vouches(for: outputNow, recordWritten: record.written),
     record.recipe
       == recipe.digest(
         input: inputNow, side: record.side, format: recipe.format(of: item.output),

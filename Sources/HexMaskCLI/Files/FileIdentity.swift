@@ -16,6 +16,11 @@ struct FileIdentity: Hashable, Sendable {
   var device: UInt64
   var inode: UInt64
 
+  init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
+
   /// The identity `stat`, `lstat` or `fstat` reported.
   init(_ info: stat) {
     device = UInt64(truncatingIfNeeded: info.st_dev)

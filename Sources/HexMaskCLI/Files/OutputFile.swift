@@ -92,15 +92,18 @@ final class OutputFile {
     committed = true
     switch destination {
     case .file(let path, let temporary):
-      var info = stat()
-      guard fflush(stream) == 0, fstat(fileno(stream), &info) == 0 else {
+      // The stamp is taken after the file is in place (a rename or link changes its ctime),
+      // through a descriptor of its own: never of whatever else the path names by then.
+      let kept = fflush(stream) == 0 ? dup(fileno(stream)) : -1
+      guard kept >= 0 else {
         let reason = systemError()
         fclose(stream)
         temporary.discard()
         throw FileFailure(file: name, reason: "cannot write: \(reason)")
       }
+      defer { close(kept) }
       try temporary.publish(as: path, closing: stream, name: name)
-      return FileStamp(info)
+      return FileStamp(descriptor: kept)
     case .spooledToDescriptor(let descriptor):
       defer { fclose(stream) }
       try copySpool(to: descriptor)
@@ -144,18 +147,48 @@ final class OutputFile {
   }
 }
 
-/// The size and modification time of a file: what a rerun compares to tell whether an output
-/// is still the one it wrote.
+/// The size and modification time of a file, and which file it is: what a rerun compares to
+/// tell whether an output is still the very file it wrote.
 struct FileStamp: Equatable, Sendable, CustomStringConvertible {
   var size: Int64
   var seconds: Int64
   var nanoseconds: Int64
+  /// The file itself as the system knows it: device, inode and when the inode last changed
+  /// (ctime, which no user command can set back: `cp -p`, `rsync -a` and `touch -r` copy a
+  /// size and modification time, never these). Nil in records of version 3 and older.
+  var identity: Identity?
+
+  struct Identity: Equatable, Sendable {
+    var file: FileIdentity
+    var changed: FileTime
+  }
 
   init(_ info: stat) {
     size = Int64(info.st_size)
     let modified = modificationTime(info)
     seconds = Int64(modified.tv_sec)
     nanoseconds = Int64(modified.tv_nsec)
+    identity = Identity(file: FileIdentity(info), changed: FileTime(changeTime(info)))
+  }
+
+  /// The stamp of the file open as `descriptor`; nil when it cannot be read.
+  init?(descriptor: Int32) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    self.init(info)
+  }
+
+  /// True when `now`, the file at the path today, is the very file this stamp was taken of:
+  /// the same size and modification time, and the same device, inode and change time. A
+  /// stamp of an older record, which kept no identity, vouches only where it still can: when
+  /// the file has not changed (its ctime) since the record was written (`recordWritten`).
+  func vouches(for now: FileStamp, recordWritten: FileTime?) -> Bool {
+    guard size == now.size, seconds == now.seconds, nanoseconds == now.nanoseconds else {
+      return false
+    }
+    if let identity { return identity == now.identity }
+    guard let recordWritten, let changed = now.identity?.changed else { return false }
+    return changed <= recordWritten
   }
 
   /// Reads it with `stat` (following links); nil when the file does not exist.
@@ -173,6 +206,36 @@ struct FileStamp: Equatable, Sendable, CustomStringConvertible {
 
   /// `size seconds.nanoseconds`, as records store it.
   var description: String { "\(size) \(seconds).\(nanoseconds)" }
+}
+
+/// A time a file system keeps, to the nanosecond, comparable.
+struct FileTime: Comparable, Sendable {
+  var seconds: Int64
+  var nanoseconds: Int64
+
+  init(_ time: timespec) {
+    seconds = Int64(time.tv_sec)
+    nanoseconds = Int64(time.tv_nsec)
+  }
+
+  init(seconds: Int64, nanoseconds: Int64) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  static func < (left: FileTime, right: FileTime) -> Bool {
+    (left.seconds, left.nanoseconds) < (right.seconds, right.nanoseconds)
+  }
+}
+
+/// When the inode `info` describes last changed (its content, name, links or mode): `st_ctim`
+/// on Linux, `st_ctimespec` on Darwin.
+func changeTime(_ info: stat) -> timespec {
+  #if os(Linux)
+    info.st_ctim
+  #elseif canImport(Darwin)
+    info.st_ctimespec
+  #endif
 }
 
 /// When the file `info` describes was last changed, to the nanosecond where the file system

@@ -22,6 +22,98 @@ import Testing
     #expect(RunRecord(line: record.line) == record)
   }
 
+  @Test func aRecordOfVersion4KeepsTheOutputsIdentity() {
+    var output = FileStamp(size: 99, seconds: 1_764_590_401, nanoseconds: 123_456_789)
+    output.identity = FileStamp.Identity(
+      file: FileIdentity(device: 2049, inode: 1311),
+      changed: FileTime(seconds: 1_764_590_401, nanoseconds: 125_000_001))
+    let facts = HexMask.PictureFacts(
+      width: 640, height: 427, hasColorProfile: true, isTurned: false, isClean: true)
+    let record = RunRecord(
+      recipe: 0x00ab_cdef_0123_4567, side: 427, output: output, picture: facts)
+    #expect(
+      record.line
+        == "hexmask-record 4 00abcdef01234567 427 99 1764590401.123456789 "
+        + "1764590401.125000001 2049:1311 640x427 pc\n")
+    #expect(RunRecord(line: record.line) == record)
+  }
+
+  @Test(arguments: [
+    "hexmask-record 4 00abcdef01234567 427 99 1.2 1.3 2049:1311 640x427",
+    "hexmask-record 4 00abcdef01234567 427 99 1.2 1.3 2049-1311 640x427 pc",
+    "hexmask-record 4 00abcdef01234567 427 99 1.2 x.3 2049:1311 640x427 pc",
+    "hexmask-record 4 00abcdef01234567 427 99 1.2 640x427 pc",
+    "hexmask-record 9 00abcdef01234567 427 99 1.2 640x427 pc",
+    "hexmask-recordx 3 00abcdef01234567 427 99 1.2 640x427 pc",
+  ])
+  func aDamagedOrUnknownRecordIsNoRecord(line: String) {
+    #expect(RunRecord(line: line) == nil)
+  }
+
+  /// A record vouches only for the very file hexmask wrote: a file of the user's with the
+  /// same size and modification time (`cp -p`, `rsync -a`, `touch -r`) is another inode, or
+  /// the same inode changed later, and is not vouched for. A version 3 record (no identity)
+  /// vouches for an output unchanged since the record was written, and for nothing else.
+  @Test func aRecordVouchesOnlyForTheVeryFileItSawWritten() throws {
+    try withTemporaryFolder { url in
+      let folder = url.path
+      let item = BatchItem(
+        input: folder + "/in.jpg", output: folder + "/out.png", record: folder + "/out.png.rec")
+      try Data("photo".utf8).write(to: URL(fileURLWithPath: item.input))
+      try Data("PICTURE".utf8).write(to: URL(fileURLWithPath: item.output))
+      let options = RenderSettings()
+      let recipe = Recipe(options: options)
+      let input = try #require(FileStamp(path: item.input))
+      let written = try #require(FileStamp(path: item.output))
+      let facts = HexMask.PictureFacts(
+        width: 64, height: 64, hasColorProfile: false, isTurned: false, isClean: true)
+      let record = try #require(item.record)
+      func recordAs(_ output: FileStamp) throws {
+        try RunRecord(
+          recipe: RunRecord.recipe(input: input, side: 64, options: options, picture: facts),
+          side: 64, output: output, picture: facts
+        ).write(to: record)
+      }
+      try recordAs(written)
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == nil)
+
+      // `cp -p` of a user's file of the same size over the output: a new inode.
+      let copy = folder + "/user.png"
+      try Data("USERDAT".utf8).write(to: URL(fileURLWithPath: copy))
+      let times = [
+        timespec(tv_sec: Int(written.seconds), tv_nsec: Int(written.nanoseconds)),
+        timespec(tv_sec: Int(written.seconds), tv_nsec: Int(written.nanoseconds)),
+      ]
+      #expect(utimensat(AT_FDCWD, copy, times, 0) == 0)
+      #expect(rename(copy, item.output) == 0)
+      let replaced = try #require(FileStamp(path: item.output))
+      #expect(replaced.size == written.size && replaced.seconds == written.seconds)
+      #expect(replaced.nanoseconds == written.nanoseconds)
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == .changed)
+
+      // The same inode written over in place, its modification time set back.
+      try recordAs(replaced)
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == nil)
+      usleep(20_000)
+      let handle = try #require(FileHandle(forWritingAtPath: item.output))
+      handle.write(Data("PICTURE".utf8))
+      try handle.close()
+      #expect(utimensat(AT_FDCWD, item.output, times, 0) == 0)
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == .changed)
+
+      // A version 3 record of the same output: it vouches while the output is unchanged
+      // since the record was written, not after.
+      var unidentified = try #require(FileStamp(path: item.output))
+      unidentified.identity = nil
+      try recordAs(unidentified)
+      #expect(try String(contentsOfFile: record, encoding: .utf8).hasPrefix("hexmask-record 3 "))
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == nil)
+      usleep(20_000)
+      #expect(utimensat(AT_FDCWD, item.output, times, 0) == 0)  // `touch -r`: ctime moves on
+      #expect(rerunReason(for: item, recipe: recipe, force: false) == .changed)
+    }
+  }
+
   @Test(arguments: [
     "", "hexmask-record 1 00abcdef01234567 99 1.2\n", "hexmask-record 3 00abcdef01234567 4 99 1.2",
     "hexmask-record 2 xyz 4 99 1.2", "hexmask-record 2 00abcdef01234567 4 99",

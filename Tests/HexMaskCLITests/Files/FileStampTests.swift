@@ -23,7 +23,12 @@ import Testing
         timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789),
       ]
       #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
-      let stamp = try #require(FileStamp(path: path))
+      var stamp = try #require(FileStamp(path: path))
+      var info = stat()
+      #expect(stat(path, &info) == 0)
+      #expect(stamp.identity?.file == FileIdentity(info))
+      #expect(stamp.identity?.changed == FileTime(changeTime(info)))
+      stamp.identity = nil
       #expect(stamp == FileStamp(size: 5, seconds: 1_000_000_000, nanoseconds: 123_456_789))
       #expect(FileStamp(path: folder + "/missing") == nil)
     }
