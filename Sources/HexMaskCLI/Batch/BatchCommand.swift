@@ -111,7 +111,7 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     // A pipe closed under an ignored SIGPIPE stops the batch as the signal would have.
     shouldStop: { stopSignal.load(ordering: .relaxed) != 0 || console.pipeClosed },
     onResult: reporter.record)
-  reporter.finish()
+  reporter.finish(items)
 
   let signal = stopSignal.load(ordering: .relaxed)
   if signal != 0 { throw .interrupted(signal: signal) }

@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let reporter = BatchReporter(total: items.count, settings: job.batch, console: .system)
 /// _ = renderBatch(items, options: options, jobs: 4, onResult: reporter.record)
-/// reporter.finish()
+/// reporter.finish(items)
 /// ```
 final class BatchReporter: Sendable {
   private let total: Int
@@ -70,9 +70,20 @@ final class BatchReporter: Sendable {
     }
   }
 
-  /// Prints the results still waiting behind files that never started, then the summary.
-  func finish() {
+  /// Prints the results still waiting behind files that never started (a stop), and for
+  /// `--json` a row for each of those, `"status":"not started"`, all in input order, so every
+  /// one of `items` has its row; then the summary.
+  func finish(_ items: [BatchItem]) {
     state.withLock { state in
+      for index in state.nextToPrint..<max(state.nextToPrint, items.count) {
+        if let result = state.waiting.removeValue(forKey: index) {
+          report(result, &state)
+        } else if json {
+          if console.outputIsTerminal { clearProgress(&state) }
+          console.standardOutput(
+            jsonLine(BatchResult(item: items[index], status: .failed), status: "not started"))
+        }
+      }
       for index in state.waiting.keys.sorted() {
         if let result = state.waiting.removeValue(forKey: index) { report(result, &state) }
       }

@@ -355,9 +355,13 @@ import Testing
       try Data().write(to: errorURL)
       let process = Process()
       process.executableURL = try hexmaskExecutable()
-      process.arguments = ["in", "--out-dir", "out", "-j", "1"]
+      process.arguments = ["in", "--out-dir", "out", "-j", "1", "--json"]
       process.currentDirectoryURL = dir
-      process.standardOutput = FileHandle.nullDevice
+      let outputURL = dir.appendingPathComponent("stdout.jsonl")
+      try Data().write(to: outputURL)
+      let outputHandle = try FileHandle(forWritingTo: outputURL)
+      defer { try? outputHandle.close() }
+      process.standardOutput = outputHandle
       let errorHandle = try FileHandle(forWritingTo: errorURL)
       defer { try? errorHandle.close() }
       process.standardError = errorHandle
@@ -381,6 +385,14 @@ import Testing
       for name in written {
         #expect(try decodeImage(at: out.appendingPathComponent(name).path).width == 427)
       }
+      // Every file has its --json row, in input order: those not started say so.
+      let rows = try jsonObjects(try Data(contentsOf: outputURL))
+      #expect(
+        rows.map { $0["input"] as? String }
+          == (0..<count).map { String(format: "in/photo%02d.jpg", $0) })
+      #expect(rows.filter { $0["status"] as? String == "written" }.count == written.count)
+      #expect(
+        rows.filter { $0["status"] as? String == "not started" }.count == count - written.count)
 
       let rerun = try runHexMask(["in", "--out-dir", "out", "--json"], in: dir, timeout: 120)
       #expect(rerun.status == 0, "\(rerun.standardError)")
