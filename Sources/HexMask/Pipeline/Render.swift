@@ -69,6 +69,15 @@ extension HexMask {
     // both): the outputs are priced from the picture's size before any pixel exists.
     var input = input
     let stillFrame = input.frame != nil
+    if stillFrame || !output.kind.canMove || output.maskOnly, !input.strict {
+      // A still output reads the frames up to its own, never the rest: how many the file
+      // holds is no work it does, whether a header says so (APNG, WebP) or not (GIF).
+      // Strict mode reads every frame, and so holds the file to the limit.
+      if let frame = input.frame, frame >= input.maxFrames {
+        throw forInput(.decoding(.tooManyFrames(limit: input.maxFrames)))
+      }
+      input.maxFrames = Int.max
+    }
     let budget = input.memoryBudget?.forRender { picture in
       encodingBytes(of: picture, sizes: sizes, output: output, stillFrame: stillFrame)
     }
