@@ -81,12 +81,16 @@ enum CommandError: Error, Equatable, Sendable {
   case outputConflicts([OutputConflict], recursive: Bool = false)
   /// `--out-dir` names a file, or a folder that cannot be created: said once, nothing read.
   case unusableOutputFolder(FileFailure)
+  /// `--name` puts an output (`output`, relative to the output folder) among the rerun
+  /// records in `.hexmask/`: a usage error, said before any file is read.
+  case nameAmongRecords(output: String, template: String)
   /// The inputs of a batch hold no picture hexmask reads; `skipped` files were not pictures.
   case noPictures(skipped: Int)
   /// Some files of a batch failed (each already reported); the others were written.
   case someFilesFailed(count: Int)
   /// A batch stopped early on SIGINT or SIGTERM, after the running files finished.
-  case interrupted(signal: Int32)
+  /// `quiet`: `-q` was given, and the exit status says it alone.
+  case interrupted(signal: Int32, quiet: Bool = false)
   /// `--gravity face`, and neither `HEXMASK_FACE_MODEL` nor an installed OpenCV names a
   /// face cascade.
   case noFaceModel
@@ -105,7 +109,7 @@ enum CommandError: Error, Equatable, Sendable {
     case .renderFailed(let error): error.cause.isUsage ? 2 : 1
     case .unreadableList, .someFilesFailed, .noPictures, .unusableOutputFolder: 1
     // The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
-    case .interrupted(let signal): 128 + signal
+    case .interrupted(let signal, _): 128 + signal
     // A closed pipe ends the process as SIGPIPE's default action would have: 128 + 13.
     case .textNotWritten(_, let code): code == EPIPE ? 128 + SIGPIPE : 1
     default: 2
@@ -170,6 +174,10 @@ enum CommandError: Error, Equatable, Sendable {
         + "--out-dir DIR"
     case .renderFailed(let error), .unreadableList(let error), .unusableOutputFolder(let error):
       error.displayed
+    case .nameAmongRecords(let output, let template):
+      "--name \(quotedName(template)) puts the output \(quotedName(output)) among hexmask's "
+        + "rerun records in '\(recordFolderName)'; name the outputs otherwise, or keep the "
+        + "records elsewhere with --records DIR"
     case .invalidTemplate(let text, let option, let reason):
       "invalid name template \(quotedName(text)) for '\(option)': \(reason)"
     case .needsOutputFolder(let option):
@@ -207,7 +215,7 @@ enum CommandError: Error, Equatable, Sendable {
           ? "" : " (\(skipped) file\(skipped == 1 ? "" : "s") skipped; \(readableFormats))")
     case .someFilesFailed(let count):
       "\(count) file\(count == 1 ? "" : "s") failed"
-    case .interrupted(let signal):
+    case .interrupted(let signal, _):
       "stopped by \(signal == 15 ? "SIGTERM" : "SIGINT"); run the same command again to "
         + "finish the rest"
     case .textNotWritten(let stream, let code):
@@ -239,6 +247,8 @@ enum CommandError: Error, Equatable, Sendable {
     switch self {
     // Whoever closed the pipe wanted no more, as for text below.
     case .renderFailed(let error) where error.cause == .closedPipe: []
+    // -q: the status (130, 143) says it.
+    case .interrupted(_, quiet: true): []
     case .renderFailed, .unreadableList, .interrupted, .outputIsInput, .outputIsFaceModel,
       .svgIsOutput, .outputIsStandardError, .noPictures, .outputNotMadeByHexMask,
       .pictureOnTerminal, .contradiction, .unusableOutputFolder, .noFaceModel,

@@ -39,6 +39,12 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   {
     throw .inputIsRecordFolder(folder)
   }
+  // An output folder that cannot be one is said first: conflicts among the outputs it
+  // cannot hold would only hide it. (It is made further on, once the plan holds.)
+  if let reason = outputFolderProblem(outputFolder, creating: false) {
+    throw .unusableOutputFolder(
+      FileFailure(file: outputFolder, reason: "cannot be the output folder: \(reason)"))
+  }
   var skipped: [String] = []
   var dropped: [DroppedEntry] = []
   var plan = BatchPlan(
@@ -49,6 +55,9 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
     outputFolder: outputFolder, sizes: job.options.outputSizes,
     list: settings.listFile.flatMap(listIdentity), model: Set(job.faceModelFiles.map(\.identity)),
     recordFolder: settings.recordFolder)
+  if let relative = plan.outputAmongRecords {
+    throw .nameAmongRecords(output: relative, template: settings.nameTemplate?.text ?? "")
+  }
   guard plan.conflicts.isEmpty else {
     throw .outputConflicts(plan.conflicts, recursive: settings.recursive)
   }
@@ -114,7 +123,7 @@ func runBatch(_ job: Job, console: Console) throws(CommandError) {
   reporter.finish(items)
 
   let signal = stopSignal.load(ordering: .relaxed)
-  if signal != 0 { throw .interrupted(signal: signal) }
+  if signal != 0 { throw .interrupted(signal: signal, quiet: settings.verbosity == .quiet) }
   let failed = results.count { $0?.status == .failed }
   if failed > 0 { throw .someFilesFailed(count: failed) }
 }

@@ -13,6 +13,10 @@ struct BatchPlan: Equatable, Sendable {
   /// Outputs that two inputs would write, or that would overwrite an input; a batch with
   /// conflicts must not start.
   var conflicts: [OutputConflict]
+  /// An output the name template would put among hexmask's rerun records (`.hexmask/…` in
+  /// the output folder), relative to it: the template is wrong for every input, so a batch
+  /// with one must not start either.
+  var outputAmongRecords: String?
 
   /// Names every input's output at each of `sizes` (nil: the square's own size) with
   /// `template` under `outputFolder` and checks that no two share an output and no output
@@ -27,6 +31,7 @@ struct BatchPlan: Equatable, Sendable {
   ) {
     let prefix = outputFolder.hasSuffix("/") ? outputFolder : outputFolder + "/"
     let records = recordFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    var amongRecords: String?
     items = inputs.flatMap { input in
       // The input's path as `{dir}/{name}.{ext}` sees it: the same for every size and name.
       let fileName = lastComponent(of: input.path)
@@ -34,24 +39,30 @@ struct BatchPlan: Equatable, Sendable {
         input.folder.map { $0.isEmpty ? String(fileName) : $0 + "/" + fileName } ?? input.path
       return sizes.map { size in
         var item = BatchItem(input: input.path, output: "", size: size, shardKey: shardKey)
-        Self.name(&item, from: input, template: template, prefix: prefix, records: records)
+        if let relative = Self.name(
+          &item, from: input, template: template, prefix: prefix, records: records)
+        {
+          amongRecords = amongRecords ?? relative
+        }
         return item
       }
     }
+    outputAmongRecords = amongRecords
     conflicts = Self.conflicts(
       among: items, inputs: Set(inputs.compactMap(\.identity)), list: list, model: model)
   }
 
   /// Gives `item` its output under `prefix` (the output folder and a slash) and its record
   /// under `records` (`--records` and a slash; nil: `.hexmask` in the output folder), or
-  /// the reason it has none.
+  /// the reason it has none. Returns the output's path when it would be among the records.
+  @discardableResult
   private static func name(
     _ item: inout BatchItem, from input: BatchInput, template: NameTemplate, prefix: String,
     records: String?
-  ) {
+  ) -> String? {
     if let problem = input.problem {
       item.problem = problem
-      return
+      return nil
     }
     guard let relative = template.outputPath(for: input, size: item.size) else {
       let reason =
@@ -59,17 +70,18 @@ struct BatchPlan: Equatable, Sendable {
         ? "cannot mirror a path that climbs with '..' under the output folder"
         : "the name template \(quotedName(template.text)) gives no usable file name"
       item.problem = FileFailure(file: input.path, .unnamable(reason))
-      return
+      return nil
     }
     if records == nil, relative == recordFolderName || relative.hasPrefix(recordFolderName + "/") {
       let reason =
         "the output \(quotedName(relative)) would be among hexmask's rerun records in "
         + "'\(recordFolderName)'"
       item.problem = FileFailure(file: input.path, .unnamable(reason))
-      return
+      return relative
     }
     item.output = prefix + relative
     item.record = (records ?? prefix + recordFolderName + "/") + relative + ".rec"
+    return nil
   }
 
   /// Outputs two items would write, and outputs or records that are inputs (`inputs`: their

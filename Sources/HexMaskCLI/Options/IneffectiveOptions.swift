@@ -122,15 +122,8 @@ extension Job {
     if action == .renderBatch && batch.nulSeparated && batch.listFile == nil {
       warnings.append(.nullWithoutList)
     }
-    for replaced in replacedFiles {
-      let option = replaced.option
-      let later =
-        switch option {
-        case "out-dir": batch.outputFolder
-        case "svg": svgOutput
-        default: batch.listFile
-        }
-      warnings.append(.replaced(option: option, file: replaced.file, by: later ?? ""))
+    for replaced in replacedValues {
+      warnings.append(.replaced(option: replaced.option, value: replaced.value, by: replaced.by))
     }
     return warnings
   }
@@ -166,8 +159,8 @@ enum IneffectiveOption: Equatable, Sendable {
   case withSeedLayout(option: String)
   case borderColorWithoutBorder
   case nullWithoutList
-  /// `--option file`, which a later `--option later` replaced.
-  case replaced(option: String, file: String, by: String)
+  /// `--option value`, which a later `--option later` replaced.
+  case replaced(option: String, value: String, by: String)
 
   /// The warning, without the `hexmask: warning: ` prefix.
   var words: String {
@@ -182,8 +175,8 @@ enum IneffectiveOption: Equatable, Sendable {
     case .withSeedLayout(let option): "--\(option) has no effect with --layout seed"
     case .borderColorWithoutBorder: "--border-color has no effect with --line 0"
     case .nullWithoutList: "-0 (--null) has no effect without --files-from"
-    case .replaced(let option, let file, let later):
-      "--\(option) \(quotedName(file)) has no effect: a later --\(option) "
+    case .replaced(let option, let value, let later):
+      "--\(option) \(quotedName(value)) has no effect: a later --\(option) "
         + "\(quotedName(later)) replaces it"
     }
   }

@@ -47,9 +47,10 @@ struct Job: Equatable, Sendable {
   /// The long names (`quality`, not `--quality`) of the options given on the command line,
   /// so an option set to its default can be told from one left out.
   var givenOptions: Set<String> = []
-  /// Every file an option named (`--out-dir`, `--svg`, `--files-from`) that the same option
-  /// given again replaced, in order, so a run can say it ignored them: option, file.
-  var replacedFiles: [ReplacedFile] = []
+  /// Every value an option was given that the same option given again replaced, in order,
+  /// so a run can say it ignored them; `givenValues` holds each option's latest.
+  var replacedValues: [ReplacedValue] = []
+  var givenValues: [String: String] = [:]
   /// `--gravity face`: the run reads the face model and makes the crop `.faces(model)`
   /// before it renders (see ``GravityWord/assign(to:)``).
   var faceCrop = false
@@ -58,10 +59,13 @@ struct Job: Equatable, Sendable {
   var faceModelFiles: [CascadeFile] = []
 }
 
-/// A file an option named before the same option named another: `--svg a.svg --svg b.svg`.
-struct ReplacedFile: Equatable, Sendable {
+/// A value an option was given before the same option was given another: `--svg a.svg
+/// --svg b.svg`, `--size 64 --size 128`.
+struct ReplacedValue: Equatable, Sendable {
   var option: String
-  var file: String
+  var value: String
+  /// The later value, which stands.
+  var by: String
 }
 
 extension Job {

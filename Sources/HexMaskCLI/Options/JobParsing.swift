@@ -47,14 +47,13 @@ extension Job {
         } else {
           throw .missingValue(option: name)
         }
-        let earlier: String? =
-          switch option.long {
-          case "out-dir": batch.outputFolder
-          case "svg": svgOutput
-          case "files-from": batch.listFile
-          default: nil
+        // Every option holds one value: another one replaces the first, with a warning.
+        if !option.value.isFlag {
+          if let earlier = givenValues[option.long], earlier != value {
+            replacedValues.append(ReplacedValue(option: option.long, value: earlier, by: value))
           }
-        if let earlier { replacedFiles.append(ReplacedFile(option: option.long, file: earlier)) }
+          givenValues[option.long] = value
+        }
         try option.value.assign(&self, value, name)
         givenOptions.insert(option.long)
         if option.group == .batch && !["out-dir", "force"].contains(option.long) {

@@ -74,6 +74,8 @@ import Testing
     #expect(CommandError.someFilesFailed(count: 2).exitStatus == 1)
     #expect(CommandError.someFilesFailed(count: 2).report.isEmpty)
     #expect(CommandError.interrupted(signal: SIGINT).exitStatus == 130)
+    #expect(CommandError.interrupted(signal: SIGTERM, quiet: true).exitStatus == 143)
+    #expect(CommandError.interrupted(signal: SIGTERM, quiet: true).report.isEmpty)
     #expect(CommandError.interrupted(signal: SIGTERM).exitStatus == 143)
     #expect(
       CommandError.interrupted(signal: SIGTERM).report

@@ -118,7 +118,16 @@ import Testing
       ["--focus has no effect with --layout seed"]
     ),
     (["in.jpg", "out.png", "--layout", "seed"], []),
-    (["in.jpg", "out.png", "--layout", "seed", "--layout", "centered", "--gravity", "east"], []),
+    (
+      ["in.jpg", "out.png", "--layout", "seed", "--layout", "centered", "--gravity", "east"],
+      ["--layout 'seed' has no effect: a later --layout 'centered' replaces it"]
+    ),
+    // Every option holds one value: a repeated one says which stands.
+    (
+      ["in.jpg", "out.png", "--size", "64", "--size=128", "--corner", "3", "--corner", "3"],
+      ["--size '64' has no effect: a later --size '128' replaces it"]
+    ),
+    (["in.jpg", "out.png", "--force", "--force", "-q", "-q"], []),
     // A mask says it once, for the mask.
     (
       ["--mask-only", "in.jpg", "m.png", "--layout", "seed", "--gravity", "north"],
