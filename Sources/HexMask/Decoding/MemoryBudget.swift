@@ -137,9 +137,9 @@ extension HexMask {
 
     /// Takes the outputs' `bytes` when no reader has taken them with its own (a picture
     /// read row by row takes nothing): then this render holds nothing else, and may wait.
-    func reserveEncoding(_ bytes: Int) throws(ImageError) {
+    func reserveEncoding(_ bytes: Int, purpose: String = "to encode") throws(ImageError) {
       guard let shared, !holdsEncoding, bytes > 0 else { return }
-      hold(try shared.reserve(bytes, purpose: "to encode"))
+      hold(try shared.reserve(bytes, purpose: purpose))
     }
 
     private var holdsEncoding: Bool {

@@ -31,6 +31,18 @@ extension HexMask.Output.Kind {
     encodingCost(side: side, moving: moving).bytes(width: side, height: side)
   }
 
+  /// What an output of this kind is called in a message: "palette PNG", "animated WebP".
+  func encodingName(moving: Bool) -> String {
+    switch self {
+    case .png(let png) where png.palette != nil: "palette PNG"
+    case .png: moving ? "animated PNG" : "PNG"
+    case .mask: "mask"
+    case .jpeg: "JPEG"
+    case .webp: moving ? "animated WebP" : "WebP"
+    case .avif: "AVIF"
+    }
+  }
+
   private func encodingCost(side: Int, moving: Bool) -> EncodingCost {
     if moving { return animationCost(self) }
     switch self {

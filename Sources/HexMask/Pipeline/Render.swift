@@ -95,15 +95,19 @@ extension HexMask {
       picture: picture, sizes: sizes, shape: shape, output: output, input: input)
     do throws(Error) {
       // A picture read row by row reserved nothing: the outputs take theirs now.
-      try decoding { () throws(ImageError) in
+      let kind = plan.output.kind
+      let sides = plan.outputs.map(\.side)
+      try encoding { () throws(ImageError) in
         try budget?.reserveEncoding(
-          plan.outputs.reduce(0) { total, planned in
-            total.addingSaturated(
-              plan.output.kind.encodingBytes(side: planned.side, moving: plan.animates))
-          })
+          sides.reduce(0) { total, side in
+            total.addingSaturated(kind.encodingBytes(side: side, moving: plan.animates))
+          },
+          purpose: sides.count == 1
+            ? "to encode a \(sides[0])×\(sides[0]) \(kind.encodingName(moving: plan.animates))"
+            : "to encode \(sides.count) outputs")
       }
     } catch {
-      throw forInput(error)
+      throw TargetedError(error: error, target: plan.outputs.count == 1 ? 0 : nil)
     }
     var frames: Frames?
     if plan.animates {

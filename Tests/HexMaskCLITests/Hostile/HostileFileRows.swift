@@ -161,9 +161,12 @@ extension HostileUserTests {
       title: "a batch rerun replaces an unmarked output its record names, not one without a record",
       setup: "mkdir p && cp in.jpg p/a.jpg && cp in.jpg p/b.jpg "
         + "&& hexmask p --out-dir o --size 32 -q "
-        // Unmark both outputs as an older hexmask wrote them: same size and time.
+        // Unmark both outputs as an older hexmask wrote them: same size and time, and a
+        // record of the version it wrote (3: no identity), written after the output.
         + "&& for f in a b; do touch -r o/$f.png t && printf hexmasq "
         + "| dd of=o/$f.png bs=1 seek=50 conv=notrunc 2>/dev/null && touch -r t o/$f.png; done "
+        + "&& sleep 0.01 && sed -i -e 's/^hexmask-record 4 \\([^ ]* [^ ]* [^ ]* [^ ]*\\) [^ ]* [^ ]* /"
+        + "hexmask-record 3 \\1 /' o/.hexmask/a.png.rec && grep -q '^hexmask-record 3' o/.hexmask/a.png.rec "
         + "&& rm o/.hexmask/b*",
       command: "hexmask p --out-dir o --size 40 -q", status: 1,
       firstError: "hexmask: o/b.png: exists and was not made by hexmask (a 32×32 PNG); "

@@ -102,10 +102,11 @@ extension HostileUserTests {
       check: "is_png \"$(printf 'a\\nb.png')\""),
     HostileCase(
       title: "a --name that would write among the rerun records is refused",
-      command: "hexmask in.jpg --out-dir out --name '.hexmask/{name}.png'", status: 1,
-      firstError: "hexmask: in.jpg: the output '.hexmask/in.png' would be among hexmask's rerun "
-        + "records in '.hexmask'",
-      check: "[ ! -e out/.hexmask/in.png ]"),
+      command: "hexmask in.jpg --out-dir out --name '.hexmask/{name}.png'", status: 2,
+      firstError: "hexmask: --name '.hexmask/{name}.png' puts the output '.hexmask/in.png' among "
+        + "hexmask's rerun records in '.hexmask'; name the outputs otherwise, or keep the "
+        + "records elsewhere with --records DIR",
+      check: "[ ! -e out ]"),
   ]
 
   static let nonRegularOutputRows: [HostileCase] = [
@@ -299,7 +300,8 @@ extension HostileUserTests {
       firstError: nil,
       check: "! grep -rq -e photos -e gold out/.hexmask && ! grep -q -e hexmask-record -e gold "
         + "out/a.png && grep -qx "
-        + "'hexmask-record 3 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*x[0-9]* [pocs-]*' "
+        + "'hexmask-record 4 [0-9a-f]\\{16\\} [0-9]* [0-9]* [0-9]*\\.[0-9]* [0-9]*\\.[0-9]* "
+        + "[0-9]*:[0-9]* [0-9]*x[0-9]* [pocs-]*' "
         + "out/.hexmask/a.png.rec"),
     HostileCase(
       title: "four processes with two option sets write one folder; a rerun settles it exactly",

@@ -10,6 +10,21 @@ extension HostileUserTests {
 
   static let recordRows: [HostileCase] = [
     HostileCase(
+      title: "replacing an output with another hard link leaves that name the old picture",
+      setup: "hexmask small.png out.png 2>/dev/null && ln out.png other.png",
+      command: "hexmask in.jpg out.png --size 16", status: 0, firstError: nil,
+      check: "is_png out.png && [ \"$(stat -c %h out.png)\" = 1 ] "
+        + "&& [ \"$(stat -c %h other.png)\" = 1 ] && ! cmp -s out.png other.png",
+      changes: ["out.png"]),
+    HostileCase(
+      title: "a file of the user's copied over a batch output with its size and time is kept",
+      setup: "mkdir p && cp in.jpg p/a.jpg && hexmask p --out-dir out 2>/dev/null "
+        + "&& head -c \"$(stat -c %s out/a.png)\" /dev/zero | tr '\\0' U > mine.png "
+        + "&& touch -r out/a.png mine.png && cp -p mine.png out/a.png",
+      command: "hexmask p --out-dir out", status: 1,
+      firstError: "hexmask: out/a.png: exists and was not made by hexmask (…",
+      check: "cmp -s mine.png out/a.png"),
+    HostileCase(
       title: "a symbolic link planted at a record's path is replaced by nothing, its target kept",
       setup: "echo precious > notes.txt && mkdir -p p out/.hexmask && cp in.jpg p/a.jpg "
         + "&& ln -s ../../notes.txt out/.hexmask/a.png.rec",
@@ -44,8 +59,8 @@ extension HostileUserTests {
         + "--size 32 -q && printf 'hexmask-record 1 0 32 0 0.0\\n' > o/.hexmask/b.png.rec",
       command: "hexmask p --out-dir o --size 40 -q", status: 0, firstError: nil,
       check: "[ $(side o/a.png) = 40 ] && [ $(side o/b.png) = 40 ] "
-        + "&& grep -q '^hexmask-record 3 .* 40 ' o/.hexmask/a.png.rec "
-        + "&& grep -q '^hexmask-record 3 .* 40 ' o/.hexmask/b.png.rec",
+        + "&& grep -q '^hexmask-record 4 .* 40 ' o/.hexmask/a.png.rec "
+        + "&& grep -q '^hexmask-record 4 .* 40 ' o/.hexmask/b.png.rec",
       changes: ["o/a.png", "o/b.png", "o/.hexmask/a.png.rec", "o/.hexmask/b.png.rec"]),
     HostileCase(
       title: "--dry-run --json fails an output hexmask did not make, as the run does",
