@@ -19,6 +19,12 @@ void hm_return_large_blocks(int bytes) {
 #endif
 }
 
+void hm_give_back_freed(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 void hm_fill_new_blocks(void) {
 #if defined(__GLIBC__)
   // M_PERTURB fills new blocks with the complement of this byte, freed ones with the byte.

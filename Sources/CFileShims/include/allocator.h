@@ -8,6 +8,11 @@
 // Glibc module does not include. Does nothing where there is no mallopt.
 void hm_return_large_blocks(int bytes);
 
+// Gives the freed memory every arena keeps (the trim threshold above, per thread) back to
+// the system: a batch calls it after each file, so that -j N threads do not each keep up to
+// 64 MiB between files while the memory budget counts them as free.
+void hm_give_back_freed(void);
+
 // Makes glibc fill every block malloc returns (calloc's excepted) with one known byte, so
 // that memory a decoder forgets to write holds the same bytes on every run instead of what
 // an earlier picture of the batch left there (libde265 leaves the blocks of a damaged HEVC

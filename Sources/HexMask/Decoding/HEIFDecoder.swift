@@ -117,7 +117,7 @@ private func decodeHEIF(
       height: Int(heif_image_handle_get_height(handle)), maxPixels: maxPixels)
   }
   let reservation = try memory.reserve(
-    decodingBytes(of: handle),
+    decodingBytes(of: handle, fileBytes: bytes.count),
     for: PictureSize(width: metadata.storedWidth, height: metadata.storedHeight))
   let picture = try decodePixels(of: handle)
   let (width, height) = (picture.width, picture.height)
@@ -139,7 +139,12 @@ private func decodeHEIF(
 /// 4000², 4:2:0 18.3–18.9. This gives 18 and 32: at least 1.06 × every peak measured.
 /// (The estimate was 13 and 22 before, below 4:4:4's peak: an 8000² AVIF admitted under
 /// 800 MiB peaked at 960 MiB.) HEIC, decoded by libde265, stays lower (7 bytes a pixel).
-private func decodingBytes(of handle: OpaquePointer) -> Int {
+///
+/// A picture stored as GBR (the identity matrix of a lossless AVIF) takes 6 more a pixel per
+/// byte of sample for the planes turned back into RGB, and the file, held whole, is copied
+/// by libheif: `fileBytes` twice. (A tryout: 2000² lossless noise, a 17 MB file, peaked at
+/// 27 bytes a pixel; a 12-bit lossless photo at 41.)
+private func decodingBytes(of handle: OpaquePointer, fileBytes: Int) -> Int {
   let stored = Int(heif_image_handle_get_ispe_width(handle))
     .multipliedReportingOverflow(by: Int(heif_image_handle_get_ispe_height(handle)))
   let shown = Int(heif_image_handle_get_width(handle))
@@ -147,8 +152,9 @@ private func decodingBytes(of handle: OpaquePointer) -> Int {
   let pixels = max(
     stored.overflow ? 0 : stored.partialValue, shown.overflow ? 0 : shown.partialValue)
   let sample = heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? 2 : 1
-  let (bytes, tooMany) = pixels.multipliedReportingOverflow(by: 4 + 14 * sample)
-  return tooMany ? Int.max : bytes
+  let planes = isStoredAsGBR(handle) ? 20 : 14
+  let (bytes, tooMany) = pixels.multipliedReportingOverflow(by: 4 + planes * sample)
+  return tooMany ? Int.max : bytes.addingSaturated(fileBytes).addingSaturated(fileBytes)
 }
 
 /// Throws `tooManyPixels` when `width` × `height` is over `maxPixels`.
@@ -173,6 +179,17 @@ private func iccProfile(of handle: OpaquePointer) -> [UInt8]? {
     heif_image_handle_get_raw_color_profile(handle, $0.baseAddress)
   }
   return error.code == heif_error_Ok ? profile : nil
+}
+
+/// True when `handle`'s `nclx` box says its planes are G, B and R (matrix 0, as a lossless
+/// AVIF's are).
+private func isStoredAsGBR(_ handle: OpaquePointer) -> Bool {
+  var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+  guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok,
+    let box = nclx?.pointee
+  else { return false }
+  defer { heif_nclx_color_profile_free(nclx) }
+  return box.matrix_coefficients == heif_matrix_coefficients_RGB_GBR
 }
 
 /// What the `nclx` box of `handle` says about colour; nil when it has none.

@@ -74,10 +74,10 @@ extension HexMask {
 
     /// The error for a picture that needs more than the whole memory budget.
     static func memory(needed: Int, limit: Int, purpose: String = "to decode") -> ImageError {
-      ImageError(
+      let amounts = neededAndLimit(needed, limit)
+      return ImageError(
         .tooLarge,
-        "needs \(byteAmount(needed)) \(purpose), more than the memory limit of "
-          + byteAmount(limit),
+        "needs \(amounts.needed) \(purpose), more than the memory limit of \(amounts.limit)",
         memory: MemoryLimit(needed: needed, limit: limit))
     }
 
@@ -87,6 +87,13 @@ extension HexMask {
 
 /// `HexMask.ImageError` by its short name inside the package.
 package typealias ImageError = HexMask.ImageError
+
+/// `needed` and `limit` as a refusal says them: rounded (``byteAmount(_:)``), or in bytes
+/// when rounding would make them read the same ("needs 12.3 MiB, more than 12.3 MiB").
+package func neededAndLimit(_ needed: Int, _ limit: Int) -> (needed: String, limit: String) {
+  let rounded = (byteAmount(needed), byteAmount(limit))
+  return rounded.0 == rounded.1 ? ("\(needed) bytes", "\(limit) bytes") : rounded
+}
 
 /// An amount of memory for people, in binary units named as such (1 KiB = 1024 bytes, the
 /// units a memory limit is written in): `512 MiB`, `1.2 GiB`, `1.5 KiB`, `12 bytes`; one

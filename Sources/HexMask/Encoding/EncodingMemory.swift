@@ -68,10 +68,11 @@ func checkEncodingMemory(
   _ needed: Int, for picture: String, purpose: String, memory: MemoryBudget?
 ) throws(ImageError) {
   guard let memory, needed > memory.limit else { return }
+  let amounts = neededAndLimit(needed, memory.limit)
   throw ImageError(
     .tooLarge,
-    "\(picture) needs \(byteAmount(needed)) \(purpose), more than the memory limit of "
-      + byteAmount(memory.limit),
+    "\(picture) needs \(amounts.needed) \(purpose), more than the memory limit of "
+      + amounts.limit,
     memory: ImageError.MemoryLimit(needed: needed, limit: memory.limit))
 }
 

@@ -1,3 +1,4 @@
+import CFileShims
 import HexMask
 import Synchronization
 
@@ -42,6 +43,9 @@ func renderBatch(
       let range = inputs[input]
       let results = renderInput(
         items[range], options: options, recipes: recipes, overwrite: overwrite, renderer)
+      // What the file freed goes back to the system before the next one takes from the
+      // budget: otherwise each thread's arena keeps it, and -j N goes over the limit.
+      hm_give_back_freed()
       for (index, result) in zip(range, results) {
         queue.store(result, at: index)
         onResult(index, result)

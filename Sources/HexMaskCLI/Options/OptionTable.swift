@@ -206,10 +206,12 @@ let optionTable: [OptionDescription] = [
     long: "memory-limit",
     value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
     help: "Memory that pictures decoded whole (HEIC, AVIF, lossless or unscaled WebP, "
-      + "progressive JPEG, interlaced PNG, or any picture an EXIF orientation turns) may "
-      + "take at once, shared by all files of a batch: 512M, 2G or bytes. A file that does not fit yet "
-      + "waits for others to finish; one that needs more than SIZE fails, as does a WebP, "
-      + "AVIF or palette PNG output that needs more to encode.",
+      + "progressive JPEG, interlaced PNG, any picture an EXIF orientation turns, an "
+      + "animation's canvases) and outputs encoded whole (WebP, AVIF, palette PNG, JPEG up to "
+      + "2048², every animation) may take at once, shared by all files of a batch: 512M, 2G "
+      + "or bytes. A file takes its decode and its encode together, priced from the header; "
+      + "one that does not fit yet waits for others to finish, one that needs more than SIZE "
+      + "fails.",
     group: .input,
     defaultValue: "a quarter of the memory, or of a cgroup memory limit when lower"),
   OptionDescription(

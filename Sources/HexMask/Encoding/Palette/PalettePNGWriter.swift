@@ -32,8 +32,9 @@ final class PalettePNGWriter: ImageWriter {
   /// index (1), and the packed and deflated rows (about 2).
   /// Measured peaks over an idle render: 17 MiB at 500² of noise (72 a pixel), 50 MiB at
   /// 1000² and 157 MiB at 2000² dithered (37 a pixel), 269 MiB at 3000² (30 a pixel); a
-  /// photo's fewer colours take less (19 a pixel).
-  static let cost = EncodingCost(fixed: 14 << 20, perPixel: 40)
+  /// photo's fewer colours take less (19 a pixel). Noise in the alpha too makes every pixel
+  /// a colour of its own: 60 a pixel at 3000² (a tryout).
+  static let cost = EncodingCost(fixed: 14 << 20, perPixel: 64)
 
   /// Most pixels a palette PNG may have: the colour count packs a pixel's number in 32
   /// bits.
