@@ -9,13 +9,7 @@ import Testing
   /// folder is the mistake said (status 1), not the conflict it would hide.
   @Test func anOutputFolderThatIsAFileIsSaidBeforeConflicts() throws {
     try withTemporaryFolder { dir in
-      let inputs = dir.appendingPathComponent("in")
-      try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-      for name in ["a.jpg", "a.png"] {
-        try FileManager.default.copyItem(
-          atPath: Fixtures.path("jpeg/jpg-progressive.jpg"),
-          toPath: inputs.appendingPathComponent(name).path)
-      }
+      let inputs = try photoFolder(in: dir, names: ["a.jpg", "a.png"])
       let file = dir.appendingPathComponent("notdir").path
       try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
       let run = try runHexMask([inputs.path, "--out-dir", file])
@@ -32,11 +26,7 @@ import Testing
   @Test(arguments: [".hexmask/{name}", ".hexmask/{name}.webp", ".hexmask/x/{name}-{ext}.png"])
   func aNameAmongTheRecordsIsAUsageError(template: String) throws {
     try withTemporaryFolder { dir in
-      let inputs = dir.appendingPathComponent("in")
-      try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(
-        atPath: Fixtures.path("jpeg/jpg-progressive.jpg"),
-        toPath: inputs.appendingPathComponent("a.jpg").path)
+      _ = try photoFolder(in: dir, names: ["a.jpg"])
       let out = dir.appendingPathComponent("out").path
       let run = try runHexMask(["in", "--out-dir", "out", "--name", template], in: dir)
       #expect(run.status == 2)
@@ -47,4 +37,16 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: out))
     }
   }
+}
+
+/// A folder `in` inside `dir` holding a small JPEG under each of `names`.
+func photoFolder(in dir: URL, names: [String]) throws -> URL {
+  let inputs = dir.appendingPathComponent("in")
+  try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+  for name in names {
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("jpeg/jpg-progressive.jpg"),
+      toPath: inputs.appendingPathComponent(name).path)
+  }
+  return inputs
 }

@@ -13,11 +13,7 @@ import Testing
   @Test(arguments: ["rename", "in place"])
   func aCopyWithTheOutputsSizeAndTimeIsLeftAlone(how: String) throws {
     try withTemporaryFolder { dir in
-      let inputs = dir.appendingPathComponent("in")
-      try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(
-        atPath: Fixtures.path("jpeg/jpg-progressive.jpg"),
-        toPath: inputs.appendingPathComponent("a.jpg").path)
+      let inputs = try photoFolder(in: dir, names: ["a.jpg"])
       let out = dir.appendingPathComponent("out").path
       let first = try runHexMask([inputs.path, "--out-dir", out])
       #expect(first.status == 0, "\(first.standardError)")

@@ -446,19 +446,7 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
 /// LZW codes of 9 bits packed least significant bit first, as one data block after the
 /// minimum code size 8, then the block terminator.
 private func lzw9(_ codes: [Int]) -> [UInt8] {
-  var packed: [UInt8] = []
-  var bits = 0
-  var count = 0
-  for code in codes {
-    bits |= code << count
-    count += 9
-    while count >= 8 {
-      packed.append(UInt8(bits & 255))
-      bits >>= 8
-      count -= 8
-    }
-  }
-  if count > 0 { packed.append(UInt8(bits & 255)) }
+  let packed = ContainerFiles.nineBitCodes(codes)
   return [8, UInt8(packed.count)] + packed + [0]
 }
 

@@ -38,6 +38,20 @@ enum ContainerFiles {
       codes.append(Int(pixel))
     }
     codes.append(257)
+    let packed = nineBitCodes(codes)
+    bytes.append(8)  // minimum code size
+    var start = 0
+    while start < packed.count {
+      let end = min(start + 255, packed.count)
+      bytes.append(UInt8(end - start))
+      bytes += packed[start..<end]
+      start = end
+    }
+    return bytes + [0, 0x3B]
+  }
+
+  /// GIF's LZW codes of 9 bits, packed least significant bit first.
+  static func nineBitCodes(_ codes: [Int]) -> [UInt8] {
     var packed: [UInt8] = []
     var accumulator = 0
     var bits = 0
@@ -51,15 +65,7 @@ enum ContainerFiles {
       }
     }
     if bits > 0 { packed.append(UInt8(accumulator & 0xFF)) }
-    bytes.append(8)  // minimum code size
-    var start = 0
-    while start < packed.count {
-      let end = min(start + 255, packed.count)
-      bytes.append(UInt8(end - start))
-      bytes += packed[start..<end]
-      start = end
-    }
-    return bytes + [0, 0x3B]
+    return packed
   }
 
   private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
