@@ -16,7 +16,7 @@ import sys
 from PIL import Image, ImageCms
 
 RGB_PROFILES = ["sRGB.icc", "AdobeRGB1998.icc", "ProPhotoRGB.icc"]
-GRAY_PROFILES = ["DotGain20.icc"]
+GRAY_PROFILES = ["DotGain20.icc", "Gray.icc", "Gray-CIE_L.icc"]
 # Made by scripts/make-cmyk-profile.c; Pillow's CMYK is ink (0 = none), lcms2's TYPE_CMYK_8.
 CMYK_PROFILES = ["NaiveCMYK.icc"]
 INK = [0, 64, 128, 192, 255]
@@ -30,8 +30,10 @@ def convert(name, mode, pixels):
         ImageCms.createProfile("sRGB"),
         mode,
         "RGB",
-        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+        # Pillow before 10 names them as module constants; lcms2's cmsFLAGS_BLACKPOINTCOMPENSATION.
+        renderingIntent=getattr(ImageCms, "Intent", ImageCms).RELATIVE_COLORIMETRIC
+        if hasattr(ImageCms, "Intent") else ImageCms.INTENT_RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION if hasattr(ImageCms, "Flags") else 0x2000,
     )
     image = Image.new(mode, (len(pixels), 1))
     image.putdata(pixels)

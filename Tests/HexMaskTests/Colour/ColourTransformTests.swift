@@ -92,10 +92,13 @@ import Testing
     }
   }
 
-  @Test func grayProfileStaysGrayAndAgreesWithPillow() throws {
-    let references = try Self.references("DotGain20.icc")
+  /// Gray profiles of three kinds: a dot gain curve (Photoshop's), the identity (gamma 1.0:
+  /// icc-profiles-free's Gray.icc) and L* (Gray-CIE_L.icc), every level within one of Pillow.
+  @Test(arguments: [("DotGain20.icc", 1), ("Gray.icc", 1), ("Gray-CIE_L.icc", -1)])
+  func grayProfileStaysGrayAndAgreesWithPillow(profile: String, midGray: Int) throws {
+    let references = try Self.references(profile)
     #expect(references.count == 256)
-    let transform = try Self.transform("DotGain20.icc")
+    let transform = try Self.transform(profile)
     #expect(transform.input == .gray)
     var row: [UInt8] = references.flatMap { [$0.input[0], $0.input[0], $0.input[0], 200] }
     row.withUnsafeMutableBufferPointer { transform.convert($0) }
@@ -110,8 +113,9 @@ import Testing
       worst = max(worst, Self.largestDifference([pixel[0], pixel[0], pixel[0]], reference.srgb))
     }
     #expect(worst <= 1, "largest difference from Pillow \(worst) levels")
-    // Dot gain: a 50% dot prints darker than 50%, so sRGB gray comes out lighter than 128.
-    #expect(samples[128] > 128)
+    // Dot gain: a 50% dot prints darker than 50%, so sRGB gray comes out lighter than 128;
+    // linear light at half is lighter in sRGB's curve too; L* 50 is darker.
+    #expect((Int(samples[128]) - 128).signum() == midGray)
   }
 
   @Test(arguments: [false, true])
@@ -266,5 +270,40 @@ import Testing
     #expect(results.count == 8)
     for result in results { #expect(result == expected) }
     #expect(expected != row)
+  }
+}
+
+/// A gray PNG carrying a gray profile, rendered with `colorSpace = .srgb`: its pixels come
+/// out as Pillow converts them, and the report says converted (a tryout saw a linear gray
+/// profile left unconverted while the report said converted).
+@Suite struct GrayProfileRenderTests {
+  @Test(arguments: ["Gray.icc", "Gray-CIE_L.icc", "DotGain20.icc"])
+  func aGrayPictureIsConvertedAsItsProfileSays(profile: String) throws {
+    let bytes = try Fixtures.bytes("icc/\(profile)")
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    let file = try #require(open_memstream(&buffer, &size))
+    let side = 16
+    let writer = try PNGStreamEncoder(
+      file: file, width: side, height: side, channels: 1, iccProfile: bytes, mark: false)
+    let row = [UInt8](repeating: 128, count: side)
+    for _ in 0..<side { try row.withUnsafeBufferPointer { try writer.writeRow($0) } }
+    try writer.finish()
+    fclose(file)
+    let png = Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    free(buffer)
+    var output = HexMask.Output()
+    output.colorSpace = .srgb
+    var shape = HexMask.Shape()
+    shape.line = .pixels(0)
+    let rendered = try HexMask.render(png, shape: shape, output: output)
+    #expect(rendered.colour?.action == .converted)
+    let image = try decodePNG(rendered.bytes).image
+    let centre = (side / 2 * image.width + side / 2) * 4
+    let expected = try #require(
+      try ColourTransformTests.references(profile).first { $0.input == [128] }?.srgb)
+    for channel in 0..<3 {
+      #expect(abs(Int(image.pixels[centre + channel]) - Int(expected[channel])) <= 1)
+    }
   }
 }
