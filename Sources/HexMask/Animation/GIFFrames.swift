@@ -68,13 +68,15 @@ package final class GIFFrames: FrameSource {
   /// Reads the header and the first frame's descriptor from `file`, whose first bytes
   /// `prefix` the caller already took (to sniff the format). Refuses a canvas or frame of
   /// more than `maxPixels`, more than `maxFrames` frames, and more than `maxTotalPixels`
-  /// canvas pixels summed over the frames read so far (a file's frame count is known only
-  /// at its end, so this is checked as each frame is read). The canvas and its copy are
-  /// taken from `memory` first.
+  /// canvas pixels summed over the frames: from the frames the file holds where it can be
+  /// walked first (``countGIFFrames(_:prefixCount:)``), else as each frame is read. The
+  /// canvas and its copy are taken from `memory` first.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
     memory: MemoryBudget?
   ) throws(ImageError) {
+    // Counted first, where the file can seek, so the limits hold from what it says.
+    let declared = countGIFFrames(file, prefixCount: prefix.count)
     let input = GIFInput(file: file, prefix: prefix)
     var code: Int32 = 0
     guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), readGIFInput, &code)
@@ -108,6 +110,14 @@ package final class GIFFrames: FrameSource {
     }
     if width == 0 || height == 0 {
       throw ImageError(.corrupt, "corrupt GIF: a canvas of \(width)×\(height) pixels")
+    }
+    if let declared {
+      if declared > maxFrames { throw .tooManyFrames(limit: maxFrames) }
+      let (pixels, overflow) = (width * height).multipliedReportingOverflow(by: declared)
+      if overflow || pixels > maxTotalPixels {
+        throw .tooManyPixelsInAll(
+          frames: declared, width: width, height: height, limit: maxTotalPixels)
+      }
     }
     // One reservation for the canvas, its copy for "restore to previous" (whether one
     // comes is known only when it does) and the first frame a render keeps while it reads

@@ -77,6 +77,7 @@ extension HexMask {
         throw forInput(.decoding(.tooManyFrames(limit: input.maxFrames)))
       }
       input.maxFrames = Int.max
+      input.readsFewFrames = true
     }
     let budget = input.memoryBudget?.forRender { picture in
       encodingBytes(of: picture, sizes: sizes, output: output, stillFrame: stillFrame)

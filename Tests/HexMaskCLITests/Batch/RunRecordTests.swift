@@ -190,8 +190,8 @@ import Testing
     // bytes): `output.kind` is replaced by the kind each output's format makes of the
     // choices (which are all here), `threads` never
     // changes the bytes, `maxPixels` and `maxFrames` are limits every written output was
-    // within, and `mark` the command always sets (outputVersion 4 covers outputs made
-    // before it).
+    // within, `mark` the command always sets (outputVersion 4 covers outputs made
+    // before it), and `readsFewFrames` is set by a render for itself, never by a caller.
     let fields = Set(
       [
         Mirror(reflecting: base.shape), Mirror(reflecting: base.output),
@@ -200,6 +200,7 @@ import Testing
       .flatMap { $0.children.compactMap(\.label) })
     let covered = Set(variants.keys).union([
       "rotation", "threads", "maxPixels", "maxFrames", "memoryBudget", "mark", "kind",
+      "readsFewFrames",
     ])
     #expect(
       fields.subtracting(covered).isEmpty, "not in the recipe test: \(fields.subtracting(covered))")

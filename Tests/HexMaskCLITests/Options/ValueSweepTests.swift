@@ -45,6 +45,8 @@ import Testing
     "Output.JPEG.background",
     "Output.keepColorProfile", "Output.colorSpace", "Input.autoOrient", "Input.strict",
     "Output.mark",
+    // Internal: a render sets it for itself (a still output reads few frames).
+    "Input.readsFewFrames",
   ]
 
   /// Shape cases (sides: 17 values; corner and line in px and %, rotation: 12 each) go

@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// What GIFFrames made of a whole file.
-private struct DecodedGIF {
+struct DecodedGIF {
   struct Frame {
     var sha: String
     var delay: Int
@@ -23,7 +23,7 @@ private struct DecodedGIF {
 }
 
 /// Generous limits, unless a test says otherwise.
-private struct GIFLimits {
+struct GIFLimits {
   var maxPixels = 1 << 24
   var maxFrames = 1000
   var maxTotalPixels = 1 << 30
@@ -31,7 +31,7 @@ private struct GIFLimits {
 
 /// Decodes every frame of `bytes` (through a memory stream, so nothing seeks), the first
 /// `prefix` bytes taken off first as the format sniffing does.
-private func decodeGIF(
+func decodeGIF(
   _ bytes: [UInt8], prefix: Int = 0, limits: GIFLimits = GIFLimits(), hashing: Bool = true
 ) throws(ImageError) -> DecodedGIF {
   var result: Result<DecodedGIF, ImageError> = .failure(ImageError(.unreadable, "empty"))
@@ -252,11 +252,13 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
       tooLarge?.reason
         == "\(all) frames of 24×20 are more than the limit of \(24 * 20 * all - 1) pixels over "
         + "all frames")
-    // One frame past the limit alone is said in the singular.
+    // The frames the file holds are counted first (the stream seeks): a limit below one
+    // frame names them all, before any is drawn.
     limits.maxTotalPixels = 24 * 20 - 1
     let first = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
     #expect(
-      first?.reason == "1 frame of 24×20 is more than the limit of 479 pixels over all frames")
+      first?.reason
+        == "\(all) frames of 24×20 are more than the limit of 479 pixels over all frames")
     limits = GIFLimits()
     limits.maxPixels = 24 * 20 - 1
     let frame = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
