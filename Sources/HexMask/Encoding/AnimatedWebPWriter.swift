@@ -250,7 +250,7 @@ package final class AnimatedWebPWriter {
   }
 
   /// libwebp's `QualityToMaxDiff`: how far an opaque channel may move unsent at `quality`.
-  static func similarity(quality: Int) -> Int {
+  package static func similarity(quality: Int) -> Int {
     let value = (Double(quality) / 100).squareRoot()
     let difference = 31 * (1 - value) + 1 * value
     return Int((difference + 0.5).rounded(.down))

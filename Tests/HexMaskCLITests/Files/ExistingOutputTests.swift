@@ -190,4 +190,19 @@ import Testing
       }
     }
   }
+
+  /// Root may replace another user's file (a new file can be given its owner and group);
+  /// anyone else may not, not even with --force: the slow lane's `as_user` rows check that
+  /// side, this row the root side (a dropped `geteuid() != 0` refused root too).
+  @Test(.disabled(if: getuid() != 0, "only root can give a file to another owner"))
+  func rootReplacesAnotherUsersFile() throws {
+    try withTemporaryFolder { url in
+      let path = url.path + "/o.png"
+      FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+      #expect(chown(path, 1234, 5678) == 0)
+      #expect(ReplacementRefusal(replacing: path, force: true) == nil)
+      #expect(
+        ReplacementRefusal(replacing: path, force: false) == .notMadeByHexMask(what: "a text file"))
+    }
+  }
 }

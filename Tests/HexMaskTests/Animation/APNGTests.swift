@@ -70,6 +70,47 @@ import Testing
     #expect(try readAnimation(whole).frames == source.frames)
   }
 
+  /// A sprite that moves, fades, vanishes and comes back over a transparent canvas, and a
+  /// patch of an opaque background that turns half and then fully transparent: frames that
+  /// take opaque pixels away are stored so that they replace (blend SOURCE), and every
+  /// frame reads back exactly; the rectangles stay around what changed.
+  @Test func framesThatTakePixelsAwayReadBackExactly() throws {
+    let (width, height) = (24, 16)
+    func frame(sprite: (x: Int, alpha: UInt8)?, patchAlpha: UInt8) -> [UInt8] {
+      var pixels = [UInt8](repeating: 0, count: width * height * 4)
+      for y in 0..<height {
+        for x in 0..<width {
+          let pixel = (y * width + x) * 4
+          if y >= 12 {  // an opaque background strip with a patch that changes
+            let alpha = (8..<12).contains(x) ? patchAlpha : 255
+            pixels.replaceSubrange(pixel..<pixel + 4, with: [30, 90, 160, alpha])
+          } else if let sprite, (sprite.x..<sprite.x + 4).contains(x), (2..<6).contains(y) {
+            pixels.replaceSubrange(pixel..<pixel + 4, with: [220, 40, 10, sprite.alpha])
+          }
+        }
+      }
+      return pixels
+    }
+    let frames = [
+      frame(sprite: (2, 255), patchAlpha: 255),
+      frame(sprite: (6, 255), patchAlpha: 255),  // moves: its old place turns transparent
+      frame(sprite: (6, 128), patchAlpha: 128),  // fades, and the patch with it
+      frame(sprite: nil, patchAlpha: 0),  // vanishes, the patch too
+      frame(sprite: (6, 255), patchAlpha: 255),  // comes back: opaque, blended over
+    ]
+    let source = Animation(
+      width: width, height: height, frames: frames, delays: [40, 40, 40, 40, 40], loopCount: 0)
+    let (bytes, rectangles) = try writeAnimationWithRectangles(source, onlyChanges: true)
+    let back = try readAnimation(bytes)
+    #expect(back.frames.count == frames.count)
+    for index in frames.indices {
+      #expect(back.frames[index] == frames[index], "frame \(index)")
+    }
+    for rectangle in rectangles.dropFirst() {
+      #expect(rectangle.width * rectangle.height < width * height)
+    }
+  }
+
   @Test func identicalFramesStoreOnePixel() throws {
     let frame = [UInt8](repeating: 200, count: 8 * 6 * 4)
     let source = Animation(

@@ -100,6 +100,27 @@ import Testing
     }
   }
 
+  /// Fully transparent pixels of every frame are (0, 0, 0, 0), as a still's are: outside
+  /// the shape and where the input is transparent (the GIFs' transparent canvases), in
+  /// every lossless output that moves. (A lossy WebP's invisible colour is the encoder's,
+  /// in a still as in each frame: it keeps the blocks around the edge smooth.)
+  @Test(arguments: [apng, losslessWebP])
+  func transparentPixelsOfEveryFrameAreZero(kind: HexMask.Output.Kind) throws {
+    for fixture in [
+      Self.gif, "animation/im-dispose-background.gif", "animation/apng-dispose-blend.png",
+    ] {
+      let rendered = try HexMask.render(try Fixtures.bytes(fixture), output: Self.output(kind))
+      let frames = try Self.frames(of: rendered.bytes)
+      #expect(frames.canvases.count > 1, "\(fixture)")
+      for (index, frame) in frames.canvases.enumerated() {
+        let clear = stride(from: 0, to: frame.count, by: 4).filter { frame[$0 + 3] == 0 }
+        #expect(!clear.isEmpty, "\(fixture) frame \(index)")
+        let coloured = clear.filter { frame[$0] != 0 || frame[$0 + 1] != 0 || frame[$0 + 2] != 0 }
+        #expect(coloured.isEmpty, "\(fixture) frame \(index): \(coloured.count) pixels")
+      }
+    }
+  }
+
   /// Frame count, each delay and the play count come through as the input has them (as a
   /// browser plays it), and the report says so.
   @Test(arguments: [

@@ -229,6 +229,41 @@ import Testing
     }
   }
 
+  /// A lossy animation sends a half-transparent pixel whose colour changed by less than
+  /// libwebp's similarity tolerance (2 levels, where quality 80 lets an opaque pixel move
+  /// 4 unsent), and does not send an opaque pixel that moved as little: the ANMF rectangles
+  /// say which frames sent what.
+  @Test func aHalfTransparentPixelIsSentHoweverLittleItChanges() throws {
+    #expect(AnimatedWebPWriter.similarity(quality: 80) > 2)
+    func frame(faint: UInt8, opaque: UInt8) -> [UInt8] {
+      var pixels = [UInt8](repeating: 0, count: 32 * 32 * 4)
+      for pixel in 0..<(32 * 32) {
+        pixels.replaceSubrange(pixel * 4..<pixel * 4 + 4, with: [100, 100, 100, 255])
+      }
+      pixels.replaceSubrange(
+        (20 * 32 + 21) * 4..<(20 * 32 + 21) * 4 + 4, with: [faint, 80, 60, 128])
+      pixels[(3 * 32 + 4) * 4] = opaque
+      return pixels
+    }
+    let frames = [
+      frame(faint: 100, opaque: 100), frame(faint: 102, opaque: 100),
+      frame(faint: 102, opaque: 102),
+    ]
+    let source = WebPAnimation(
+      width: 32, height: 32, frames: frames, delays: [40, 40, 40], loopCount: 0)
+    let bytes = try writeWebPAnimation(source, lossless: false, quality: 80)
+    let rectangles = anmfRectangles(bytes)
+    #expect(rectangles.count == 3)
+    guard rectangles.count == 3 else { return }
+    let faint = rectangles[1]
+    #expect(faint.x <= 21 && 21 < faint.x + faint.width, "\(faint)")
+    #expect(faint.y <= 20 && 20 < faint.y + faint.height, "\(faint)")
+    #expect(faint.width * faint.height < 32 * 32)
+    #expect(rectangles[2].width == 1 && rectangles[2].height == 1, "\(rectangles[2])")
+    let back = try readWebPAnimation(bytes)
+    #expect(back.frames.map { $0[(20 * 32 + 21) * 4 + 3] } == [128, 128, 128])
+  }
+
   @Test func badArgumentsAreRefused() throws {
     guard let file = tmpfile() else { throw TestFileError(description: "tmpfile failed") }
     defer { fclose(file) }
@@ -586,4 +621,25 @@ private struct WebPReferenceRow {
         pillowDifference: cells[6])
     }
   }
+}
+
+/// Each ANMF chunk's rectangle (x, y, width, height) in the order stored.
+private func anmfRectangles(_ bytes: [UInt8]) -> [(x: Int, y: Int, width: Int, height: Int)] {
+  func le24(_ at: Int) -> Int {
+    Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16
+  }
+  var rectangles: [(x: Int, y: Int, width: Int, height: Int)] = []
+  var offset = 12
+  while offset + 8 <= bytes.count {
+    let size =
+      Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8
+      | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+    if Array(bytes[offset..<offset + 4]) == Array("ANMF".utf8), offset + 20 <= bytes.count {
+      let body = offset + 8
+      rectangles.append(
+        (le24(body) * 2, le24(body + 3) * 2, le24(body + 6) + 1, le24(body + 9) + 1))
+    }
+    offset += 8 + size + size % 2
+  }
+  return rectangles
 }
