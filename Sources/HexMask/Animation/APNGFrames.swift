@@ -285,6 +285,7 @@ package final class APNGFrames: FrameSource {
     var png = png
     png.append("IEND", [])
     if control.dispose == .previous { canvas.save(control.rectangle(on: canvas)) }
+    canvas.draw(control.rectangle(on: canvas))
     try withMemoryFile(png.bytes) { (file) throws(ImageError) in
       let decoder = try PNGDecoder(
         file: file, signatureBytes: 0, maxPixels: control.width * control.height)
@@ -302,9 +303,10 @@ package final class APNGFrames: FrameSource {
     }
     shown = control
     framesRead += 1
+    let shown = canvas.handOut()
     return ComposedFrame(
-      canvas: canvas.shown, delayMilliseconds: control.playedMilliseconds,
-      index: framesRead - 1)
+      canvas: shown.pixels, delayMilliseconds: control.playedMilliseconds,
+      index: framesRead - 1, changed: shown.changed)
   }
 
   private static func readMetadata(

@@ -29,6 +29,15 @@ extension HexMask {
         frame.canvas, storedWidth: animation.width, orientation: orientation,
         metadata: animation.metadata, source: animation)
     }
+
+    /// The upright rows and columns that changed since the frame before; nil when the
+    /// reader cannot tell.
+    func uprightChange(_ frame: ComposedFrame) -> (rows: Range<Int>, columns: Range<Int>)? {
+      guard let changed = frame.changed, animation.width > 0 else { return nil }
+      return orientation.upright(
+        rows: changed.rowRange, columns: changed.columnRange, width: animation.width,
+        height: frame.canvas.count / (animation.width * 4))
+    }
   }
 
   /// One output of a render for all its frames: its side, its writer and its row buffers
@@ -92,6 +101,11 @@ final class MovingFrames: ImageWriter {
         .update(fromContentsOf: row)
     }
     rowsWritten += 1
+  }
+
+  /// Goes on at row `row`: the rows before it stay as the frame before had them.
+  func skip(to row: Int) {
+    rowsWritten = min(max(row, 0), pixels.count / max(rowBytes, 1))
   }
 
   /// Hands the frame drawn to the writer, shown for `delayMilliseconds`.

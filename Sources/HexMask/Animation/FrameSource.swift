@@ -14,6 +14,9 @@ package struct ComposedFrame {
   package var delayMilliseconds: Int
   /// 0-based.
   package var index: Int
+  /// The rectangle of the canvas that changed since the frame before (the whole canvas for
+  /// the first frame); nil when the reader cannot tell, and anything may have.
+  package var changed: CanvasRectangle? = nil
 }
 
 /// How long browsers show a frame stored as lasting `stored` milliseconds, in every

@@ -42,6 +42,8 @@ package final class GIFFrames: FrameSource {
   package private(set) var warnings: [Warning] = []
 
   private let input: GIFInput
+  /// A pipe's bytes, kept so that its frames could be counted first (``spoolGIF``).
+  private let spool: SpoolFile?
   private let gif: UnsafeMutablePointer<GifFileType>
   private let limits: Limits
   private let canvas: FrameCanvas
@@ -68,15 +70,32 @@ package final class GIFFrames: FrameSource {
   /// Reads the header and the first frame's descriptor from `file`, whose first bytes
   /// `prefix` the caller already took (to sniff the format). Refuses a canvas or frame of
   /// more than `maxPixels`, more than `maxFrames` frames, and more than `maxTotalPixels`
-  /// canvas pixels summed over the frames: from the frames the file holds where it can be
-  /// walked first (``countGIFFrames(_:prefixCount:)``), else as each frame is read. The
-  /// canvas and its copy are taken from `memory` first.
+  /// canvas pixels summed over the frames: from the frames the file holds, walked first
+  /// (``countGIFFrames(_:prefixCount:)``; a pipe is kept in a temporary file for that,
+  /// ``spoolGIF(_:prefix:stopAfter:)``), and again as each frame is read. The canvas and
+  /// its copy are taken from `memory` first.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
     memory: MemoryBudget?
   ) throws(ImageError) {
-    // Counted first, where the file can seek, so the limits hold from what it says.
-    let declared = countGIFFrames(file, prefixCount: prefix.count)
+    // Counted first, so the limits hold from what the file says: where it can seek, by
+    // walking it; a pipe's bytes are kept in a temporary file on the way, when a limit
+    // could refuse it.
+    // The count stops at the first frame over a limit (the canvas is at least the screen).
+    let tooMany = { (frames: Int, screenPixels: Int) -> Bool in
+      let (pixels, overflow) = screenPixels.multipliedReportingOverflow(by: frames)
+      return frames > maxFrames || overflow || pixels > maxTotalPixels
+    }
+    var (file, prefix) = (file, prefix)
+    var declared = countGIFFrames(file, prefixCount: prefix.count, stopAfter: tooMany)
+    if declared == nil, maxFrames < Int.max || maxTotalPixels < Int.max,
+      let spooled = try spoolGIF(file, prefix: prefix, stopAfter: tooMany)
+    {
+      spool = spooled.spool
+      (file, prefix, declared) = (spooled.spool.file, [], spooled.frames)
+    } else {
+      spool = nil
+    }
     let input = GIFInput(file: file, prefix: prefix)
     var code: Int32 = 0
     guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), readGIFInput, &code)
@@ -155,9 +174,10 @@ package final class GIFFrames: FrameSource {
       try checkLimits(header)
       undoLastFrame()
       try draw(header)
+      let shown = canvas.handOut()
       let frame = ComposedFrame(
-        canvas: canvas.shown, delayMilliseconds: header.control.delayMilliseconds,
-        index: index)
+        canvas: shown.pixels, delayMilliseconds: header.control.delayMilliseconds,
+        index: index, changed: shown.changed)
       index += 1
       return frame
     } catch {
@@ -221,6 +241,7 @@ package final class GIFFrames: FrameSource {
       left: header.left, top: header.top, width: header.width, height: header.height,
       canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     if header.control.disposal == .previous { canvas.save(visible) }
+    canvas.draw(visible)
     disposal = (header.control.disposal, visible)
     let place = "in frame \(index)"
     if header.width == 0 || header.height == 0 {
@@ -283,29 +304,5 @@ private struct GIFCloser: ~Copyable {
     guard !kept else { return }
     var code: Int32 = 0
     DGifCloseFile(gif, &code)
-  }
-}
-
-/// A frame's rectangle clipped to the canvas.
-struct CanvasRectangle {
-  var left: Int
-  var top: Int
-  var width: Int
-  var height: Int
-
-  init(left: Int, top: Int, width: Int, height: Int, canvasWidth: Int, canvasHeight: Int) {
-    self.left = left
-    self.top = top
-    self.width = max(0, min(width, canvasWidth - left))
-    self.height = max(0, min(height, canvasHeight - top))
-  }
-
-  /// Calls `body` with the byte range of each of the rectangle's rows on the canvas.
-  func rows(width canvasWidth: Int, _ body: (Range<Int>) -> Void) {
-    guard width > 0 else { return }
-    for y in top..<(top + height) {
-      let start = (y * canvasWidth + left) * 4
-      body(start..<(start + width * 4))
-    }
   }
 }

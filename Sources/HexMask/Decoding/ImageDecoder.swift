@@ -36,11 +36,20 @@ package protocol ImageDecoder: AnyObject {
   var chosenSquare: CropSquare? { get }
   /// Decodes the next row into `row`, which holds exactly `width * 4` bytes.
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError)
+  /// Moves past the next `count` rows, which nobody will look at: a picture held in memory
+  /// does so without reading them; any other decodes and drops them.
+  func skipRows(_ count: Int) throws(ImageError)
 }
 
 extension ImageDecoder {
   package var isOpaque: Bool { false }
   package var chosenSquare: CropSquare? { nil }
+
+  package func skipRows(_ count: Int) throws(ImageError) {
+    guard count > 0 else { return }
+    var row = [UInt8](repeating: 0, count: width * 4)
+    for _ in 0..<count { try readRow(into: &row) }
+  }
 
   /// Decodes the next row into the array `row` of exactly `width * 4` bytes: `readRow`
   /// for callers that keep their row in an array.

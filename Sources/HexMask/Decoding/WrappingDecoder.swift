@@ -52,6 +52,14 @@ struct WrappedReads {
     rowsRead += 1
   }
 
+  /// Counts the rows up to `row` (exclusive) as delivered without making them, after
+  /// `body` has moved the source past them; an earlier failure is thrown again.
+  mutating func skip(to row: Int, _ body: () throws(ImageError) -> Void) throws(ImageError) {
+    guard row > rowsRead else { return }
+    try remembering(body)
+    rowsRead = row
+  }
+
   /// Runs `body` unless an earlier read failed; an error from `body` is thrown by this
   /// call and by every later one.
   mutating func remembering(_ body: () throws(ImageError) -> Void) throws(ImageError) {

@@ -68,6 +68,34 @@ package enum Orientation: Int, Sendable, CaseIterable {
 }
 
 extension Orientation {
+  /// The upright rows and columns that show the stored `rows` × `columns` of a stored
+  /// image of `width` × `height`: where a change to those stored pixels shows.
+  ///
+  /// ```swift
+  /// // Orientation 6: stored columns become upright rows.
+  /// Orientation.right.upright(rows: 0..<1, columns: 2..<3, width: 3, height: 2)
+  /// // (rows: 2..<3, columns: 1..<2)
+  /// ```
+  package func upright(rows: Range<Int>, columns: Range<Int>, width: Int, height: Int)
+    -> (rows: Range<Int>, columns: Range<Int>)
+  {
+    func flipped(_ range: Range<Int>, in length: Int) -> Range<Int> {
+      (length - range.upperBound)..<(length - range.lowerBound)
+    }
+    return switch self {
+    case .up: (rows, columns)
+    case .upMirrored: (rows, flipped(columns, in: width))
+    case .down: (flipped(rows, in: height), flipped(columns, in: width))
+    case .downMirrored: (flipped(rows, in: height), columns)
+    case .leftMirrored: (columns, rows)
+    case .right: (columns, flipped(rows, in: height))
+    case .rightMirrored: (flipped(columns, in: width), flipped(rows, in: height))
+    case .left: (flipped(columns, in: width), rows)
+    }
+  }
+}
+
+extension Orientation {
   /// The orientation an EXIF block declares, or `.up` when it declares none.
   ///
   /// `tiff` is the TIFF structure of EXIF: the bytes after `"Exif\0\0"` in a JPEG APP1

@@ -37,6 +37,14 @@ final class TurnedCanvas: ImageDecoder {
     self.source = source
   }
 
+  func skipRows(_ count: Int) throws(ImageError) {
+    guard count > 0 else { return }
+    guard count <= height - rowsRead else {
+      throw ImageError(.unreadable, "read past the last row (the image has \(height) rows)")
+    }
+    rowsRead += count
+  }
+
   func readRow(into row: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
     try checkRead(of: row, index: rowsRead)
     let y = rowsRead

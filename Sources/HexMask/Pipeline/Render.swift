@@ -176,11 +176,14 @@ extension HexMask {
     // Whatever happens, no frame is still being encoded when the files are let go.
     defer { for output in outputs { output.moving?.drain() } }
     guard !outputs.isEmpty else { return [] }
-    var frame = (picture: picture.upright, delay: frames?.animation.shown.delayMilliseconds ?? 0)
+    var frame = (
+      rows: FrameRows.decoded(picture.upright),
+      delay: frames?.animation.shown.delayMilliseconds ?? 0
+    )
     var played = Animation(frames: 0, durationMilliseconds: 0, loopCount: 0)
     var last: ResizedDecoder
     while true {
-      last = try draw(frame.picture, plan: plan, outputs: &outputs)
+      last = try draw(frame.rows, plan: plan, outputs: &outputs)
       guard let frames else { break }
       for (index, output) in outputs.enumerated() {
         do throws(Error) {
@@ -200,7 +203,7 @@ extension HexMask {
         throw TargetedError(error: error, target: nil)
       }
       guard let next else { break }
-      frame = (frames.turned(next), next.delayMilliseconds)
+      frame = (.canvas(next, frames), next.delayMilliseconds)
     }
     if plan.strict && plan.readsPicture {
       // Rows below the crop are normally never decoded (like vips' sequential access);
@@ -251,20 +254,43 @@ extension HexMask {
     return reports
   }
 
-  /// Draws one frame, `picture` upright, into every output in turns.
+  /// The rows of one frame as the outputs read them.
+  enum FrameRows {
+    /// The first frame (or a still), upright: decoded once, its rows shared by the outputs.
+    case decoded(any ImageDecoder)
+    /// A later frame: its canvas, which each output reads for itself, drawing only the
+    /// rows that what changed since the frame before reaches.
+    case canvas(ComposedFrame, Frames)
+  }
+
+  /// Draws one frame into every output in turns.
   ///
   /// - Returns: the resized picture of the output that finished last (strict mode reads on
   ///   through it).
   private static func draw(
-    _ picture: any ImageDecoder, plan: RenderPlan, outputs: inout [PlannedOutput]
+    _ frame: FrameRows, plan: RenderPlan, outputs: inout [PlannedOutput]
   ) throws(TargetedError) -> ResizedDecoder {
-    let shared = SharedRows(picture)
-    var renders: [TargetRender] = outputs.map { output in
-      let branch = shared.branch()
-      let resized = ResizedDecoder(branch, crop: plan.square, side: output.side)
+    let readers: [(picture: any ImageDecoder, branch: SharedRows.Branch?)]
+    var change: (rows: Range<Int>, columns: Range<Int>)?
+    switch frame {
+    case .decoded(let picture):
+      let shared = SharedRows(picture)
+      readers = outputs.map { _ in
+        let branch = shared.branch()
+        return (branch, branch)
+      }
+    case .canvas(let canvas, let frames):
+      readers = outputs.map { _ in (frames.turned(canvas), nil) }
+      change = frames.uprightChange(canvas)
+    }
+    var renders: [TargetRender] = zip(outputs, readers).map { output, reader in
+      let resized = ResizedDecoder(reader.picture, crop: plan.square, side: output.side)
       var rows = output.rows
       rows.restart(imageIsOpaque: resized.isOpaque)
-      return TargetRender(branch: branch, picture: resized, writer: output.writer, rows: rows)
+      return TargetRender(
+        branch: reader.branch, picture: resized, writer: output.writer, rows: rows,
+        drawn: change.map { resized.outputRows(reachedBy: $0.rows, columns: $0.columns) },
+        moving: output.moving)
     }
     let last = try drawInTurns(&renders, readsPicture: plan.readsPicture)
     for index in outputs.indices { outputs[index].rows = renders[index].rows }

@@ -78,6 +78,12 @@ struct RowPipeline {
     self.imageIsOpaque = imageIsOpaque
   }
 
+  /// Goes on at output row `row`, the rows before it left as they were drawn for the frame
+  /// before (each row's coverage depends on nothing but its index).
+  mutating func skip(to row: Int) {
+    y = row
+  }
+
   /// Hands the last drawn row (RGBA, or gray for a mask) to `body`.
   func withRow(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     (flattenOnto == nil ? composited : result).withUnsafeBufferPointer(body)

@@ -94,6 +94,48 @@ package final class ResizedDecoder: WrappingDecoder {
     }
   }
 
+  /// The output rows that any source pixel of `rows` × `columns` reaches through the
+  /// filter (or the crop): every other output row is the same whatever those pixels hold.
+  /// Empty when none is; every row when the decoder shows nothing (a bad crop).
+  package func outputRows(reachedBy rows: Range<Int>, columns: Range<Int>) -> Range<Int> {
+    guard !stored.isEmpty else { return 0..<height }
+    guard let filter else {
+      let shown = crop.left..<(crop.left + crop.side)
+      guard shown.overlaps(columns) else { return 0..<0 }
+      let top = min(max(rows.lowerBound - crop.top, 0), height)
+      return top..<max(top, min(rows.upperBound - crop.top, height))
+    }
+    guard filter.span.overlaps(columns), !rows.isEmpty else { return 0..<0 }
+    let (first, count) = (filter.rows.first, filter.rows.count)
+    // Each output row reads source rows first[y] ..< first[y] + count[y], both ends
+    // growing with y.
+    guard let top = (0..<height).first(where: { first[$0] + count[$0] > rows.lowerBound }),
+      let bottom = (0..<height).last(where: { first[$0] < rows.upperBound }), top <= bottom
+    else { return 0..<0 }
+    return top..<(bottom + 1)
+  }
+
+  /// Moves on to output row `row` (up to ``height``) without making the rows before it:
+  /// the source rows only they use are skipped unread (``ImageDecoder/skipRows(_:)``), so
+  /// the rows from `row` on come out as if every row had been made. At ``height``, the
+  /// source is where making every row would have left it.
+  package func skip(to row: Int) throws(ImageError) {
+    let row = min(row, height)
+    try reads.skip(to: row) { () throws(ImageError) in
+      guard !stored.isEmpty else { return }
+      let end: Int  // the first source row still to read
+      if let filter {
+        let rows = filter.rows
+        end = row < height ? rows.first[row] : rows.first[height - 1] + rows.count[height - 1]
+      } else {
+        end = crop.top + row
+      }
+      guard end > sourceRowsRead else { return }
+      try source.skipRows(end - sourceRowsRead)
+      sourceRowsRead = end
+    }
+  }
+
   /// True when every source row has been read, so that ``readRemainingSourceRows()`` has
   /// nothing left to find.
   package var hasReadEverySourceRow: Bool { sourceRowsRead >= source.height }

@@ -191,8 +191,9 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "N", in: HexMask.Input.maxFramesRange) {
       $0.options.input.maxFrames = $1
     },
-    help: "Refuse animations of more than N frames: before decoding where the file says how "
-      + "many (APNG, WebP), else (GIF) when frame N + 1 comes.",
+    help: "Refuse animations of more than N frames, before any is drawn: from the header "
+      + "(APNG, WebP) or by counting a GIF's blocks (a piped GIF is kept in a temporary file "
+      + "for that).",
     group: .input, defaultValue: String(HexMask.Input.defaultMaxFrames)),
   OptionDescription(
     long: "frame",

@@ -44,28 +44,64 @@ import Testing
     }
   }
 
-  /// 200 one-pixel frames on an 8000² screen: refused from the count, saying all 200.
-  @Test func aFrameCountBombIsRefusedFromWhatTheFileSays() throws {
-    var bytes = Array("GIF89a".utf8) + [0x40, 0x1F, 0x40, 0x1F, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
-    for index in 0..<200 {
+  /// `frames` one-pixel frames on a `side`² screen.
+  static func bomb(frames: Int, side: Int = 8000) -> [UInt8] {
+    let (low, high) = (UInt8(side & 0xFF), UInt8(side >> 8))
+    var bytes = Array("GIF89a".utf8) + [low, high, low, high, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+    for index in 0..<frames {
       bytes += [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
-      bytes += [0x2C, UInt8(index % 100), 0, UInt8(index / 100), 0, 1, 0, 1, 0, 0]
+      bytes += [0x2C, UInt8(index % 100), 0, UInt8(index / 100 % 256), 0, 1, 0, 1, 0, 0]
       bytes += [2, 2, 0x4C, 0x01, 0]
     }
     bytes.append(0x3B)
+    return bytes
+  }
+
+  /// One-pixel frames on an 8000² screen: refused from the count, which stops at the first
+  /// frame over a limit (and names it), from a file and from a pipe alike.
+  @Test(arguments: [false, true])
+  func aFrameCountBombIsRefusedFromWhatTheFileSays(piped: Bool) throws {
+    let bytes = Self.bomb(frames: 200)
     #expect(Self.count(bytes, prefix: 8) == 200)
     var limits = GIFLimits()
     limits.maxPixels = 8000 * 8000
-    limits.maxFrames = 100
-    #expect(
-      throws: ImageError.tooManyFrames(limit: 100),
-      performing: { try decodeGIF(bytes, prefix: 8, limits: limits, hashing: false) })
+    (limits.maxFrames, limits.maxTotalPixels) = (100, .max)
+    func decode() throws(ImageError) {
+      _ = try decodeGIF(bytes, prefix: 8, limits: limits, hashing: false, piped: piped)
+    }
+    #expect(throws: ImageError.tooManyFrames(limit: 100), performing: decode)
     limits.maxFrames = 1000
     limits.maxTotalPixels = HexMask.Input().maxAnimationPixels
     #expect(
       throws: ImageError.tooManyPixelsInAll(
-        frames: 200, width: 8000, height: 8000, limit: limits.maxTotalPixels),
-      performing: { try decodeGIF(bytes, prefix: 8, limits: limits, hashing: false) })
+        frames: limits.maxTotalPixels / (8000 * 8000) + 1, width: 8000, height: 8000,
+        limit: limits.maxTotalPixels),
+      performing: decode)
+  }
+
+  /// Every GIF fixture decodes from a pipe as from memory: with limits (its bytes kept in a
+  /// temporary file and counted first) and without (read as it comes).
+  @Test(arguments: fixtures)
+  func aPipeDecodesAsAFileDoes(name: String) throws {
+    let bytes = try Fixtures.bytes("animation/\(name)")
+    var limits = GIFLimits()
+    for _ in 0..<2 {
+      let fromMemory = Result { () throws(ImageError) in
+        try decodeGIF(bytes, prefix: 8, limits: limits)
+      }
+      let fromPipe = Result { () throws(ImageError) in
+        try decodeGIF(bytes, prefix: 8, limits: limits, piped: true)
+      }
+      switch (fromMemory, fromPipe) {
+      case (.success(let memory), .success(let pipe)):
+        #expect(memory.frames == pipe.frames && memory.warnings == pipe.warnings, "\(name)")
+      case (.failure(let memory), .failure(let pipe)):
+        #expect(memory == pipe, "\(name)")
+      default:
+        Issue.record("\(name): \(fromMemory) from memory, \(fromPipe) from a pipe")
+      }
+      (limits.maxFrames, limits.maxTotalPixels) = (.max, .max)
+    }
   }
 
   @Test func oneFrameIsSaidInTheSingular() {

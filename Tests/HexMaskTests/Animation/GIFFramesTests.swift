@@ -11,7 +11,7 @@ import Testing
 
 /// What GIFFrames made of a whole file.
 struct DecodedGIF {
-  struct Frame {
+  struct Frame: Equatable {
     var sha: String
     var delay: Int
   }
@@ -32,12 +32,14 @@ struct GIFLimits {
 /// Decodes every frame of `bytes` (through a memory stream, so nothing seeks), the first
 /// `prefix` bytes taken off first as the format sniffing does.
 func decodeGIF(
-  _ bytes: [UInt8], prefix: Int = 0, limits: GIFLimits = GIFLimits(), hashing: Bool = true
+  _ bytes: [UInt8], prefix: Int = 0, limits: GIFLimits = GIFLimits(), hashing: Bool = true,
+  piped: Bool = false
 ) throws(ImageError) -> DecodedGIF {
   var result: Result<DecodedGIF, ImageError> = .failure(ImageError(.unreadable, "empty"))
   var copy = bytes.isEmpty ? [0] : bytes
   copy.withUnsafeMutableBytes { buffer in
-    guard let file = fmemopen(buffer.baseAddress, bytes.count, "rb") else { return }
+    guard let file = piped ? pipeHolding(bytes) : fmemopen(buffer.baseAddress, bytes.count, "rb")
+    else { return }
     defer { fclose(file) }
     result = Result { () throws(ImageError) in
       var head = [UInt8](repeating: 0, count: prefix)
@@ -63,6 +65,20 @@ func decodeGIF(
     }
   }
   return try result.get()
+}
+
+/// A pipe that holds `bytes` (under 64 KiB, a pipe's buffer) and then ends: a stream that
+/// cannot seek.
+private func pipeHolding(_ bytes: [UInt8]) -> CFile? {
+  var descriptors: [Int32] = [0, 0]
+  guard bytes.count < 65536, pipe(&descriptors) == 0 else { return nil }
+  let written = write(descriptors[1], bytes, bytes.count)
+  close(descriptors[1])
+  guard written == bytes.count else {
+    close(descriptors[0])
+    return nil
+  }
+  return fdopen(descriptors[0], "rb")
 }
 
 /// RGBA with the colour of fully transparent pixels zeroed, as scripts/browser_frames.py
@@ -252,13 +268,17 @@ private let fourBlackPixels: [UInt8] = [0x02, 0x02, 0x84, 0x51, 0x00]
       tooLarge?.reason
         == "\(all) frames of 24×20 are more than the limit of \(24 * 20 * all - 1) pixels over "
         + "all frames")
-    // The frames the file holds are counted first (the stream seeks): a limit below one
-    // frame names them all, before any is drawn.
+    // The frames the file holds are counted first, up to the first over a limit: a limit
+    // below one frame is refused at the first, before any is drawn, from memory and from
+    // a pipe alike.
     limits.maxTotalPixels = 24 * 20 - 1
-    let first = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
-    #expect(
-      first?.reason
-        == "\(all) frames of 24×20 are more than the limit of 479 pixels over all frames")
+    for piped in [false, true] {
+      let first = thrownError { () throws(ImageError) in
+        _ = try decodeGIF(bytes, limits: limits, piped: piped)
+      }
+      #expect(
+        first?.reason == "1 frame of 24×20 is more than the limit of 479 pixels over all frames")
+    }
     limits = GIFLimits()
     limits.maxPixels = 24 * 20 - 1
     let frame = thrownError { () throws(ImageError) in _ = try decodeGIF(bytes, limits: limits) }
