@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import HexMask
 import TestSupport
@@ -96,4 +97,14 @@ func apngBytes(_ frames: [[UInt8]], width: Int, height: Int) throws -> [UInt8] {
   defer { free(buffer) }
   guard let buffer else { return [] }
   return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+}
+
+/// The CRC-32 of `bytes` as PNG chunks carry it (zlib's).
+func crc32(_ bytes: [UInt8]) -> UInt32 {
+  UInt32(bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, uInt($0.count)) })
+}
+
+/// The Adler-32 of `bytes` as a zlib stream ends with it (zlib's).
+func adler32(_ bytes: [UInt8]) -> UInt32 {
+  UInt32(bytes.withUnsafeBufferPointer { CZlib.adler32(1, $0.baseAddress, uInt($0.count)) })
 }

@@ -31,6 +31,13 @@ extension HexMask.Output.Kind {
     encodingCost(side: side, moving: moving).bytes(width: side, height: side)
   }
 
+  /// What the writers of this kind hold for outputs of `sides`, all at once.
+  func encodingBytes(sides: [Int], moving: Bool) -> Int {
+    sides.reduce(0) { total, side in
+      total.addingSaturated(encodingBytes(side: side, moving: moving))
+    }
+  }
+
   /// What an output of this kind is called in a message: "palette PNG", "animated WebP".
   func encodingName(moving: Bool) -> String {
     switch self {

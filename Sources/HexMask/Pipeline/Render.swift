@@ -100,9 +100,7 @@ extension HexMask {
       let sides = plan.outputs.map(\.side)
       try encoding { () throws(ImageError) in
         try budget?.reserveEncoding(
-          sides.reduce(0) { total, side in
-            total.addingSaturated(kind.encodingBytes(side: side, moving: plan.animates))
-          },
+          kind.encodingBytes(sides: sides, moving: plan.animates),
           purpose: sides.count == 1
             ? "to encode a \(sides[0])×\(sides[0]) \(kind.encodingName(moving: plan.animates))"
             : "to encode \(sides.count) outputs")
@@ -137,10 +135,9 @@ extension HexMask {
   ) -> Int {
     let squareSide = min(picture.width, picture.height)
     let moving = picture.isAnimation && !stillFrame && output.kind.canMove && !output.maskOnly
-    return sizes.reduce(0) { total, size in
-      let side = outputSide(size: size, upscale: output.upscale, squareSide: squareSide)
-      return total.addingSaturated(output.kind.encodingBytes(side: side, moving: moving))
-    }
+    return output.kind.encodingBytes(
+      sides: sizes.map { outputSide(size: $0, upscale: output.upscale, squareSide: squareSide) },
+      moving: moving)
   }
 
   /// The animation `picture` shows the first frame of, ready for the frames after it: the

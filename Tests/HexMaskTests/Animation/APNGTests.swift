@@ -576,7 +576,7 @@ private struct Chunks {
     var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     for chunk in list {
       let body = Array(chunk.type.utf8) + chunk.data
-      out += be32(chunk.data.count) + body + be32(Int(crc32Of(body)))
+      out += be32(chunk.data.count) + body + be32(Int(crc32(body)))
     }
     return out
   }
@@ -597,11 +597,3 @@ private func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
 }
 
 /// CRC-32 as PNG computes it (bit by bit: the test files are small).
-private func crc32Of(_ bytes: [UInt8]) -> UInt32 {
-  var crc: UInt32 = 0xffff_ffff
-  for byte in bytes {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = crc & 1 == 1 ? 0xedb8_8320 ^ (crc >> 1) : crc >> 1 }
-  }
-  return crc ^ 0xffff_ffff
-}

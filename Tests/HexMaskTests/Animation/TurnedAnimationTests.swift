@@ -61,20 +61,11 @@ import Testing
       [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0]
       + [UInt8(orientation.rawValue), 0, 0, 0, 0, 0, 0]
     let typeAndData = Array("eXIf".utf8) + tiff
-    return bigEndian(tiff.count) + typeAndData + bigEndian(crc32(typeAndData))
+    return bigEndian(tiff.count) + typeAndData + bigEndian(Int(crc32(typeAndData)))
   }
 
   static func bigEndian(_ value: Int) -> [UInt8] {
     (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
-  }
-
-  static func crc32(_ bytes: [UInt8]) -> Int {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return Int(crc ^ 0xFFFF_FFFF)
   }
 
   static let kinds: [HexMask.Output.Kind] = [

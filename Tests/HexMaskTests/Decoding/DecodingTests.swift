@@ -188,15 +188,6 @@ func bigEndian(_ value: UInt32) -> [UInt8] {
   [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
 }
 
-func crc32(_ bytes: [UInt8]) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for byte in bytes {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-  }
-  return ~crc
-}
-
 /// Decodes `bytes` written to a file in a fresh temporary directory.
 func decodingError(bytes: [UInt8], maxPixels: Int) throws -> ImageError? {
   try withTemporaryFolder { url in

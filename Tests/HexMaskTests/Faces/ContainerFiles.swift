@@ -84,22 +84,7 @@ enum ContainerFiles {
       out += data[start..<end]
       start = end
     } while start < data.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in data {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    return out + bigEndian(b << 16 | a)
-  }
-
-  private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
+    return out + bigEndian(adler32(data))
   }
 
   private static func bigEndian(_ value: UInt32) -> [UInt8] {
