@@ -15,10 +15,9 @@
 package func maskLevels(
   coverage: CoverageRow, layout: Layout, into output: UnsafeMutableBufferPointer<UInt8>
 ) {
-  // Not reachable from input: RowPipeline sizes both rows from the same canvas side.
-  precondition(output.count == coverage.width)
+  // RowPipeline sizes both rows from the same canvas side; a shorter row gets what fits.
   let clipsBorder = layout == .seed
-  for i in 0..<coverage.width {
+  for i in 0..<min(coverage.width, output.count) {
     let weights = AreaWeights(
       inner: coverage.inner[i], fill: coverage.fill[i], outer: coverage.outer[i],
       clipsBorder: clipsBorder)

@@ -131,11 +131,11 @@ package struct CoverageRow: Sendable, Equatable {
 
   /// Three given coverages (for tests and callers with their own).
   package init(inner: [Float], fill: [Float], outer: [Float]) {
-    // Not reachable from input: only tests give coverages of their own.
-    precondition(inner.count == fill.count && outer.count == fill.count)
-    self.inner = inner
-    self.fill = fill
-    self.outer = outer
+    // Only tests give coverages of their own; rows of unequal lengths are cut to the shortest.
+    let width = min(inner.count, fill.count, outer.count)
+    self.inner = Array(inner.prefix(width))
+    self.fill = Array(fill.prefix(width))
+    self.outer = Array(outer.prefix(width))
   }
 
   package var width: Int { fill.count }

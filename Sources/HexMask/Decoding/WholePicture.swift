@@ -24,8 +24,6 @@ final class WholePicture: ImageDecoder {
     width: Int, height: Int, rgba: [UInt8], metadata: ImageMetadata, warnings: [Warning],
     isOpaque: Bool, reservation: MemoryReservation? = nil
   ) {
-    // Not reachable from input: decoders pass the buffer they sized from these dimensions.
-    precondition(rgba.count == width * height * 4, "a whole picture holds width × height pixels")
     self.init(
       width: width, height: height, pixels: PixelBuffer(copying: rgba), metadata: metadata,
       warnings: warnings, isOpaque: isOpaque, reservation: reservation)
@@ -35,11 +33,10 @@ final class WholePicture: ImageDecoder {
     width: Int, height: Int, pixels: PixelBuffer, metadata: ImageMetadata, warnings: [Warning],
     isOpaque: Bool, chosenSquare: CropSquare? = nil, reservation: MemoryReservation? = nil
   ) {
-    // Not reachable from input: decoders pass the buffer they sized from these dimensions.
-    precondition(
-      pixels.bytes.count == width * height * 4, "a whole picture holds width × height pixels")
-    self.width = width
-    self.height = height
+    // Decoders pass the buffer they sized from these dimensions; were one ever short, the
+    // picture would end with its last whole row rather than read past it.
+    self.width = max(width, 0)
+    self.height = width > 0 ? min(max(height, 0), pixels.bytes.count / (width * 4)) : 0
     self.pixels = pixels
     self.metadata = metadata
     self.warnings = warnings
