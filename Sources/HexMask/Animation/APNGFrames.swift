@@ -61,7 +61,7 @@ package final class APNGFrames: FrameSource {
   /// caller already consumed and checked, up to the first IDAT.
   package init(
     file: CFile, signatureBytes: Int, replay: [UInt8] = [], maxPixels: Int, maxFrames: Int,
-    maxTotalPixels: Int = .max, memory: MemoryBudget?
+    maxTotalPixels: Int = .max, readsAtMost: Int = .max, memory: MemoryBudget?
   ) throws(ImageError) {
     reader = PNGChunkReader(file: file, replay: replay)
     if signatureBytes < 8 {
@@ -120,15 +120,15 @@ package final class APNGFrames: FrameSource {
     guard let animation else {
       throw ImageError(.unsupported, "not an animated PNG (no acTL chunk)")
     }
-    guard animation.frameCount <= maxFrames else {
+    // The frames the render reads: those declared, or fewer (``FrameChoice/readsAtMost``).
+    let counted = min(animation.frameCount, readsAtMost)
+    guard counted <= maxFrames else {
       throw .tooManyFrames(limit: maxFrames)
     }
-    let (total, overflow) = (canvasWidth * canvasHeight).multipliedReportingOverflow(
-      by: animation.frameCount)
+    let (total, overflow) = (canvasWidth * canvasHeight).multipliedReportingOverflow(by: counted)
     guard !overflow, total <= maxTotalPixels else {
       throw .tooManyPixelsInAll(
-        frames: animation.frameCount, width: canvasWidth, height: canvasHeight,
-        limit: maxTotalPixels)
+        frames: counted, width: canvasWidth, height: canvasHeight, limit: maxTotalPixels)
     }
     control = animation
     loopCount = animation.plays

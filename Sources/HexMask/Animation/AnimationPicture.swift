@@ -9,6 +9,11 @@ package struct FrameChoice: Sendable, Equatable {
   package var maxFrames: Int
   /// The most canvas pixels summed over the frames read.
   package var maxTotalPixels: Int
+  /// The most frames the render reads: every frame (`Int.max`) for an output that moves,
+  /// else those up to the one shown. A reader checks its limits against the frames its
+  /// header declares, or as many as the render reads when fewer: the frames a still never
+  /// reads are no work it does.
+  package var readsAtMost = Int.max
 
   package init(
     frame: Int? = nil, maxFrames: Int = HexMask.Input.defaultMaxFrames,
@@ -23,6 +28,7 @@ package struct FrameChoice: Sendable, Equatable {
   package init(_ input: HexMask.Input) {
     self.init(
       frame: input.frame, maxFrames: input.maxFrames, maxTotalPixels: input.maxAnimationPixels)
+    if input.readsFewFrames { readsAtMost = (input.frame ?? 0) + 1 }
   }
 }
 

@@ -14,8 +14,8 @@
 /// are too many: a limit is refused from that count, whatever follows.
 ///
 /// `file` is where its first `prefixCount` bytes have been read; it is left there. Nil when
-/// it cannot seek (a pipe: ``spoolGIF(_:prefix:stopAfter:)`` keeps its bytes and counts
-/// them). A file that ends early or holds junk gives the frames counted before it: the
+/// it cannot seek (a pipe: ``keepGIFStart(_:prefix:stopAfter:)`` keeps its bytes and
+/// counts them). A file that ends early or holds junk gives the frames counted before it: the
 /// decoder will say what is wrong.
 ///
 /// ```swift
@@ -33,42 +33,30 @@ func countGIFFrames(
   return walkGIFFrames(&input, stop: stopAfter)
 }
 
-/// A GIF read from a stream that cannot seek (a pipe), kept in a temporary file that can,
-/// and its frames counted on the way (as ``countGIFFrames(_:prefixCount:)`` does).
+/// The first bytes of a GIF read from a stream that cannot seek (a pipe), kept in memory
+/// while its frames are counted on the way (as ``countGIFFrames(_:prefixCount:stopAfter:)``
+/// counts a file's): `bytes` holds `prefix` (what the caller read first) and every byte
+/// the walk read; the stream goes on after them.
 ///
-/// `prefix` is what the caller read first; the spool holds it and the rest of the GIF, up
-/// to its trailer or wherever it stops being one, or to where `stopAfter` stops the walk
-/// (so an endless stream never fills the disk). Nil when no
-/// temporary file can be made (the frames are then counted as they are read).
+/// `frames` is nil when the walk passed ``keptGIFBytes`` before the GIF's trailer, its end
+/// or the frame where `stopAfter` stops it: such a GIF's limits are checked as its frames
+/// are read. Never more than that many bytes are kept, however long the stream.
 ///
-/// - Throws: when reading the stream or writing the spool fails.
-func spoolGIF(
+/// - Throws: when reading the stream fails.
+func keepGIFStart(
   _ file: CFile, prefix: [UInt8], stopAfter: (_ frames: Int, _ screenPixels: Int) -> Bool
-) throws(ImageError) -> (spool: SpoolFile, frames: Int)? {
-  guard let spool = SpoolFile() else { return nil }
-  var input = SpoolingGIF(file: file, prefix: prefix, spool: spool.file)
+) throws(ImageError) -> (bytes: [UInt8], frames: Int?) {
+  var input = KeptGIF(file: file, kept: prefix)
   let frames = walkGIFFrames(&input, stop: stopAfter)
   if ferror(file) != 0 {
     throw ImageError(.unreadable, "cannot read: \(systemError())")
   }
-  guard fflush(spool.file) == 0, ferror(spool.file) == 0, fseeko(spool.file, 0, SEEK_SET) == 0
-  else {
-    throw ImageError(.unreadable, "cannot keep the GIF in a temporary file: \(systemError())")
-  }
-  return (spool, frames)
+  return (input.kept, input.overflowed ? nil : frames)
 }
 
-/// A temporary file without a name (`tmpfile`), closed when it is let go.
-final class SpoolFile {
-  let file: CFile
-
-  init?() {
-    guard let file = tmpfile() else { return nil }
-    self.file = file
-  }
-
-  deinit { fclose(file) }
-}
+/// How much of a piped GIF is kept to count its frames first: GIFs larger than this (rare
+/// for avatars) are counted as they are drawn.
+let keptGIFBytes = 16 << 20
 
 /// What the walk reads through: a file it seeks in, or a stream whose bytes it keeps.
 private protocol GIFWalkInput {
@@ -83,10 +71,13 @@ private protocol GIFWalkInput {
 /// Walks the blocks from the header on, counting image descriptors, until the trailer, the
 /// end, junk, or `stop` says the frames so far are too many.
 private func walkGIFFrames(
-  _ input: inout some GIFWalkInput, stop: (_ frames: Int, _ screenPixels: Int) -> Bool
+  _ input: inout some GIFWalkInput, stop: (_ frames: Int, _ canvasPixels: Int) -> Bool
 ) -> Int {
   guard let header = input.bytes(13), header.starts(with: Array("GIF".utf8)) else { return 0 }
-  let screenPixels = (Int(header[6]) | Int(header[7]) << 8) * (Int(header[8]) | Int(header[9]) << 8)
+  func little(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+  let (screenWidth, screenHeight) = (little(header, 6), little(header, 8))
+  // The canvas: the screen, grown to hold the first frame (as GIFFrames does).
+  var screenPixels = screenWidth * screenHeight
   if header[10] & 0x80 != 0, !input.skip(3 << (Int(header[10] & 7) + 1)) { return 0 }
   var frames = 0
   /// Skips data blocks up to their terminator; false when the input ends first.
@@ -104,6 +95,11 @@ private func walkGIFFrames(
     case 0x2C:  // an image: its descriptor, its colour table, the LZW code size, its blocks
       frames += 1
       guard let descriptor = input.bytes(9) else { return frames }
+      if frames == 1 {
+        screenPixels =
+          max(screenWidth, little(descriptor, 0) + little(descriptor, 4))
+          * max(screenHeight, little(descriptor, 2) + little(descriptor, 6))
+      }
       if descriptor[8] & 0x80 != 0, !input.skip(3 << (Int(descriptor[8] & 7) + 1)) {
         return frames
       }
@@ -133,27 +129,30 @@ private struct SeekableGIF: GIFWalkInput {
   }
 }
 
-/// Reads the caller's prefix, then the stream, writing every byte it reads to the spool.
-private struct SpoolingGIF: GIFWalkInput {
+/// Reads what was kept, then the stream, keeping every byte it reads, up to
+/// ``keptGIFBytes`` (then it ends, and says it overflowed).
+private struct KeptGIF: GIFWalkInput {
   let file: CFile
-  let prefix: [UInt8]
-  let spool: CFile
-  var prefixUsed = 0
+  var kept: [UInt8]
+  var position = 0
+  var overflowed = false
 
   mutating func byte() -> UInt8? { bytes(1)?.first }
 
   mutating func bytes(_ count: Int) -> [UInt8]? {
-    var bytes = [UInt8](repeating: 0, count: count)
-    let fromPrefix = min(count, prefix.count - prefixUsed)
-    bytes.replaceSubrange(0..<fromPrefix, with: prefix[prefixUsed..<(prefixUsed + fromPrefix)])
-    prefixUsed += fromPrefix
-    let read =
-      fromPrefix
-      + bytes.withUnsafeMutableBufferPointer { buffer in
-        fread(buffer.baseAddress.map { $0 + fromPrefix }, 1, count - fromPrefix, file)
+    let wanted = position + count - kept.count
+    if wanted > 0 {
+      guard kept.count + wanted <= keptGIFBytes else {
+        overflowed = true
+        return nil
       }
-    guard read > 0, fwrite(bytes, 1, read, spool) == read else { return nil }
-    return read == count ? bytes : nil
+      var more = [UInt8](repeating: 0, count: wanted)
+      let read = fread(&more, 1, wanted, file)
+      kept += more[..<read]
+      guard read == wanted else { return nil }
+    }
+    defer { position += count }
+    return Array(kept[position..<(position + count)])
   }
 
   mutating func skip(_ count: Int) -> Bool {

@@ -42,8 +42,6 @@ package final class GIFFrames: FrameSource {
   package private(set) var warnings: [Warning] = []
 
   private let input: GIFInput
-  /// A pipe's bytes, kept so that its frames could be counted first (``spoolGIF``).
-  private let spool: SpoolFile?
   private let gif: UnsafeMutablePointer<GifFileType>
   private let limits: Limits
   private let canvas: FrameCanvas
@@ -71,30 +69,27 @@ package final class GIFFrames: FrameSource {
   /// `prefix` the caller already took (to sniff the format). Refuses a canvas or frame of
   /// more than `maxPixels`, more than `maxFrames` frames, and more than `maxTotalPixels`
   /// canvas pixels summed over the frames: from the frames the file holds, walked first
-  /// (``countGIFFrames(_:prefixCount:)``; a pipe is kept in a temporary file for that,
-  /// ``spoolGIF(_:prefix:stopAfter:)``), and again as each frame is read. The canvas and
+  /// (``countGIFFrames(_:prefixCount:stopAfter:)``; a pipe's first 16 MiB are kept for
+  /// that, ``keepGIFStart(_:prefix:stopAfter:)``), and again as each frame is read. The canvas and
   /// its copy are taken from `memory` first.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
-    memory: MemoryBudget?
+    readsAtMost: Int = .max, memory: MemoryBudget?
   ) throws(ImageError) {
     // Counted first, so the limits hold from what the file says: where it can seek, by
-    // walking it; a pipe's bytes are kept in a temporary file on the way, when a limit
-    // could refuse it.
-    // The count stops at the first frame over a limit (the canvas is at least the screen).
+    // walking it; a pipe's first bytes are kept on the way (a pipe too long for that is
+    // counted as its frames are read). The count stops at the first frame over a limit.
     let tooMany = { (frames: Int, screenPixels: Int) -> Bool in
       let (pixels, overflow) = screenPixels.multipliedReportingOverflow(by: frames)
       return frames > maxFrames || overflow || pixels > maxTotalPixels
     }
-    var (file, prefix) = (file, prefix)
-    var declared = countGIFFrames(file, prefixCount: prefix.count, stopAfter: tooMany)
-    if declared == nil, maxFrames < Int.max || maxTotalPixels < Int.max,
-      let spooled = try spoolGIF(file, prefix: prefix, stopAfter: tooMany)
-    {
-      spool = spooled.spool
-      (file, prefix, declared) = (spooled.spool.file, [], spooled.frames)
-    } else {
-      spool = nil
+    var prefix = prefix
+    // A render that reads a few frames counts them as it reads them.
+    let countsAll = readsAtMost == Int.max && (maxFrames < Int.max || maxTotalPixels < Int.max)
+    var declared =
+      countsAll ? countGIFFrames(file, prefixCount: prefix.count, stopAfter: tooMany) : nil
+    if declared == nil, countsAll {
+      (prefix, declared) = try keepGIFStart(file, prefix: prefix, stopAfter: tooMany)
     }
     let input = GIFInput(file: file, prefix: prefix)
     var code: Int32 = 0

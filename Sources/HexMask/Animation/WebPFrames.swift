@@ -57,11 +57,13 @@ package final class WebPFrames: FrameSource {
   /// sniff the format), and prepares the decoder.
   package init(
     file: CFile, prefix: [UInt8] = [], maxPixels: Int, maxFrames: Int, maxTotalPixels: Int,
-    memory: MemoryBudget?
+    readsAtMost: Int = .max, memory: MemoryBudget?
   ) throws(ImageError) {
     // A compressed frame is smaller than its pixels: a file larger than every allowed
-    // canvas pixel at 4 bytes, plus room for headers and metadata, holds no allowed file.
-    let (pixelBytes, overflow) = maxTotalPixels.multipliedReportingOverflow(by: 4)
+    // canvas pixel at 4 bytes, plus room for headers and metadata, holds no allowed file
+    // (when every frame is read).
+    let (pixelBytes, overflow) =
+      readsAtMost < Int.max ? (0, true) : maxTotalPixels.multipliedReportingOverflow(by: 4)
     let room = 16 << 20
     let limit = overflow || pixelBytes > Int.max - room ? Int.max : max(0, pixelBytes) + room
     let bytes = try readRIFF(file, prefix: prefix, limit: limit)
@@ -92,13 +94,15 @@ package final class WebPFrames: FrameSource {
     guard frames > 0 else {
       throw ImageError(.corrupt, "corrupt WebP: an animation without frames")
     }
-    guard frames <= maxFrames else {
+    // The frames the render reads: those the file holds, or fewer (`readsAtMost`).
+    let counted = min(frames, readsAtMost)
+    guard counted <= maxFrames else {
       throw .tooManyFrames(limit: maxFrames)
     }
-    let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: frames)
+    let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: counted)
     guard !totalOverflow, total <= maxTotalPixels else {
       throw .tooManyPixelsInAll(
-        frames: frames, width: width, height: height, limit: maxTotalPixels)
+        frames: counted, width: width, height: height, limit: maxTotalPixels)
     }
     // One reservation for the file and the canvases: a second one, waiting for memory
     // while the first is held, could wait for ever.

@@ -77,7 +77,8 @@ private func openAny(
       return try AnimationPicture(
         APNGFrames(
           file: file, signatureBytes: count, replay: replay, maxPixels: maxPixels,
-          maxFrames: frames.maxFrames, maxTotalPixels: frames.maxTotalPixels, memory: memory),
+          maxFrames: frames.maxFrames, maxTotalPixels: frames.maxTotalPixels,
+          readsAtMost: frames.readsAtMost, memory: memory),
         choice: frames, formatName: "animated PNG")
     }
     return try PNGDecoder(
@@ -87,7 +88,7 @@ private func openAny(
     return try AnimationPicture(
       GIFFrames(
         file: file, prefix: prefix, maxPixels: maxPixels, maxFrames: frames.maxFrames,
-        maxTotalPixels: frames.maxTotalPixels, memory: memory),
+        maxTotalPixels: frames.maxTotalPixels, readsAtMost: frames.readsAtMost, memory: memory),
       choice: frames, formatName: "GIF")
   case .jpeg:
     return try JPEGDecoder(
@@ -113,7 +114,7 @@ private func openAny(
     return try AnimationPicture(
       WebPFrames(
         file: file, prefix: longer, maxPixels: maxPixels, maxFrames: frames.maxFrames,
-        maxTotalPixels: frames.maxTotalPixels, memory: memory),
+        maxTotalPixels: frames.maxTotalPixels, readsAtMost: frames.readsAtMost, memory: memory),
       choice: frames, formatName: "animated WebP")
   case .webp?:
     return try openWebP(

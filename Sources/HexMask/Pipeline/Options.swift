@@ -160,13 +160,12 @@ extension HexMask {
     /// The most pixels an animation's frames may hold in all: ``maxPixels`` ×
     /// ``animationPixelsFactor``.
     public var maxAnimationPixels: Int {
-      if readsFewFrames { return .max }
       let (total, overflow) = maxPixels.multipliedReportingOverflow(by: Self.animationPixelsFactor)
       return overflow ? .max : total
     }
 
     /// Set by a render whose output is a still: it reads the frames up to its own only, so
-    /// the frames a file holds in all are no work it does (see `Render.swift`).
+    /// the frames a file holds beyond them are no work it does (``FrameChoice/readsAtMost``).
     var readsFewFrames = false
   }
 }

@@ -232,7 +232,9 @@ extension HexMask {
         reports[index].animation?.loopCount = plays[index] ?? played.loopCount
       }
     }
-    if plan.strict, let first = reports.lazy.flatMap(\.warnings).first {
+    if plan.strict,
+      let first = reports.lazy.flatMap(\.warnings).first(where: \.kind.isAboutTheInput)
+    {
       throw TargetedError(error: .warningInStrictMode(first), target: nil)
     }
     for (index, output) in outputs.enumerated() {

@@ -51,3 +51,18 @@ extension HexMask {
 
 /// `HexMask.Warning` by its short name inside the package.
 package typealias Warning = HexMask.Warning
+
+extension HexMask.Warning.Kind {
+  /// True for a warning about the input (how it read, its metadata, its colour), false for
+  /// one about what the output's format cannot hold (an animation's frames or timing in a
+  /// still or a WebP): strict mode refuses inputs that read only with warnings, never an
+  /// output for being of the format asked for.
+  var isAboutTheInput: Bool {
+    switch self {
+    case .damagedInput, .metadataDropped, .otherPicturesIgnored, .profileNotWritten,
+      .profileUnusable, .encoder:
+      true
+    case .firstFrameOnly, .fewerPlays, .shorterFrame: false
+    }
+  }
+}

@@ -192,8 +192,8 @@ let optionTable: [OptionDescription] = [
       $0.options.input.maxFrames = $1
     },
     help: "Refuse animations of more than N frames, before any is drawn: from the header "
-      + "(APNG, WebP) or by counting a GIF's blocks (a piped GIF is kept in a temporary file "
-      + "for that).",
+      + "(APNG, WebP) or by counting a GIF's blocks (a piped GIF's first 16 MiB are kept for "
+      + "that). A still output counts the frames up to its own.",
     group: .input, defaultValue: String(HexMask.Input.defaultMaxFrames)),
   OptionDescription(
     long: "frame",
@@ -218,8 +218,9 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "strict",
     value: .flag { $0.options.input.strict = true },
-    help: "Treat decoder warnings (a truncated JPEG, a malformed colour profile) as errors "
-      + "instead of writing what could be decoded.",
+    help: "Treat warnings about the input (a truncated JPEG, a malformed colour profile) as "
+      + "errors instead of writing what could be decoded; what the output's format cannot hold "
+      + "(an animation in a JPEG) stays a warning.",
     group: .input),
   OptionDescription(
     long: "out-dir",

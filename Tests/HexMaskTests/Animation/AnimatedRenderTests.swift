@@ -209,6 +209,36 @@ import Testing
     #expect(try failure(Self.gif) { $0.maxPixels = 48 * 48 - 1 }?.kind == .tooLarge)
   }
 
+  /// A still counts the frames it reads against the frames' pixels in all, in every
+  /// animated format: frame 29 of 30 reads 30 frames (over 16 × `maxPixels` of 8×8
+  /// canvases), frame 2 and the first read few; `strict`, which reads them all, refuses.
+  /// A still output's "shows the first frame" is no reason for strict mode to refuse.
+  @Test func aStillCountsTheFramesItReads() throws {
+    let gif = GIFFrameCountTests.bomb(frames: 30, side: 8)
+    let apng = try HexMask.render(gif, output: Self.output(Self.apng, size: 8)).bytes
+    let webp = try HexMask.render(gif, output: Self.output(Self.losslessWebP, size: 8)).bytes
+    for (name, bytes) in [("GIF", gif), ("APNG", apng), ("WebP", webp)] {
+      for (frame, strict, refused) in [
+        (29, false, true), (2, false, false), (nil, false, false), (nil, true, true),
+      ] {
+        var input = HexMask.Input()
+        (input.frame, input.strict, input.maxPixels) = (frame, strict, 64)
+        let result = Result { () throws(HexMask.Error) in
+          try HexMask.render(bytes, output: Self.output(.jpeg(.init()), size: 8), input: input)
+        }
+        switch result {
+        case .success(let rendered):
+          #expect(!refused, "\(name) frame \(String(describing: frame)) strict \(strict)")
+          #expect(rendered.warnings.map(\.kind) == (frame == nil ? [.firstFrameOnly] : []))
+        case .failure(let error):
+          #expect(refused, "\(name) frame \(String(describing: frame)): \(error)")
+          guard case .decoding(let reason) = error else { continue }
+          #expect(reason.animation == .pixelsInAll(limit: 16 * 64), "\(name): \(reason)")
+        }
+      }
+    }
+  }
+
   /// Frames encoded on a thread of their own while the next is drawn make the same bytes.
   @Test(arguments: [apng, .webp(.init())])
   func encodingInTheBackgroundChangesNoByte(kind: HexMask.Output.Kind) throws {

@@ -79,8 +79,8 @@ import Testing
       performing: decode)
   }
 
-  /// Every GIF fixture decodes from a pipe as from memory: with limits (its bytes kept in a
-  /// temporary file and counted first) and without (read as it comes).
+  /// Every GIF fixture decodes from a pipe as from memory: with limits (its bytes kept in
+  /// memory and counted first) and without (read as it comes).
   @Test(arguments: fixtures)
   func aPipeDecodesAsAFileDoes(name: String) throws {
     let bytes = try Fixtures.bytes("animation/\(name)")
@@ -102,6 +102,42 @@ import Testing
       }
       (limits.maxFrames, limits.maxTotalPixels) = (.max, .max)
     }
+  }
+
+  /// A piped GIF longer than what is kept to count it (an endless comment, here 17 MiB) is
+  /// kept only up to that, and counted as it is read: its first bytes are all kept, in order.
+  @Test func aLongPipeIsKeptOnlyInPart() throws {
+    var descriptors: [Int32] = [0, 0]
+    #expect(pipe(&descriptors) == 0)
+    let header = Array("GIF89a".utf8) + [8, 0, 8, 0, 0, 0, 0] + [0x21, 0xFE]
+    let block = [UInt8(255)] + [UInt8](repeating: 0x41, count: 255)
+    let blocks = (17 << 20) / block.count
+    let writer = Thread { [descriptors] in
+      var sent = header
+      for _ in 0..<blocks { sent += block }
+      sent.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let done = write(descriptors[1], bytes.baseAddress! + offset, bytes.count - offset)
+          if done <= 0 { break }
+          offset += done
+        }
+      }
+      close(descriptors[1])
+    }
+    writer.start()
+    let file = try #require(fdopen(descriptors[0], "rb"))
+    defer { fclose(file) }
+    var prefix = [UInt8](repeating: 0, count: 8)
+    #expect(fread(&prefix, 1, 8, file) == 8)
+    let kept = try keepGIFStart(file, prefix: prefix) { frames, _ in frames > 100 }
+    #expect(kept.frames == nil)
+    #expect(kept.bytes.count <= keptGIFBytes && kept.bytes.count > keptGIFBytes - 512)
+    #expect(Array(kept.bytes.prefix(header.count)) == header)
+    var rest = [UInt8](repeating: 0, count: 1 << 16)
+    var total = kept.bytes.count
+    while case let read = fread(&rest, 1, rest.count, file), read > 0 { total += read }
+    #expect(total == header.count + blocks * block.count)
   }
 
   @Test func oneFrameIsSaidInTheSingular() {
