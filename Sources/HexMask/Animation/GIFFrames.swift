@@ -83,13 +83,15 @@ package final class GIFFrames: FrameSource {
       let (pixels, overflow) = screenPixels.multipliedReportingOverflow(by: frames)
       return frames > maxFrames || overflow || pixels > maxTotalPixels
     }
+    // A render that reads a few frames counts no further than those (`readsAtMost`).
+    let stop = { (frames: Int, canvasPixels: Int) -> Bool in
+      frames >= readsAtMost || tooMany(frames, canvasPixels)
+    }
     var prefix = prefix
-    // A render that reads a few frames counts them as it reads them.
-    let countsAll = readsAtMost == Int.max && (maxFrames < Int.max || maxTotalPixels < Int.max)
-    var declared =
-      countsAll ? countGIFFrames(file, prefixCount: prefix.count, stopAfter: tooMany) : nil
-    if declared == nil, countsAll {
-      (prefix, declared) = try keepGIFStart(file, prefix: prefix, stopAfter: tooMany)
+    let counts = maxFrames < Int.max || maxTotalPixels < Int.max
+    var declared = counts ? countGIFFrames(file, prefixCount: prefix.count, stopAfter: stop) : nil
+    if declared == nil, counts {
+      (prefix, declared) = try keepGIFStart(file, prefix: prefix, stopAfter: stop)
     }
     let input = GIFInput(file: file, prefix: prefix)
     var code: Int32 = 0

@@ -59,13 +59,25 @@ extension HexMask {
         .tooLarge, "more frames than the limit of \(limit)", animation: .frames(limit: limit))
     }
 
+    /// The error for a still of frame `frame` (0-based) when only `limit` frames may be read:
+    /// whether the file has that frame is not the question.
+    static func frameBeyondLimit(_ frame: Int, limit: Int) -> ImageError {
+      ImageError(
+        .tooLarge,
+        "frame \(frame) is past the limit of \(limit) frame\(limit == 1 ? "" : "s") (the first is 0)",
+        animation: .frames(limit: limit))
+    }
+
     /// The error for an animation whose `frames` frames of a `width`×`height` canvas hold more
-    /// pixels in all than `limit` (the GIF reader counts them up to the frame that goes past
-    /// it; the others know them all from the header).
+    /// pixels in all than `limit`. It names the first frame count over the limit, whatever
+    /// told the reader (a GIF's walk stops there; a header says every frame), so every
+    /// format and every path words one file alike.
     static func tooManyPixelsInAll(frames: Int, width: Int, height: Int, limit: Int)
       -> ImageError
     {
-      ImageError(
+      let canvas = width * height
+      let frames = canvas > 0 && limit >= 0 ? min(frames, limit / canvas + 1) : frames
+      return ImageError(
         .tooLarge,
         "\(frames) frame\(frames == 1 ? "" : "s") of \(width)×\(height) "
           + "\(frames == 1 ? "is" : "are") more than the limit of \(limit) pixels over all frames",

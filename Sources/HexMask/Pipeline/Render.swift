@@ -74,7 +74,7 @@ extension HexMask {
       // holds is no work it does, whether a header says so (APNG, WebP) or not (GIF).
       // Strict mode reads every frame, and so holds the file to the limit.
       if let frame = input.frame, frame >= input.maxFrames {
-        throw forInput(.decoding(.tooManyFrames(limit: input.maxFrames)))
+        throw forInput(.decoding(.frameBeyondLimit(frame, limit: input.maxFrames)))
       }
       input.maxFrames = Int.max
       input.readsFewFrames = true

@@ -193,9 +193,10 @@ import Testing
       firstError: "hexmask: many.png: more frames than the limit of 10000 (--max-frames)",
       check: oneLine(andNo: "o.png")),
     HostileCase(
-      title: "… and past --max-frames, the pixels of all its frames, 16 × --max-pixels",
+      title: "… and past --max-frames, the pixels of all its frames, 16 × --max-pixels, "
+        + "naming the first frame count over it",
       command: keepingErrors("hexmask many.png o.png --max-frames 70000"), status: 1,
-      firstError: "hexmask: many.png: 65535 frames of 16000×16000 are more than the limit of "
+      firstError: "hexmask: many.png: 17 frames of 16000×16000 are more than the limit of "
         + "4294443024 pixels over all frames (16 × --max-pixels)",
       check: oneLine(andNo: "o.png")),
     HostileCase(
