@@ -38,9 +38,11 @@ struct LanczosWeights {
   /// (a position in pixels, may be fractional) of `length` pixels becomes
   /// `outputLength` pixels.
   init(sourceLength: Int, start: Double, length: Double, outputLength: Int) {
-    // Not reachable from input: ResizedDecoder builds weights only for a crop of at least
-    // one pixel inside the source and a side of at least one.
-    precondition(sourceLength > 0 && outputLength > 0 && length > 0)
+    // ResizedDecoder builds weights only for a crop of at least one pixel inside the source
+    // and a side of at least one; anything else is made so rather than trapped on.
+    let sourceLength = max(sourceLength, 1)
+    let outputLength = max(outputLength, 0)
+    let length = length > 0 ? length : 1
     let scale = length / Double(outputLength)
     let widening = max(scale, 1)
     let support = Self.lobes * widening
@@ -76,8 +78,8 @@ struct LanczosWeights {
     self.count = count
     self.weights = weights
     self.stride = stride
-    // Not reachable from input: the clamped taps of a run never outnumber its support.
-    precondition(longest <= stride)
+    // The clamped taps of a run never outnumber its support (`longest <= stride`): each
+    // run's taps lie in `low...high`, at most `stride` of them.
   }
 
   /// The source pixels any output pixel uses: from the first run's start to the last run's end.

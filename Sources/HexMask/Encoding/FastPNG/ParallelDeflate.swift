@@ -152,11 +152,10 @@ struct BandQueue {
   /// Whether another band may start without waiting.
   var hasRoom: Bool { pending.count < threads }
 
-  /// Starts compressing `band`; call only when `hasRoom`. With one thread it runs on the
-  /// caller's thread before returning.
+  /// Starts compressing `band`; call when `hasRoom` (the encoder waits for a band to finish
+  /// while there is none; more would only run more bands at once). With one thread it runs
+  /// on the caller's thread before returning.
   mutating func submit(_ band: DeflateBand) {
-    // Not reachable from input: the encoder waits for a band to finish while there is no room.
-    precondition(hasRoom)
     pending.append(band)
     let (settings, pixelBytes) = (self.settings, self.pixelBytes)
     if threads == 1 {
