@@ -34,6 +34,12 @@ let package = Package(
     .systemLibrary(
       name: "CLCMS2", pkgConfig: "lcms2",
       providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+    // libjxl (JPEG XL, still and animated, read and written) reports errors as return
+    // values, never longjmp. Its pkg-config file adds a define SwiftPM refuses (and the C
+    // API does not need), so the module map names the library itself.
+    .systemLibrary(
+      name: "CJXL",
+      providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
     // giflib (GIF, still and animated) reports errors as return codes, never longjmp. It
     // has no pkg-config file on Debian, so the module map names the library itself.
     .systemLibrary(
@@ -50,7 +56,9 @@ let package = Package(
     // other packages can depend on this one by URL; `make test` optimises it from the
     // command line instead (see the Makefile).
     .target(
-      name: "HexMask", dependencies: ["CImageShims", "CWebP", "CZlib", "CHeif", "CLCMS2", "CGIF"]),
+      name: "HexMask", dependencies: [
+        "CImageShims", "CWebP", "CZlib", "CHeif", "CLCMS2", "CGIF", "CJXL",
+      ]),
     // Arguments → job description → exit status; files, batches and reruns.
     .target(name: "HexMaskCLI", dependencies: ["HexMask", "CFileShims"]),
     .executableTarget(name: "hexmask", dependencies: ["HexMaskCLI"]),

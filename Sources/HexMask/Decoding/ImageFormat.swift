@@ -21,6 +21,8 @@ extension HexMask {
     case webp
     /// GIF, still or animated.
     case gif
+    /// JPEG XL, bare codestream or container, still or animated.
+    case jxl
 
     /// How many leading bytes tell every format apart (a HEIF `ftyp` box lists its brands
     /// within them).
@@ -40,6 +42,11 @@ extension HexMask {
     /// not a JPEG of another kind.
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
+    /// The two bytes a bare JPEG XL codestream starts with (ISO/IEC 18181-1, `FF 0A`), and
+    /// the first eight of the container's signature box (18181-2: a 12-byte `JXL ` box).
+    static let jxlCodestreamSignature: [UInt8] = [0xFF, 0x0A]
+    static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]
+
     /// The format whose signature `head` starts with: the whole PNG signature, or the JPEG
     /// start-of-image marker followed by another marker (`FF D8 FF`). The one place that
     /// decides: folder discovery and `openDecoder` both ask it.
@@ -52,6 +59,10 @@ extension HexMask {
       } else if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8))
       {
         self = .gif
+      } else if bytes.starts(with: Self.jxlCodestreamSignature)
+        || bytes.starts(with: Self.jxlContainerSignature)
+      {
+        self = .jxl
       } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
         Array(bytes[8..<12]) == Array("WEBP".utf8)
       {
@@ -96,8 +107,7 @@ extension HexMask {
       let signatures: [(String, [UInt8])] = [
         ("TIFF", [0x49, 0x49, 0x2A, 0x00]), ("TIFF", [0x4D, 0x4D, 0x00, 0x2A]),
         ("BMP", Array("BM".utf8)), ("PSD", Array("8BPS".utf8)), ("PDF", Array("%PDF".utf8)),
-        ("ICO", [0x00, 0x00, 0x01, 0x00]), ("JPEG XL", [0xFF, 0x0A]),
-        ("JPEG XL", [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]),
+        ("ICO", [0x00, 0x00, 0x01, 0x00]),
         ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]),
         ("SVG", Array("<svg".utf8)), ("SVG or XML", Array("<?xml".utf8)),
       ]

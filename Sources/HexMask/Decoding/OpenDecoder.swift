@@ -50,7 +50,7 @@ package func openDecoder(
     file: file, maxPixels: maxPixels, need: need, memory: memory, autoOrient: autoOrient,
     frames: frames)
   if let frame = frames.frame, frame > 0, !(decoder is AnimationPicture) {
-    throw ImageError(.unsupported, "no frame \(frame): the picture is a still (frame 0)")
+    throw noFrame(frame)
   }
   return decoder
 }
@@ -90,6 +90,14 @@ private func openAny(
         file: file, prefix: prefix, maxPixels: maxPixels, maxFrames: frames.maxFrames,
         maxTotalPixels: frames.maxTotalPixels, readsAtMost: frames.readsAtMost, memory: memory),
       choice: frames, formatName: "GIF")
+  case .jxl:
+    // A still is the one-frame case of an animation: one reader for both.
+    let jxl = try JXLFrames(
+      file: file, prefix: prefix, maxPixels: maxPixels, maxFrames: frames.maxFrames,
+      maxTotalPixels: frames.maxTotalPixels, readsAtMost: frames.readsAtMost, memory: memory)
+    if let frame = frames.frame, frame > 0, !jxl.isAnimation { throw noFrame(frame) }
+    return try AnimationPicture(
+      jxl, choice: frames, formatName: jxl.isAnimation ? "animated JPEG XL" : "JPEG XL")
   case .jpeg:
     return try JPEGDecoder(
       file: file, prefix: prefix, maxPixels: maxPixels, targetSide: targetSide, memory: memory,
@@ -151,8 +159,13 @@ private func openAny(
   throw ImageError(.unsupported, "not an image file: \(readableFormats)")
 }
 
+/// The error for frame `frame` (> 0) of a still picture.
+private func noFrame(_ frame: Int) -> ImageError {
+  ImageError(.unsupported, "no frame \(frame): the picture is a still (frame 0)")
+}
+
 /// What hexmask reads, for messages about files it does not.
-package let readableFormats = "hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP"
+package let readableFormats = "hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL"
 
 /// The chunks after a PNG's signature up to its image data, read to find an animation
 /// control chunk (`acTL`, which must come before `IDAT`), and whether one came. The bytes

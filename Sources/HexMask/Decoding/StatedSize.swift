@@ -2,7 +2,7 @@ extension ImageFormat {
   /// The picture's width and height as the header in a file's first bytes `head` states
   /// them, unchecked (for naming a file, not decoding it): a PNG's `IHDR`, a JPEG's
   /// start-of-frame segment, a WebP's first chunk, a GIF's logical screen. Nil for HEIF and
-  /// AVIF (whose size is deep in their boxes) and when `head` is too short to hold it.
+  /// AVIF (whose size is deep in their boxes), JPEG XL (whose size is packed in bits) and when `head` is too short to hold it.
   package func statedSize(in head: [UInt8]) -> (width: Int, height: Int)? {
     switch self {
     case .png:
@@ -30,7 +30,7 @@ extension ImageFormat {
     case .gif:
       guard head.count >= 10 else { return nil }
       return (littleEndian(head, 6, 2), littleEndian(head, 8, 2))
-    case .heif, .avif: return nil
+    case .heif, .avif, .jxl: return nil
     }
   }
 }

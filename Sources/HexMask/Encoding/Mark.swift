@@ -57,7 +57,7 @@ extension HexMaskMark {
       }
     case .webp: return file.riffChunks(from: 12).contains { holds($0, Array(webpChunk.utf8), text) }
     case .avif, .heif: return file.isoBoxes().contains { holds($0, Array(avifBox.utf8), text) }
-    case .gif, nil: return false
+    case .gif, .jxl, nil: return false
     }
   }
 

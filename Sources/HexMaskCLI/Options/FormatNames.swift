@@ -1,7 +1,7 @@
 import HexMask
 
 extension ImageFormat {
-  /// The name people write the format with: PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF. The one list
+  /// The name people write the format with: PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF, JPEG XL. The one list
   /// of format names: messages, `--help` and the manual page all take them from here.
   var displayName: String {
     switch self {
@@ -11,11 +11,12 @@ extension ImageFormat {
     case .avif: "AVIF"
     case .webp: "WebP"
     case .gif: "GIF"
+    case .jxl: "JPEG XL"
     }
   }
 
   /// Every format hexmask reads, by name, for a sentence: "PNG, JPEG, HEIC/HEIF, AVIF,
-  /// WebP or GIF".
+  /// WebP, GIF or JPEG XL".
   static var readableNames: String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")

@@ -22,7 +22,7 @@ import Testing
     #expect(piped.standardOutputData.isEmpty)
     #expect(
       piped.standardError
-        == "hexmask: <stdin>: not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP\n"
+        == "hexmask: <stdin>: not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL\n"
     )
   }
 

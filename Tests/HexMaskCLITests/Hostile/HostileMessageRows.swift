@@ -11,7 +11,7 @@ extension HostileUserTests {
       setup: "printf 'not a picture' > \"\(forgedName)\"",
       command: "hexmask \"\(forgedName)\" out.png", status: 1,
       firstError:
-        #"hexmask: $'bad\nhexmask: 1 written, 0 failed.jpg': not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP"#,
+        #"hexmask: $'bad\nhexmask: 1 written, 0 failed.jpg': not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL"#,
       check: "[ ! -e out.png ]"),
     HostileCase(
       title: "a value with a line break is quoted in the usage error",

@@ -319,7 +319,8 @@ extension HostileUserTests {
       title: "a TIFF is named, not called broken",
       setup: "printf 'II*\\000\\010\\000\\000\\000' > a.tif", command: "hexmask a.tif o.png",
       status: 1,
-      firstError: "hexmask: a.tif: a TIFF file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP",
+      firstError:
+        "hexmask: a.tif: a TIFF file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL",
       check: "[ ! -e o.png ]"),
     HostileCase(
       title: "a folder with nothing usable exits 1 and says what was skipped",

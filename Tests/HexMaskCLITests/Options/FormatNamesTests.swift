@@ -8,8 +8,8 @@ import Testing
   @Test func everyFormatHasItsUsualName() {
     #expect(
       ImageFormat.allCases.map(\.displayName)
-        == ["PNG", "JPEG", "HEIC/HEIF", "AVIF", "WebP", "GIF"])
-    #expect(ImageFormat.readableNames == "PNG, JPEG, HEIC/HEIF, AVIF, WebP or GIF")
+        == ["PNG", "JPEG", "HEIC/HEIF", "AVIF", "WebP", "GIF", "JPEG XL"])
+    #expect(ImageFormat.readableNames == "PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF or JPEG XL")
   }
 
   @Test(arguments: OutputFormat.allCases)
@@ -19,7 +19,8 @@ import Testing
   }
 
   @Test func helpAndMessagesUseTheList() {
-    #expect(filesSummary.hasPrefix("INPUT is a PNG, JPEG, HEIC/HEIF, AVIF, WebP or GIF file,"))
+    #expect(
+      filesSummary.hasPrefix("INPUT is a PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF or JPEG XL file,"))
     #expect(filesSummary.contains("extension (.png, .jpg, .webp, .avif) or --format"))
     let tooLarge = OutputError.tooLargeForFormat(side: 70_000, format: .jpeg, maximumSide: 65_500)
     #expect(tooLarge.words == "a JPEG can be at most 65500 pixels a side, not 70000")

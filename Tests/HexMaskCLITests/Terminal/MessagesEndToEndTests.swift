@@ -88,7 +88,7 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
     .file(["album", "out.png"], "album: is a folder, not an image"),
     .file(
       ["notes.txt", "out.png"],
-      "notes.txt: not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP"),
+      "notes.txt: not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL"),
     .file(["12bit.jpg", "out.png"], "12bit.jpg: 12-bit JPEG is not supported"),
     // Outputs that cannot be written.
     .file(

@@ -308,7 +308,8 @@ func grayscaleJpegBecomesGrayRGB(name: String) throws {
   #expect(
     try decodingError(bytes: text, maxPixels: 1000)
       == ImageError(
-        .unsupported, "not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP")
+        .unsupported,
+        "not an image file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL")
   )
   #expect(try decodingError(bytes: [0x47], maxPixels: 1000)?.kind == .unsupported)
 }

@@ -261,7 +261,8 @@ private func firstDifference(_ a: DecodedImage, _ b: DecodedImage) -> String? {
     let (head, name) = Self.otherHeads[index]
     let error = try #require(try Self.errorDecoding(head))
     #expect(error.kind == .unsupported)
-    #expect(error.reason == "a \(name) file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF and WebP")
+    #expect(
+      error.reason == "a \(name) file: hexmask reads PNG, JPEG, GIF, HEIC, AVIF, WebP and JPEG XL")
   }
 
   /// A GIF's header cut short is a GIF that cannot be read, not another format.
