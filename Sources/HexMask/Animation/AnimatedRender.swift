@@ -5,11 +5,11 @@
 // time: memory follows the canvas and the outputs' sides, never the number of frames.
 
 extension HexMask.Output.Kind {
-  /// True for the formats an animation stays animated in: WebP, and PNG without a
+  /// True for the formats an animation stays animated in: WebP, JPEG XL, and PNG without a
   /// palette (APNG). A mask, JPEG, AVIF or palette PNG shows one frame.
   package var canMove: Bool {
     switch self {
-    case .webp: true
+    case .webp, .jxl: true
     case .png(let png): png.palette == nil
     case .jpeg, .avif, .mask: false
     }

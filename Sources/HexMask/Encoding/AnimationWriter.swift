@@ -28,7 +28,8 @@ extension AnimationWriter {
 
 extension AnimatedWebPWriter: AnimationWriter {}
 
-/// The animated writer for `output` (WebP, or an APNG for a PNG without a palette), a
+/// The animated writer for `output` (WebP, JPEG XL, or an APNG for a PNG without a
+/// palette), a
 /// `side`-pixel square. `frameCount` is what the input declares; nil (a GIF, whose count
 /// only its end tells) writes the APNG's count at the end, into a temporary file first
 /// when `file` cannot seek.
@@ -41,7 +42,7 @@ func makeAnimationWriter(
 ) throws(ImageError) -> any AnimationWriter {
   try checkEncodingMemory(
     output.kind.encodingBytes(side: side, moving: true),
-    for: "a \(side)×\(side) animated \(output.format == .webp ? "WebP" : "PNG")",
+    for: "a \(side)×\(side) \(output.kind.encodingName(moving: true))",
     purpose: "to encode its frames", memory: memory)
   let writer = try makeForegroundWriter(
     file: file, side: side, output: output, profile: profile, tagsSRGB: tagsSRGB,
@@ -66,6 +67,10 @@ private func makeForegroundWriter(
     return try SpooledAPNG(
       file: file, side: side, compression: png.compression, profile: profile,
       tagsSRGB: tagsSRGB, frameCount: frameCount, loopCount: loopCount, mark: output.mark)
+  case .jxl(let jxl):
+    return try JXLWriter(
+      file: file, width: side, height: side, quality: jxl.quality, effort: jxl.effort,
+      iccProfile: profile, animation: loopCount, mark: output.mark)
   case .jpeg, .avif, .mask:
     throw ImageError(.writeFailed, "a \(output.format) output cannot move")
   }
@@ -80,6 +85,10 @@ func animationCost(_ kind: HexMask.Output.Kind) -> EncodingCost {
   case .webp(let webp):
     let frame = WebPWriter.cost(lossless: webp.quality == .lossless)
     return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + 5 + 4 + frame.perPixel)
+  case .jxl(let jxl):
+    // The frame drawn, two copies waiting, and libjxl's own for the frame it encodes.
+    let frame = JXLWriter.cost(lossless: jxl.quality == .lossless)
+    return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + frame.perPixel)
   default: return EncodingCost(fixed: 8 << 20, perPixel: 4 + 8 + 4 + 4 + 8)
   }
 }

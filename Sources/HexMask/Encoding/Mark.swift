@@ -5,7 +5,8 @@
 /// ignore: a PNG `tEXt` chunk with the registered keyword `Software` before the pixels, a
 /// JPEG comment (`COM`) right after the JFIF header, a WebP chunk `HXMK` at the end (in
 /// the extended format, whose readers skip unknown chunks), an AVIF top-level `free` box at
-/// the end (ISO BMFF's box for bytes readers ignore), and an SVG comment on the second line.
+/// the end (ISO BMFF's box for bytes readers ignore), a JPEG XL container's `free` box
+/// before the codestream, and an SVG comment on the second line.
 /// The same bytes on every run (at most 28), and nothing about who made the picture.
 ///
 /// The writers take the mark's parts from here, and ``isPresent(in:)`` below looks for
@@ -56,8 +57,9 @@ extension HexMaskMark {
         holds($0, [jpegComment], text)
       }
     case .webp: return file.riffChunks(from: 12).contains { holds($0, Array(webpChunk.utf8), text) }
-    case .avif, .heif: return file.isoBoxes().contains { holds($0, Array(avifBox.utf8), text) }
-    case .gif, .jxl, nil: return false
+    case .avif, .heif, .jxl:
+      return file.isoBoxes().contains { holds($0, Array(avifBox.utf8), text) }
+    case .gif, nil: return false
     }
   }
 

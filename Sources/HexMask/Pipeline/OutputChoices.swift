@@ -72,6 +72,12 @@ extension HexMask.Output {
         used =
           lossless
           ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
+      case .jxl:
+        let quality: Quality = lossless ? .lossless : .lossy(lossy)
+        kind = .jxl(JXL(quality: quality, effort: effort, background: background))
+        used =
+          lossless
+          ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
       }
       try kind.check()
       if colors != nil && !used.contains(.colors) { throw .unusedField(.colors, format: format) }

@@ -5,7 +5,7 @@ extension HexMask {
   /// OutputFormat(forPath: "avatar.webp")   // .webp
   /// ```
   public enum OutputFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp, avif
+    case png, jpeg, webp, avif, jxl
 
     /// The format a file name asks for by its extension (case-insensitive); `nil` when the
     /// extension names none of them. A name without an extension, or `-`, means PNG.
@@ -19,7 +19,7 @@ extension HexMask {
     }
 
     /// The format a file extension names, case-insensitively: `png`, `jpg` or `jpeg`, `webp`,
-    /// `avif`.
+    /// `avif`, `jxl`.
     /// Every raw value is one, so a format's name can be spelled as its extension too.
     ///
     /// ```swift
@@ -31,6 +31,7 @@ extension HexMask {
       case "jpg", "jpeg": self = .jpeg
       case "webp": self = .webp
       case "avif": self = .avif
+      case "jxl": self = .jxl
       default: return nil
       }
     }
@@ -42,6 +43,7 @@ extension HexMask {
       case .jpeg: "jpg"
       case .webp: "webp"
       case .avif: "avif"
+      case .jxl: "jxl"
       }
     }
   }

@@ -19,6 +19,8 @@ extension HexMask.Output {
     case webp(WebP)
     /// A lossy or lossless AVIF.
     case avif(AVIF)
+    /// A lossy or lossless JPEG XL.
+    case jxl(JXL)
     /// The shape's 8-bit coverage (fill and border) as a gray PNG instead of the picture.
     case mask(Mask)
 
@@ -29,6 +31,7 @@ extension HexMask.Output {
       case .jpeg: self = .jpeg(JPEG())
       case .webp: self = .webp(WebP())
       case .avif: self = .avif(AVIF())
+      case .jxl: self = .jxl(JXL())
       }
     }
 
@@ -39,6 +42,7 @@ extension HexMask.Output {
       case .jpeg: .jpeg
       case .webp: .webp
       case .avif: .avif
+      case .jxl: .jxl
       }
     }
 
@@ -49,6 +53,7 @@ extension HexMask.Output {
       case .jpeg(let jpeg): jpeg.background
       case .webp(let webp): webp.background
       case .avif(let avif): avif.background
+      case .jxl(let jxl): jxl.background
       case .mask: nil
       }
     }
@@ -69,6 +74,9 @@ extension HexMask.Output {
       case .avif(var avif):
         avif.background = avif.background.map(change)
         return .avif(avif)
+      case .jxl(var jxl):
+        jxl.background = jxl.background.map(change)
+        return .jxl(jxl)
       case .mask: return self
       }
     }
@@ -184,6 +192,28 @@ extension HexMask.Output {
     /// The effort an output `side` pixels wide is encoded with: ``effort``, or its default
     /// for that side. The writer and the command's rerun record both read it.
     public func effort(side: Int) -> Int { effort ?? HexMask.Output.defaultEffort(side: side) }
+  }
+
+  /// A JPEG XL's settings.
+  public struct JXL: Sendable, Equatable, Hashable {
+    /// Lossy at a quality (cjxl's `-q` scale: 90 is distance 1), or lossless.
+    public var quality: Quality
+    /// How hard libjxl works, 0 (fastest) … 9 (smallest file), in
+    /// ``HexMask/Output/effortRange``: libjxl's effort 1…9, 0 being 1; nil is libjxl's
+    /// default, 7.
+    public var effort: Int?
+    /// Make the picture opaque on this colour; nil keeps the transparency.
+    public var background: HexMask.RGBAColor?
+
+    /// These settings; each left out is its default.
+    public init(
+      quality: Quality = .lossy(HexMask.Output.defaultQuality), effort: Int? = nil,
+      background: HexMask.RGBAColor? = nil
+    ) {
+      self.quality = quality
+      self.effort = effort
+      self.background = background
+    }
   }
 
   /// A mask's settings: it is a gray PNG, with no background.

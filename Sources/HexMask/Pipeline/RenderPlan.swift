@@ -88,6 +88,7 @@ private func stillKindName(_ kind: HexMask.Output.Kind) -> String {
   switch kind {
   case .jpeg: "a JPEG"
   case .avif: "an AVIF"
+  case .jxl: "a JPEG XL"
   case .png: "a palette PNG"
   case .webp: "a WebP"
   case .mask: "a mask"

@@ -108,6 +108,11 @@ extension HexMask {
       if let effort = settings.effort {
         try checkInt(effort, in: Output.effortRange, field: "Output.AVIF.effort")
       }
+    case .jxl(let settings):
+      try quality(settings.quality, "JXL")
+      if let effort = settings.effort {
+        try checkInt(effort, in: Output.effortRange, field: "Output.JXL.effort")
+      }
     }
   }
 

@@ -18,6 +18,10 @@ extension HexMask {
       throw .output(
         .tooLargeForFormat(side: side, format: .avif, maximumSide: AVIFWriter.maximumSide))
     }
+    if output.format == .jxl && !output.maskOnly && side > JXLWriter.maximumSide {
+      throw .output(
+        .tooLargeForFormat(side: side, format: .jxl, maximumSide: JXLWriter.maximumSide))
+    }
   }
 
   /// Refuses an output that asks for what it cannot be (a JPEG on a background that is not
@@ -38,7 +42,7 @@ extension HexMask {
     case .png(let png) where png.background == nil:
       .mask(Output.Mask(compression: png.compression, palette: png.palette))
     case .png: throw .output(.unusedField(.background, format: .png))
-    case .jpeg, .webp, .avif: throw .output(.maskMustBePNG(kind.format))
+    case .jpeg, .webp, .avif, .jxl: throw .output(.maskMustBePNG(kind.format))
     }
   }
 
@@ -84,6 +88,10 @@ extension HexMask {
         file: file, width: side, height: side, lossless: lossless, quality: quality,
         effort: avif.effort(side: side), iccProfile: profile, srgb: tagsSRGB, memory: memory,
         mark: output.mark)
+    case .jxl(let jxl):
+      return try JXLWriter(
+        file: file, width: side, height: side, quality: jxl.quality, effort: jxl.effort,
+        iccProfile: profile, memory: memory, mark: output.mark)
     }
   }
 

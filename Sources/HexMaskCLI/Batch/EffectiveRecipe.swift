@@ -103,6 +103,11 @@ func effectiveRecipe(
     // AV1 encoders make other bytes from version to version: a new libheif or libaom
     // rebuilds the AVIFs.
     add("encoder", AVIFWriter.encoderVersion ?? "none")
+  case .jxl(let settings):
+    add("quality", quality(settings.quality))
+    add("effort", String(settings.effort ?? JXLWriter.defaultEffort))
+    // A new libjxl makes other bytes: it rebuilds the JPEG XLs.
+    add("encoder", "libjxl \(jxlVersion)")
   }
   if !mask {
     // The seed layout always takes the top-left square, the one `--gravity northwest`

@@ -37,6 +37,7 @@ extension OutputFormat {
     case .jpeg: .jpeg
     case .webp: .webp
     case .avif: .avif
+    case .jxl: .jxl
     }
   }
 }

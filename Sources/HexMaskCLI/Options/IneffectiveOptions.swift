@@ -67,6 +67,7 @@ extension Job {
       switch kind {
       case .webp(let webp): webp.quality == .lossless
       case .avif(let avif): avif.quality == .lossless
+      case .jxl(let jxl): jxl.quality == .lossless
       case .png, .jpeg, .mask: false
       }
     let said: [HexMask.Output.Field] = [.quality, .lossless, .effort, .compression]

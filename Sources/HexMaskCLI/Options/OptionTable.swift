@@ -87,7 +87,7 @@ let optionTable: [OptionDescription] = [
       $0.options.format = $1
     },
     help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
-      + ".jpg/.jpeg, .webp or .avif; another extension is an error.",
+      + ".jpg/.jpeg, .webp, .avif or .jxl; another extension is an error.",
     group: .output, defaultValue: "from the name; png without an extension"),
   OptionDescription(
     long: "compression",
@@ -117,21 +117,25 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "Q", in: HexMask.Output.qualityRange) {
       $0.options.choices.quality = $1
     },
-    help: "JPEG, lossy WebP and lossy AVIF quality, from \(HexMask.Output.qualityRange.lowerBound) "
-      + "(smallest file) to \(HexMask.Output.qualityRange.upperBound) (best picture).",
+    help: "JPEG, lossy WebP, AVIF and JPEG XL quality, from "
+      + "\(HexMask.Output.qualityRange.lowerBound) (smallest file) to "
+      + "\(HexMask.Output.qualityRange.upperBound) (best picture). JPEG XL takes it as cjxl's "
+      + "-q: 90 is distance 1, visually lossless.",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",
     value: .flag { $0.options.choices.lossless = true },
-    help: "Write WebP or AVIF losslessly.",
+    help: "Write WebP, AVIF or JPEG XL losslessly.",
     group: .output),
   OptionDescription(
     long: "effort",
     value: .wholeNumber(named: "N", in: HexMask.Output.effortRange) {
       $0.options.choices.effort = $1
     },
-    help: "How hard the AVIF encoder works, from \(HexMask.Output.effortRange.lowerBound) "
-      + "(fastest) to \(HexMask.Output.effortRange.upperBound) (smallest file).",
+    help: "How hard the AVIF or JPEG XL encoder works, from "
+      + "\(HexMask.Output.effortRange.lowerBound) (fastest) to "
+      + "\(HexMask.Output.effortRange.upperBound) (smallest file). JPEG XL's default is "
+      + "libjxl's, \(JXLWriter.defaultEffort).",
     group: .output,
     defaultValue: "\(HexMask.Output.defaultEffort(side: 1)); "
       + "\(HexMask.Output.defaultEffort(side: HexMask.Output.largeEffortSide + 1)) for sides "
@@ -259,7 +263,7 @@ let optionTable: [OptionDescription] = [
       + "its extension, {dir} its subfolder (with -r), {size} the --size of the output "
       + "(needed with several sizes).",
     group: .batch,
-    defaultValue: NameTemplate.standard.text + " (.jpg, .webp, .avif with --format; "
+    defaultValue: NameTemplate.standard.text + " (.jpg, .webp, .avif, .jxl with --format; "
       + "{dir}/{name}-{size}.png with several sizes)"),
   OptionDescription(
     long: "records",

@@ -23,14 +23,14 @@ import Testing
   @Test func otherWordsAreStillRefused() {
     #expect(
       throws: CommandError.invalidValue(
-        "gif", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif"]))
+        "gif", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif", "jxl"]))
     ) {
       try Job(parsing: ["in.jpg", "out.png", "--format", "gif"])
     }
     // A prefix is no spelling of a choice: jp is not taken for jpeg.
     #expect(
       throws: CommandError.invalidValue(
-        "jp", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif"]))
+        "jp", option: "--format", kind: .choice(["png", "jpeg", "webp", "avif", "jxl"]))
     ) {
       try Job(parsing: ["in.jpg", "out.png", "--format", "jp"])
     }

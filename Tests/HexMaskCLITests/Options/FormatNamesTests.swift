@@ -21,7 +21,7 @@ import Testing
   @Test func helpAndMessagesUseTheList() {
     #expect(
       filesSummary.hasPrefix("INPUT is a PNG, JPEG, HEIC/HEIF, AVIF, WebP, GIF or JPEG XL file,"))
-    #expect(filesSummary.contains("extension (.png, .jpg, .webp, .avif) or --format"))
+    #expect(filesSummary.contains("extension (.png, .jpg, .webp, .avif, .jxl) or --format"))
     let tooLarge = OutputError.tooLargeForFormat(side: 70_000, format: .jpeg, maximumSide: 65_500)
     #expect(tooLarge.words == "a JPEG can be at most 65500 pixels a side, not 70000")
     #expect(OutputError.maskMustBePNG(.webp).words == "--mask-only writes a gray PNG, not WebP")

@@ -64,7 +64,7 @@ struct BadInvocation: Sendable, CustomTestStringConvertible {
       "invalid value 'round' for '--layout': expected centered or seed"),
     .usage(
       ["--format", "gif", "photo.jpg", "out.gif"],
-      "invalid value 'gif' for '--format': expected png, jpeg, webp or avif"),
+      "invalid value 'gif' for '--format': expected png, jpeg, webp, avif or jxl"),
     // Files on the command line.
     .usage(["photo.jpg"], "expected INPUT and OUTPUT, got 1 argument"),
     .usage(
