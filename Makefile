@@ -21,9 +21,10 @@
 #                                    Slurm cluster (as root; CI runs it after make check)
 #   make chromium-check              headless Chromium shows hexmask's AVIFs (lossy, lossless,
 #                                    with and without ICC) as hexmask meant them, alpha
-#                                    included, and a Display P3 avatar converted to sRGB in
-#                                    the colours of the kept-profile one, and animated WebP and
-#                                    APNG playing as their GIF does (as root it installs
+#                                    included, lossless JPEG XLs as their PNGs, a Display P3
+#                                    avatar converted to sRGB in the colours of the
+#                                    kept-profile one, and animated WebP, APNG and JPEG XL
+#                                    playing as their GIF does (as root it installs
 #                                    chromium; CI runs it last)
 #   make deb                         hexmask_VERSION-1_ARCH.deb: static, stripped, man page,
 #                                    completions (needs dpkg-dev)

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""make chromium-check, animations: Chromium plays hexmask's animated WebP and APNG of a GIF
+"""make chromium-check, animations: Chromium plays hexmask's animated WebP, APNG and JPEG XL
+of a GIF
 as the GIF plays, every frame cut into the still mask's shape.
 
     scripts/animation_check.py HEXMASK GIF WORK
 
 Makes WORK/varied.gif (GIF with its three frames' delays set to 10, 200 and 70 ms, so one
-plays by the "10 ms or less plays as 100 ms" rule), then with HEXMASK its animated WebP and
-APNG at the GIF's own size and its `--mask-only` mask at that size, and has headless
+plays by the "10 ms or less plays as 100 ms" rule), then with HEXMASK its animated WebP,
+APNG and lossless JPEG XL at the GIF's own size and its `--mask-only` mask at that size, and has headless
 Chromium decode them all (scripts/browser_frames.py, WebCodecs). Each output must have:
   - as many frames as the GIF, and as many distinct ones (a still, or frames lost or
     repeated, fails);
@@ -141,9 +142,12 @@ def main(argv):
     with open(path("varied.gif"), "wb") as f:
         f.write(gif)
     side = min(struct.unpack("<HH", gif[6:10]))
-    for name in ("moving.webp", "moving.png"):
-        subprocess.run([hexmask, path("varied.gif"), path(name), "--size", str(side), "--quiet"],
-                       check=True)
+    for name in ("moving.webp", "moving.png", "moving.jxl"):
+        # Lossless JPEG XL: libjxl 0.7 codes a lossy one's alpha at the colour's distance,
+        # a few levels off the mask at the edge.
+        lossless = ["--lossless"] if name.endswith(".jxl") else []
+        subprocess.run([hexmask, path("varied.gif"), path(name), "--size", str(side), "--quiet"]
+                       + lossless, check=True)
     subprocess.run([hexmask, "--mask-only", "--size", str(side), path("mask.png"), "--quiet"],
                    check=True)
     mask = Image.open(path("mask.png")).convert("L")
@@ -155,7 +159,7 @@ def main(argv):
         shorter = webp_without_last_frame(f.read())
     with open(path("control-lost-frame.webp"), "wb") as f:
         f.write(shorter)
-    names = ["varied.gif", "moving.webp", "moving.png", "control-still.png",
+    names = ["varied.gif", "moving.webp", "moving.png", "moving.jxl", "control-still.png",
              "control-lost-frame.webp"]
     rows = {row["name"]: row for row in browser_frames.decode([path(n) for n in names])}
     reference = rows["varied.gif"]
@@ -166,7 +170,7 @@ def main(argv):
     print(f"  the GIF: {len(DELAYS)} frames, {sum(played_ms(reference)):.0f} ms as played, "
           f"repeats {reference['repetitions']}")
     failed = False
-    for name in ("moving.webp", "moving.png"):
+    for name in ("moving.webp", "moving.png", "moving.jxl"):
         found = problems(rows[name], reference, mask)
         print(f"  hexmask's {name}: " + ("as the GIF plays, in the mask's shape" if not found
                                        else "FAILED: " + "; ".join(found)))

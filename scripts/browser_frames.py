@@ -33,7 +33,8 @@ import sys
 import tempfile
 import threading
 
-TYPES = {".gif": "image/gif", ".png": "image/png", ".apng": "image/png", ".webp": "image/webp"}
+TYPES = {".gif": "image/gif", ".png": "image/png", ".apng": "image/png", ".webp": "image/webp",
+         ".jxl": "image/jxl"}
 
 PAGE = """<!doctype html><html><body><script>
 (async () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make chromium-check: a browser shows hexmask's AVIFs as hexmask meant them.
+# make chromium-check: a browser shows hexmask's AVIFs and JPEG XLs as hexmask meant them.
 #
 #   scripts/chromium-check.sh HEXMASK
 #
@@ -41,8 +41,10 @@
 # control: the keep avatar with its profile taken out, pixels as they are (what `--strip`
 # did before it converted), must differ from the converted one by more than 2 levels somewhere,
 # so the check can fail.
+# JPEG XL: the same two photos as lossless .jxl avatars must show as hexmask's PNG of the
+# same command, edge included (chromium_compare.py shown … edge), profile honoured.
 # Animations (scripts/animation_check.py): Fixtures/animation/photo-local-palettes.gif, given
-# delays of 10, 200 and 70 ms, as hexmask's animated WebP and APNG, decoded by Chromium's
+# delays of 10, 200 and 70 ms, as hexmask's animated WebP, APNG and lossless JPEG XL, decoded by Chromium's
 # WebCodecs (scripts/browser_frames.py): as many frames and distinct frames as the GIF, every
 # frame's alpha the still `--mask-only` mask's on the middle row and column and 0 at the
 # corners, and the GIF's played duration (10 ms plays as 100 ms) within one frame's delay.
@@ -131,6 +133,21 @@ for photo in Fixtures/photos/rocket.jpg Fixtures/attention/coffee-160.png; do
     "$work/$base-flat.png" || die "the lossless AVIF of $photo is not hexmask's picture"
 done
 
+# JPEG XL: a lossless .jxl shows as hexmask's PNG of the same command, pixel for pixel,
+# the anti-aliased edge included (its colour compared where Chromium's canvas keeps it:
+# premultiplied, so where alpha is 255), the rocket's Adobe RGB profile honoured.
+for photo in Fixtures/photos/rocket.jpg Fixtures/attention/coffee-160.png; do
+  base=$(basename "${photo%.*}")-jxl
+  "$hexmask" "$root/$photo" "$work/$base.jxl" --size 256 --lossless --quiet ||
+    die "hexmask cannot write $base.jxl"
+  "$hexmask" "$root/$photo" "$work/$base.png" --size 256 --quiet ||
+    die "hexmask cannot write $base.png"
+  shoot "$base" jxl
+  echo "chromium-check: $photo, lossless JPEG XL on $page, against hexmask's PNG"
+  "$python" "$compare" shown "$work/$base-shot.png" "$work/$base.png" "$page" 444 edge ||
+    die "Chromium shows $photo's lossless JPEG XL differently from its PNG (above)"
+done
+
 # The controls. hexmask's own PNG, edge included:
 "$hexmask" "$root/Fixtures/photos/rocket.jpg" "$work/png.png" --size 256 --quiet ||
   die "hexmask cannot write png.png"
@@ -173,7 +190,7 @@ if "$python" "$compare" agree "$work/p3-srgb-shot.png" "$work/p3-bare-shot.png" 
   die "the comparison passed a P3 picture shown without its profile"
 fi
 
-echo "chromium-check: animations, hexmask's animated WebP and APNG of a GIF with varied delays"
+echo "chromium-check: animations, hexmask's animated WebP, APNG and JPEG XL of a GIF with varied delays"
 mkdir "$work/animation"
 "$python" "$root/scripts/animation_check.py" "$hexmask" \
   "$root/Fixtures/animation/photo-local-palettes.gif" "$work/animation" ||
