@@ -484,8 +484,9 @@ VIPS_AVIF_Q = 79
 
 
 def job_j(tools, phone_dir, work, hexmask_bin):
-    """Avatars for the web: hexmask's WebP and AVIF defaults, and libvips's AVIF, each
-    with its own PNG as the reference for the quality (Result.reference)."""
+    """Avatars for the web: hexmask's WebP, AVIF and JPEG XL defaults (and its lossless
+    JPEG XL), and libvips's AVIF, each with its own PNG as the reference for the quality
+    (Result.reference)."""
     side = 256
     files = sorted(os.path.join(phone_dir, n) for n in os.listdir(phone_dir))
     mask, border = shape_svgs(hexmask_bin, side, work)
@@ -493,7 +494,10 @@ def job_j(tools, phone_dir, work, hexmask_bin):
     os.makedirs(os.path.join(work, "out-j"), exist_ok=True)
     hexmask = [hexmask_bin, "-q", phone_dir, "--size", str(side), "-j", "2"]
     jobs = [(Result(f"hexmask -j 2 --format {f}", hexmask + ["--out-dir", out(f), "--format", f]),
-             out(f)) for f in ("webp", "avif", "png")]
+             out(f)) for f in ("webp", "avif", "jxl", "png")]
+    jobs.append((Result("hexmask -j 2 --format jxl --lossless",
+                        hexmask + ["--out-dir", out("jxl-lossless"), "--format", "jxl",
+                                   "--lossless"]), out("jxl-lossless")))
     if tools["pyvips"]:
         vips = f"vips {tools['vips_version']} (pyvips, 2 threads)"
         jobs.append((Result(
@@ -534,7 +538,17 @@ def targets_j(jobs):
             out.append(f"{result.tool}: {len(values)} avatars, mean SSIM {ssim:.4f}, "
                        f"SSIMULACRA2 {'–' if s2 is None else f'{s2:.1f}'}, "
                        f"{result.bytes / len(values):,.0f} bytes each")
-    webp, avif = (scores.get(f"hexmask -j 2 --format {f}") for f in ("webp", "avif"))
+    webp, avif, jxl = (scores.get(f"hexmask -j 2 --format {f}") for f in ("webp", "avif", "jxl"))
+    if webp and jxl:
+        ratio = jxl[1] / webp[1]
+        out.append(f"target JPEG XL ≤ WebP's bytes at SSIM ≥ WebP's: {ratio:.2f}×, "
+                   f"SSIM {jxl[0] - webp[0]:+.4f} — {verdict(ratio <= 1 and jxl[0] >= webp[0])}")
+    png = next((r for r, _ in jobs if r.tool == "hexmask -j 2 --format png"), None)
+    lossless = next((r for r, _ in jobs if r.tool.endswith("--format jxl --lossless")), None)
+    if png and lossless and png.bytes and lossless.bytes:
+        ratio = lossless.bytes / png.bytes
+        out.append(f"target lossless JPEG XL ≤ 0.8× the PNG's bytes: {ratio:.2f}× — "
+                   f"{verdict(ratio <= 0.8)}")
     if webp and avif:
         ratio = avif[1] / webp[1]
         out.append(f"target AVIF ≤ 0.85× WebP's bytes at SSIM ≥ WebP's − 0.005: {ratio:.2f}×, "

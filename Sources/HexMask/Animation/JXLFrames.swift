@@ -48,7 +48,9 @@ package final class JXLFrames: FrameSource {
 
   /// What a canvas pixel costs while libjxl decodes a frame: its float planes for colour
   /// and alpha (4 × 4 bytes), the frame kept for blending the next one (another 16), and
-  /// the RGBA8 canvas handed out (4). Measured peaks agree within a few MiB at 2000².
+  /// the RGBA8 canvas handed out (4). Measured: a 3000×2000 still to a 256² PNG peaked at
+  /// 64 MiB lossy and 134 MiB lossless (its file 21 MB), 9–17 bytes a pixel besides the
+  /// file: the price is a ceiling, kept for animations that blend.
   static let bytesPerCanvasPixel = 36
 
   /// The frames the header walk counted: all of them, or (for a still of an early frame,

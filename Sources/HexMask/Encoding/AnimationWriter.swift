@@ -86,9 +86,10 @@ func animationCost(_ kind: HexMask.Output.Kind) -> EncodingCost {
     let frame = WebPWriter.cost(lossless: webp.quality == .lossless)
     return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + 5 + 4 + frame.perPixel)
   case .jxl(let jxl):
-    // The frame drawn, two copies waiting, and libjxl's own for the frame it encodes.
+    // The frame drawn, two copies waiting, the frame held back until the next (libjxl
+    // marks the last frame when it encodes it), and libjxl's own for the one it encodes.
     let frame = JXLWriter.cost(lossless: jxl.quality == .lossless)
-    return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + frame.perPixel)
+    return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + 4 + frame.perPixel)
   default: return EncodingCost(fixed: 8 << 20, perPixel: 4 + 8 + 4 + 4 + 8)
   }
 }

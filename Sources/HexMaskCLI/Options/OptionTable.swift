@@ -134,12 +134,12 @@ let optionTable: [OptionDescription] = [
     },
     help: "How hard the AVIF or JPEG XL encoder works, from "
       + "\(HexMask.Output.effortRange.lowerBound) (fastest) to "
-      + "\(HexMask.Output.effortRange.upperBound) (smallest file). JPEG XL's default is "
-      + "libjxl's, \(JXLWriter.defaultEffort).",
+      + "\(HexMask.Output.effortRange.upperBound) (smallest file); JPEG XL's is libjxl's "
+      + "effort (0 is 1).",
     group: .output,
     defaultValue: "\(HexMask.Output.defaultEffort(side: 1)); "
       + "\(HexMask.Output.defaultEffort(side: HexMask.Output.largeEffortSide + 1)) for sides "
-      + "over \(HexMask.Output.largeEffortSide)"),
+      + "over \(HexMask.Output.largeEffortSide) (AVIF); \(JXLWriter.defaultEffort) (JPEG XL)"),
   OptionDescription(
     long: "background",
     value: .colorOrNone(named: "COLOR") { $0.options.choices.background = $1 },

@@ -17,6 +17,7 @@ import Testing
     "pngsuite/basn6a16.png", "jpeg/testorig.jpg", "jpeg/jpg-progressive.jpg",
     "jpeg/testimgari.jpg", "jpeg/restarts.jpg", "animation/mixed-disposal.gif",
     "animation/apng-dispose-blend.png", "animation/webp-gif2webp-lossy.webp",
+    "jxl/lossy.jxl", "jxl/animation.jxl",
   ]
 
   /// The bundled files to sweep: the corrupt ones, PngSuite's `x*` and the damaged JPEGs.
