@@ -68,6 +68,7 @@ picture pentagon-up.png --sides 5 --rotation -90 --border-color black --line 4
 
 picture avatar.webp --quality 80
 picture avatar.avif
+picture avatar.jxl
 picture avatar-colors.png --colors 64
 picture avatar.jpg --background '#1e90ff'
 echo "hexmask --mask-only --size $size $out/mask.png"

@@ -136,6 +136,25 @@ import Testing
     #expect(mine.loop == 0)
   }
 
+  /// The same pixels in another container are the same output: the lossless JPEG XL of an
+  /// APNG renders to the APNG's bytes, animated and as a chosen frame, in every format
+  /// that moves.
+  @Test(arguments: [HexMask.OutputFormat.png, .webp, .jxl])
+  func theSameFramesInAnyContainerAreTheSameOutput(format: HexMask.OutputFormat) throws {
+    let jxl = try Fixtures.bytes("jxl/animation.jxl")
+    let apng = try Fixtures.bytes("animation/apng-apngasm.png")
+    var output = HexMask.Output()
+    output.kind = .init(format)
+    output.size = 48
+    #expect(
+      try HexMask.render(jxl, output: output).bytes == HexMask.render(apng, output: output).bytes)
+    var input = HexMask.Input()
+    input.frame = 3
+    #expect(
+      try HexMask.render(jxl, output: output, input: input).bytes
+        == HexMask.render(apng, output: output, input: input).bytes)
+  }
+
   /// The lossy animation: every frame within a few levels, the same timing.
   @Test func lossyAnimationKeepsFramesAndTiming() throws {
     let mine = try Self.frames(Fixtures.bytes("jxl/animation-lossy.jxl"))
