@@ -202,18 +202,18 @@ let optionTable: [OptionDescription] = [
   OptionDescription(
     long: "frame",
     value: .frame(named: "N|first") { $0.options.input.frame = $1 },
-    help: "Cut frame N of an animation (GIF, APNG, animated WebP), counted from 0 (first), "
-      + "as a still picture, in any output format. Without it a WebP, or a PNG without "
-      + "--colors, of an animation moves: every frame, the same shape; other outputs show "
+    help: "Cut frame N of an animation (GIF, APNG, animated WebP or JPEG XL), counted from 0 "
+      + "(first), as a still picture, in any output format. Without it a WebP, a JPEG XL, or a "
+      + "PNG without --colors, of an animation moves: every frame, the same shape; other outputs show "
       + "the first frame. A still picture has only frame 0.",
     group: .input, defaultValue: "every frame where the output can move"),
   OptionDescription(
     long: "memory-limit",
     value: .memory(named: "SIZE") { $0.options.memoryLimit = $1 },
-    help: "Memory that pictures decoded whole (HEIC, AVIF, lossless or unscaled WebP, "
+    help: "Memory that pictures decoded whole (HEIC, AVIF, JPEG XL, lossless or unscaled WebP, "
       + "progressive JPEG, interlaced PNG, any picture an EXIF orientation turns, an "
-      + "animation's canvases) and outputs encoded whole (WebP, AVIF, palette PNG, JPEG up to "
-      + "2048², every animation) may take at once, shared by all files of a batch: 512M, 2G "
+      + "animation's canvases) and outputs encoded whole (WebP, AVIF, JPEG XL, palette PNG, "
+      + "JPEG up to 2048², every animation) may take at once, shared by all files of a batch: 512M, 2G "
       + "or bytes. A file takes its decode and its encode together, priced from the header; "
       + "one that does not fit yet waits for others to finish, one that needs more than SIZE "
       + "fails.",
