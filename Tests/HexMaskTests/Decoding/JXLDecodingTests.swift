@@ -20,6 +20,14 @@ import Testing
     "gray", "gray-lossy", "deep", "p3", "p3-lossy", "recompressed", "orientation-6",
   ]
 
+  /// libjxl's own test files (libjxl-testdata, made by libjxl's tests, not for hexmask):
+  /// splines, a spline on a frame that is blended, an 8×8 file in a container whose box
+  /// says an extended size, a recompressed 1×1 JPEG with Exif and XMP boxes.
+  static let libjxlFiles = [
+    "libjxl-splines", "libjxl-spline-on-first-frame", "libjxl-square-extended-size-container",
+    "libjxl-1x1-exif-xmp",
+  ]
+
   /// The mean difference, in levels, of two pictures' samples as they are seen: colour
   /// premultiplied by alpha (colour where alpha is 0 is anyone's choice), and alpha.
   static func meanDifference(_ a: DecodedImage, _ b: DecodedImage) -> Double {
@@ -40,7 +48,7 @@ import Testing
   /// hexmask's output of the `.jxl` and of the PNG djxl made of it: within half a level on
   /// average (the bar), exactly the same for files whose pixels are stored as they
   /// are (lossless, recompressed JPEG: djxl and hexmask both have libjxl decode them).
-  @Test(arguments: stills)
+  @Test(arguments: stills + libjxlFiles)
   func rendersAsDjxlDecodes(_ name: String) throws {
     let mine = try HexMask.render(Fixtures.bytes("jxl/\(name).jxl"))
     let theirs = try HexMask.render(Fixtures.bytes("jxl/\(name).djxl.png"))
@@ -153,6 +161,24 @@ import Testing
     #expect(
       try HexMask.render(jxl, output: output, input: input).bytes
         == HexMask.render(apng, output: output, input: input).bytes)
+  }
+
+  /// libjxl's cropped, blended traffic light (4 frames of 3000 and 1000 ms on a 50×80
+  /// canvas) is djxl's APNG frame by frame, with its delays.
+  @Test func libjxlsBlendedAnimationIsDjxls() throws {
+    let mine = try Self.frames(Fixtures.bytes("jxl/libjxl-cropped-traffic-light.jxl"))
+    let djxl = try Self.frames(Fixtures.bytes("jxl/libjxl-cropped-traffic-light.djxl.png"))
+    #expect(mine.frames.count == 4 && djxl.frames.count == 4)
+    #expect(mine.frames == djxl.frames)
+    #expect(mine.delays == [3000, 1000, 3000, 1000] && mine.delays == djxl.delays)
+  }
+
+  /// An HDR file (PQ, 16-bit gray) is read and delivered with its profile; it is not
+  /// tone-mapped (docs/formats.md says so): what is checked is that it reads.
+  @Test func anHDRFileIsRead() throws {
+    let decoder = try WebPDecodingTests.decoder("jxl/libjxl-pq-gradient.jxl")
+    #expect(decoder.width == 1088 && decoder.height == 64)
+    #expect(decoder.metadata.isGray == true && decoder.metadata.iccProfile != nil)
   }
 
   /// The lossy animation: every frame within a few levels, the same timing.
