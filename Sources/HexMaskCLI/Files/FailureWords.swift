@@ -20,7 +20,7 @@ extension FileFailure.Cause {
       "is a folder; move it away, or name the outputs otherwise with --name"
     case .closedPipe: "cannot write: \(String(cString: strerror(EPIPE)))"
     case .unknownFormat:
-      "cannot tell the format from the name: use .png, .jpg, .webp, .avif or .jxl, or --format"
+      "cannot tell the format from the name: use \(OutputFormat.nameExtensions), or --format"
     case .image(.decoding(let error)) where error.pixels != nil:
       error.pixels.map {
         "image is \($0.width)×\($0.height) = \($0.width * $0.height) pixels, more than "

@@ -61,7 +61,7 @@ enum Contradiction: Equatable, Sendable {
         + "drop one, or name a .\(format.fileExtension) file"
     case .templateNamesNoFormat(let template, let ext):
       "--name \(quotedName(template)) ends in '.\(ext)', which is not a format hexmask writes: "
-        + "use .png, .jpg, .jpeg, .webp, .avif or .jxl, or --format"
+        + "use \(OutputFormat.nameExtensions), or --format"
     case .maskNotPNG(let format):
       "--mask-only writes a gray PNG, and \(format.displayName) output cannot hold it; "
         + "drop one, or write .png files"

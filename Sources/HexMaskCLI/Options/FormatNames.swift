@@ -27,6 +27,14 @@ extension OutputFormat {
   /// The name of a format hexmask writes: its ``ImageFormat/displayName``.
   var displayName: String { imageFormat.displayName }
 
+  /// Every extension an OUTPUT name may end in, for a sentence: ".png, .jpg, .jpeg, .webp,
+  /// .avif or .jxl" (each format's, and `.jpeg` beside `.jpg`).
+  static var nameExtensions: String {
+    let names = allCases.flatMap { $0 == .jpeg ? ["jpg", "jpeg"] : [$0.fileExtension] }
+      .map { "." + $0 }
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+  }
+
   /// "a PNG name", "an AVIF name": the name with the article a sentence needs.
   var aName: String { (self == .avif ? "an " : "a ") + displayName + " name" }
 

@@ -86,8 +86,8 @@ let optionTable: [OptionDescription] = [
     value: .choice(of: OutputFormat.self, parse: OutputFormat.init(fileExtension:)) {
       $0.options.format = $1
     },
-    help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: .png, "
-      + ".jpg/.jpeg, .webp, .avif or .jxl; another extension is an error.",
+    help: "What to write (jpg works for jpeg). Without it the OUTPUT name decides: "
+      + "\(OutputFormat.nameExtensions); another extension is an error.",
     group: .output, defaultValue: "from the name; png without an extension"),
   OptionDescription(
     long: "compression",

@@ -130,7 +130,7 @@ extension HostileUserTests {
       title: "--name '{name}.gif' is a usage error, not a failure of every file",
       command: "hexmask in.jpg small.png --out-dir out --name '{name}.gif'", status: 2,
       firstError: "hexmask: --name '{name}.gif' ends in '.gif', which is not a format hexmask "
-        + "writes: use .png, .jpg, .jpeg, .webp or .avif, or --format",
+        + "writes: use .png, .jpg, .jpeg, .webp, .avif or .jxl, or --format",
       check: "[ ! -e out ]"),
     HostileCase(
       title: "--name '{name}.jpg' writes JPEGs, and --quality does not warn for them",
