@@ -61,6 +61,16 @@ def flattened(path, work):
     """The picture at `path` flattened on grey, as a float array (h, w, 3); the flattened
     picture stays in `work` as `path`'s name + .ppm."""
     out = os.path.join(work, os.path.basename(path) + ".ppm")
+    # Debian's vips may lack the HEIF module, and its JPEG XL loader is libjxl's: AVIF and
+    # JPEG XL are decoded to PNG by their libraries' own tools first (libjxl in sRGB).
+    decoders = {".avif": ["heif-convert", path], ".jxl": ["djxl", path]}
+    extension = os.path.splitext(path)[1].lower()
+    if extension in decoders:
+        png = os.path.join(work, os.path.basename(path) + ".png")
+        options = ["--color_space=RGB_D65_SRG_Rel_SRG", "--quiet"] if extension == ".jxl" else []
+        subprocess.run(decoders[extension] + [png] + options, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        path = png
     subprocess.run(["vips", "flatten", path, out, "--background", "128 128 128"], check=True)
     with open(out, "rb") as f:
         data = f.read()

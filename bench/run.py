@@ -29,7 +29,8 @@ inputs in one streamed pipeline, and as the "vips" tool), otherwise the `vips` c
      (h) phone/ → 256² avatars with --gravity face and attention, against the centre
      (i) (b) with and without --colors 256 (palette PNG), and pngquant 256
          --nofs on the RGBA avatars, 2 at a time (needs pngquant)
-     (j) phone/ → 256² avatars as WebP and AVIF at their defaults, and libvips' AVIF,
+     (j) phone/ → 256² avatars as WebP, AVIF and JPEG XL at their defaults (and JPEG XL
+         lossless), and libvips' AVIF,
          with SSIM (and SSIMULACRA2 when the package imports) against each tool's PNG
      (k) (b) with its photos tagged Display P3 (an APP2 profile put in by
          scripts/tag_icc.py, no re-encoding): --colorspace srgb against keep and --strip,
@@ -1331,7 +1332,7 @@ def main():
          lambda: job_i(phone_dir, work, hexmask_bin), 256, 1, targets_i))
     plans.append(
         ("j", f"(j) {PHONE_COUNT} phone JPEGs (4032×3024) → 256² avatars for the web, 2 at a "
-         "time: WebP and AVIF", lambda: job_j(tools, phone_dir, work, hexmask_bin), None, 1,
+         "time: WebP, AVIF and JPEG XL", lambda: job_j(tools, phone_dir, work, hexmask_bin), None, 1,
          targets_j))
     p3_dir = p3_inputs(phone_dir, work) if "k" in selected else None
     if p3_dir:

@@ -47,6 +47,10 @@ make alpha-lossy "$tmp/alpha.png" -d 1
 make gray "$tmp/gray.png" -d 0
 make gray-lossy "$tmp/gray.png" -d 1
 make deep "$tmp/deep.png" -d 0
+# 32-bit float samples (a PFM of the photo); djxl writes them as a 16-bit PNG.
+convert "$tmp/photo.png" -define quantum:format=floating-point -depth 32 "$tmp/float.pfm"
+cjxl "$tmp/float.pfm" "$out/float.jxl" -d 0 >/dev/null 2>&1
+djxl "$out/float.jxl" "$out/float.djxl.png" --bits_per_sample=16 >/dev/null 2>&1
 make p3 "$tmp/p3.png" -d 0
 make p3-lossy "$tmp/p3.png" -d 1
 make recompressed "$tmp/photo.jpg"

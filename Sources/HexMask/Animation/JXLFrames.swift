@@ -12,9 +12,10 @@ import CJXL
 /// picture is cropped, turned and priced alike whether it moves or not.
 ///
 /// Read as a browser shows it:
-/// - **Orientation**: the header's orientation is applied by libjxl (it is part of the
-///   codestream, as HEIF's `irot` is, and every viewer applies it); an `Exif` box is
-///   never read, so nothing turns the picture twice.
+/// - **Orientation**: the stored pixels are handed out (libjxl is told to keep them) and
+///   the header's orientation goes into `metadata.headerOrientation`, so the render turns
+///   them by the one rule every format follows (and not at all without `autoOrient`), as
+///   browsers turn them; an `Exif` box is never read, so nothing turns them twice.
 /// - **Samples**: 16-bit, float and gray pictures come as RGBA8 (gray in all three).
 ///   Premultiplied (associated) alpha is unpremultiplied.
 /// - **Colour**: pixels stored in the picture's own space (lossless, and recompressed
@@ -27,12 +28,12 @@ import CJXL
 ///   played as browsers play every format (``shownMilliseconds(stored:)``); the loop count
 ///   is the header's `num_loops` (0 forever), which is already the number of plays.
 ///
-/// Limits before pixels: the whole file is read (libjxl decodes from memory), no larger
-/// than a picture within the limits could be; a first pass over the file reads the header
-/// and each frame's header without decoding pixels (libjxl skips a frame nobody asked the
-/// pixels of), so the canvas is checked against `maxPixels`, the frame count against
-/// `maxFrames` and `maxTotalPixels` (as many frames as the render reads), and libjxl's
-/// working memory is taken from `memory`, before a pixel is decoded.
+/// Limits before pixels: a first pass reads the header and each frame's header without
+/// decoding pixels (libjxl skips a frame nobody asked the pixels of), reading the file as
+/// far as libjxl asks and no further (what follows the codestream is never read), into
+/// memory refused past the budget's limit; so the canvas is checked against `maxPixels`,
+/// the frame count against `maxFrames` and `maxTotalPixels` (as many frames as the render
+/// reads), and libjxl's working memory is taken from `memory`, before a pixel is decoded.
 ///
 /// - Complexity: memory O(file + canvas): the file's bytes, libjxl's frame state
 ///   (``bytesPerCanvasPixel``) and the canvas handed out, whatever the number of frames.
@@ -58,7 +59,7 @@ package final class JXLFrames: FrameSource {
   private let frameCount: Int
   private let durations: [Int]
   /// The file's bytes, which the decoder reads from (it does not copy them).
-  private let bytes: UnsafeMutableBufferPointer<UInt8>
+  private let bytes: JXLBytes
   private let decoder: OpaquePointer
   private let canvas: PixelBuffer
   private let reservation: MemoryReservation?
@@ -74,24 +75,25 @@ package final class JXLFrames: FrameSource {
     // A compressed picture is smaller than its pixels: a file larger than every allowed
     // pixel at 4 bytes, plus room for metadata, holds no allowed picture.
     let allowed = readsAtMost < Int.max ? maxPixels : max(maxPixels, maxTotalPixels)
-    let whole = try readWhole(file, after: prefix, maxPixels: allowed)
-    let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, whole.count))
-    _ = bytes.initialize(from: whole)
-    var ready = false
-    defer { if !ready { bytes.deallocate() } }
-    let input = UnsafeBufferPointer(start: bytes.baseAddress, count: whole.count)
-
-    let header = try JXLHeader(input, maxPixels: maxPixels, counting: min(maxFrames, readsAtMost))
+    let (pixelBytes, overflow) = allowed.multipliedReportingOverflow(by: 4)
+    let bytes = try JXLBytes(
+      file: file, prefix: prefix,
+      limit: overflow || pixelBytes > Int.max - (64 << 20) ? .max : pixelBytes + (64 << 20),
+      memoryLimit: memory?.limit)
+    // The header walk reads the file as far as the frames it counts reach, and no further:
+    // what follows the codestream is never read.
+    let header = try JXLHeader(bytes, maxPixels: maxPixels, counting: min(maxFrames, readsAtMost))
+    let input = bytes.read
     let (width, height) = (header.width, header.height)
     let counted = min(header.durations.count, readsAtMost)
     guard counted <= maxFrames else { throw .tooManyFrames(limit: maxFrames) }
-    let (total, overflow) = (width * height).multipliedReportingOverflow(by: counted)
-    guard !overflow, total <= maxTotalPixels else {
+    let (total, tooMany) = (width * height).multipliedReportingOverflow(by: counted)
+    guard !tooMany, total <= maxTotalPixels else {
       throw .tooManyPixelsInAll(
         frames: counted, width: width, height: height, limit: maxTotalPixels)
     }
     let reservation = try reserveFrameReading(
-      width: width, height: height, canvases: Self.bytesPerCanvasPixel / 4, working: whole.count,
+      width: width, height: height, canvases: Self.bytesPerCanvasPixel / 4, working: input.count,
       memory: memory)
     guard let decoder = JxlDecoderCreate(nil) else {
       throw ImageError(.tooLarge, "not enough memory to start the JPEG XL decoder")
@@ -99,7 +101,9 @@ package final class JXLFrames: FrameSource {
     var made = false
     defer { if !made { JxlDecoderDestroy(decoder) } }
     let events = Int32(JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
+    // The stored pixels, turned by the render's one orientation rule (`autoOrient` too).
     guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
+      JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
       JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
       JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS
     else { throw ImageError(.unsupported, "the JPEG XL library refused its settings") }
@@ -118,18 +122,15 @@ package final class JXLFrames: FrameSource {
     loopCount = header.loopCount
     isAnimation = header.isAnimation
     var metadata = ImageMetadata(iccProfile: colour.profile)
+    metadata.headerOrientation = header.orientation
     metadata.convertedToSRGB = colour.converted
     metadata.isGray = header.isGray
     (metadata.storedWidth, metadata.storedHeight) = (width, height)
     self.metadata = metadata
     made = true
-    ready = true
   }
 
-  deinit {
-    JxlDecoderDestroy(decoder)
-    bytes.deallocate()
-  }
+  deinit { JxlDecoderDestroy(decoder) }
 
   package func nextFrame() throws(ImageError) -> ComposedFrame? {
     if let failure { throw failure }
@@ -181,12 +182,13 @@ package final class JXLFrames: FrameSource {
 private let rgba8 = JxlPixelFormat(
   num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
 
-/// What a JPEG XL file's headers say, read without decoding a pixel: the canvas (upright,
-/// as libjxl delivers it), gray or colour, the animation's loop count and each frame's
-/// stored duration in milliseconds.
+/// What a JPEG XL file's headers say, read without decoding a pixel: the canvas as stored,
+/// its orientation, gray or colour, the animation's loop count and each frame's stored
+/// duration in milliseconds.
 private struct JXLHeader {
   var width = 0
   var height = 0
+  var orientation = Orientation.up
   var isGray = false
   var isAnimation = false
   /// Lossy: the pixels are stored in XYB, not in the picture's own colour space.
@@ -194,16 +196,18 @@ private struct JXLHeader {
   var loopCount = 1
   var durations: [Int] = []
 
-  /// Reads `bytes`' headers: the canvas is refused over `maxPixels`, and the frame walk
-  /// stops after `counting` + 1 frames (enough to know there are too many).
-  init(_ bytes: UnsafeBufferPointer<UInt8>, maxPixels: Int, counting: Int) throws(ImageError) {
+  /// Reads `bytes`' headers, reading on from the file as libjxl asks: the canvas is
+  /// refused over `maxPixels`, and the frame walk stops after `counting` + 1 frames
+  /// (enough to know there are too many).
+  init(_ bytes: JXLBytes, maxPixels: Int, counting: Int) throws(ImageError) {
     guard let decoder = JxlDecoderCreate(nil) else {
       throw ImageError(.tooLarge, "not enough memory to start the JPEG XL decoder")
     }
     defer { JxlDecoderDestroy(decoder) }
     let events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue)
     guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-      JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS
+      JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
+      JxlDecoderSetInput(decoder, bytes.read.baseAddress, bytes.read.count) == JXL_DEC_SUCCESS
     else { throw ImageError(.unsupported, "the JPEG XL library refused its settings") }
     var ticks = (numerator: 1, denominator: 1)
     while true {
@@ -213,10 +217,9 @@ private struct JXLHeader {
         guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else {
           throw ImageError(.corrupt, "corrupt JPEG XL: the header cannot be read")
         }
-        // The stored size; orientations 5…8 swap the sides libjxl delivers.
-        let (stored, other) = (Int(info.xsize), Int(info.ysize))
-        let swaps = info.orientation.rawValue >= JXL_ORIENT_TRANSPOSE.rawValue
-        (width, height) = swaps ? (other, stored) : (stored, other)
+        // The stored size and the turn (JPEG XL numbers its orientations as EXIF does).
+        (width, height) = (Int(info.xsize), Int(info.ysize))
+        orientation = Orientation(rawValue: Int(info.orientation.rawValue)) ?? .up
         guard width > 0, height > 0 else {
           throw ImageError(.corrupt, "corrupt JPEG XL: the picture is \(width)×\(height)")
         }
@@ -239,10 +242,12 @@ private struct JXLHeader {
         guard JxlDecoderGetFrameHeader(decoder, &frame) == JXL_DEC_SUCCESS else {
           throw ImageError(.corrupt, "corrupt JPEG XL: a frame header cannot be read")
         }
-        // duration ticks of denominator/numerator seconds each; at most 2^32 ticks.
+        // duration ticks of denominator/numerator seconds each (at most 2^32 ticks, 2^32
+        // a tick), to the nearest millisecond.
         let milliseconds =
           isAnimation
-          ? Int(frame.duration) * 1000 * ticks.denominator / ticks.numerator : 0
+          ? (Int(frame.duration) * 1000 * ticks.denominator + ticks.numerator / 2)
+            / ticks.numerator : 0
         durations.append(milliseconds)
         if durations.count > counting || frame.is_last != 0 { return }
       case JXL_DEC_SUCCESS:
@@ -251,7 +256,15 @@ private struct JXLHeader {
         }
         return
       case JXL_DEC_NEED_MORE_INPUT:
-        throw ImageError(.corrupt, "truncated JPEG XL: unexpected end of file")
+        let unread = JxlDecoderReleaseInput(decoder)
+        let from = bytes.read.count - unread
+        guard try bytes.readMore() else {
+          throw ImageError(.corrupt, "truncated JPEG XL: unexpected end of file")
+        }
+        let rest = UnsafeBufferPointer(rebasing: bytes.read[from...])
+        guard JxlDecoderSetInput(decoder, rest.baseAddress, rest.count) == JXL_DEC_SUCCESS else {
+          throw ImageError(.unsupported, "the JPEG XL library refused its input")
+        }
       case JXL_DEC_ERROR:
         throw ImageError(.corrupt, "corrupt JPEG XL: the headers cannot be read")
       default:
@@ -260,67 +273,3 @@ private struct JXLHeader {
     }
   }
 }
-
-/// Settles the colour of the pixels `decoder` will deliver, at its colour event: a lossy
-/// (`xyb`) picture in sRGB (gray for gray), converted by libjxl in floating point, anything
-/// else in its own space. Returns the ICC profile of that space (nil for sRGB) and whether
-/// the pixels were converted to sRGB from it.
-private func readColour(_ decoder: OpaquePointer, gray: Bool, xyb: Bool) throws(ImageError)
-  -> (profile: [UInt8]?, converted: Bool)
-{
-  while true {
-    switch JxlDecoderProcessInput(decoder) {
-    case JXL_DEC_COLOR_ENCODING:
-      if xyb {
-        var srgb = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&srgb, gray ? 1 : 0)
-        guard JxlDecoderSetPreferredColorProfile(decoder, &srgb) == JXL_DEC_SUCCESS else {
-          throw ImageError(.unsupported, "the JPEG XL library cannot deliver sRGB")
-        }
-        let original = profile(decoder, JXL_COLOR_PROFILE_TARGET_ORIGINAL)
-        return (original, original != nil)
-      }
-      return (profile(decoder, JXL_COLOR_PROFILE_TARGET_DATA), false)
-    case JXL_DEC_NEED_MORE_INPUT:
-      throw ImageError(.corrupt, "truncated JPEG XL: unexpected end of file")
-    case JXL_DEC_ERROR, JXL_DEC_SUCCESS:
-      throw ImageError(.corrupt, "corrupt JPEG XL: the colour header cannot be read")
-    default:
-      continue
-    }
-  }
-}
-
-/// The ICC profile of `target` (the file's own colour, or the delivered pixels'): nil for
-/// sRGB, which needs none, and when libjxl has none to give.
-private func profile(_ decoder: OpaquePointer, _ target: JxlColorProfileTarget) -> [UInt8]? {
-  var encoding = JxlColorEncoding()
-  if JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS,
-    isSRGB(encoding)
-  {
-    return nil
-  }
-  var size = 0
-  guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0,
-    size <= 1 << 26
-  else { return nil }
-  var bytes = [UInt8](repeating: 0, count: size)
-  guard JxlDecoderGetColorAsICCProfile(decoder, nil, target, &bytes, size) == JXL_DEC_SUCCESS
-  else { return nil }
-  return bytes
-}
-
-/// True for sRGB itself (gray or colour): sRGB primaries and transfer, D65 white,
-/// perceptual or relative intent alike (the pixels are the same).
-private func isSRGB(_ encoding: JxlColorEncoding) -> Bool {
-  encoding.white_point == JXL_WHITE_POINT_D65
-    && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
-    && (encoding.color_space == JXL_COLOR_SPACE_GRAY
-      || (encoding.color_space == JXL_COLOR_SPACE_RGB && encoding.primaries == JXL_PRIMARIES_SRGB))
-}
-
-/// The libjxl the reader and writer are built with, as `0.7.0`.
-package let jxlVersion: String = {
-  let version = Int(JxlDecoderVersion())
-  return "\(version / 1_000_000).\(version / 1000 % 1000).\(version % 1000)"
-}()

@@ -31,6 +31,9 @@ package struct ImageMetadata: Sendable, Equatable {
   /// True when the pixels were turned upright already (a copy the look kept): `exif` still
   /// says how the file stores them, for the report, but nothing turns them again.
   package var isUpright = false
+  /// The turn the codestream's own header states (JPEG XL), which browsers apply as they
+  /// apply EXIF's; nil where the format has none.
+  package var headerOrientation: Orientation?
   /// False when a frame was chosen from an animation file and the frames after it were not
   /// looked for: ``isAnimated`` is then unknown, not false.
   package var framesCounted = true
@@ -43,9 +46,12 @@ package struct ImageMetadata: Sendable, Equatable {
 }
 
 extension ImageMetadata {
-  /// How the file stores the picture, by its EXIF tag (`.up` without one). A still and
-  /// every frame of an animation are turned by this, as browsers turn them.
-  package var storedOrientation: Orientation { exif.map(Orientation.fromExif) ?? .up }
+  /// How the file stores the picture, by its EXIF tag or its header's (`.up` without
+  /// either). A still and every frame of an animation are turned by this, as browsers turn
+  /// them.
+  package var storedOrientation: Orientation {
+    exif.map(Orientation.fromExif) ?? headerOrientation ?? .up
+  }
 
   /// The turn a render applies to these pixels: the stored orientation when `autoOrient`,
   /// none for pixels turned upright already. The one rule every decode, look and frame

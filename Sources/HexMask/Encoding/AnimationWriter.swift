@@ -88,7 +88,7 @@ func animationCost(_ kind: HexMask.Output.Kind) -> EncodingCost {
   case .jxl(let jxl):
     // The frame drawn, two copies waiting, the frame held back until the next (libjxl
     // marks the last frame when it encodes it), and libjxl's own for the one it encodes.
-    let frame = JXLWriter.cost(lossless: jxl.quality == .lossless)
+    let frame = JXLWriter.cost(effort: jxl.effort)
     return EncodingCost(fixed: frame.fixed, perPixel: 4 + 8 + 4 + frame.perPixel)
   default: return EncodingCost(fixed: 8 << 20, perPixel: 4 + 8 + 4 + 4 + 8)
   }

@@ -59,7 +59,7 @@ extension HexMask.Output.Kind {
     case .jpeg: return JPEGWriter.cost(side: side)
     case .webp(let webp): return WebPWriter.cost(lossless: webp.quality == .lossless)
     case .avif(let avif): return AVIFWriter.cost(lossless: avif.quality == .lossless)
-    case .jxl(let jxl): return JXLWriter.cost(lossless: jxl.quality == .lossless)
+    case .jxl(let jxl): return JXLWriter.cost(effort: jxl.effort)
     }
   }
 }

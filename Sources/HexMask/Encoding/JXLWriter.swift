@@ -41,9 +41,11 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
   /// What encoding a frame holds, per pixel: the frame given (4, RGBA8) and libjxl 0.7's
   /// own, its float copies and per-block state. Measured peak RSS of a render from a
   /// 2000² PNG, over the same render to a PNG (23–25 MiB): 1000² 127 MiB more, 2000²
-  /// 497 MiB more (124–130 a pixel), lossy and lossless alike, at effort 7.
-  static func cost(lossless: Bool) -> EncodingCost {
-    EncodingCost(fixed: 16 << 20, perPixel: 136)
+  /// 497 MiB more (124–130 a pixel), lossy and lossless alike, at effort 7; a tryout's
+  /// 3000² peaked at 1.24 GiB with its decode (about 145 a pixel), and at 2.45 GiB at
+  /// effort 9 (about twice): efforts 8 and 9 are priced at twice 7's.
+  static func cost(effort: Int?) -> EncodingCost {
+    EncodingCost(fixed: 16 << 20, perPixel: (effort ?? defaultEffort) >= 8 ? 320 : 160)
   }
 
   private let file: CFile
@@ -87,10 +89,11 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
     guard HexMask.Output.effortRange.contains(effort) else {
       throw ImageError(.writeFailed, "JPEG XL effort must be 0…9, not \(effort)")
     }
-    let lossless = quality == .lossless
+    // Quality 100 is lossless, as cjxl's `-q 100` is.
+    let lossless = quality == .lossless || quality == .lossy(100)
     if loopCount == nil {
       kept = try KeptRows(
-        width: width, height: height, format: "JPEG XL", cost: Self.cost(lossless: lossless),
+        width: width, height: height, format: "JPEG XL", cost: Self.cost(effort: effort),
         memory: memory)
     }
     guard let encoder = JxlEncoderCreate(nil) else {
@@ -123,10 +126,11 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
 
   /// libjxl's distance for hexmask's `quality`: cjxl 0.7's mapping of its `-q` (libjxl
   /// 0.9's `JxlEncoderDistanceFromQuality`), so that a quality means what it means to
-  /// cjxl and libvips: 100 is distance 0.1 (near-lossless, not lossless), 90 is 1.0
-  /// (visually lossless), 30 and below climb steeply to 25 at quality 1.
+  /// cjxl and libvips: 100 is distance 0, lossless (as cjxl's `-q 100`), 99 is 0.19, 90 is
+  /// 1.0 (visually lossless), 30 and below climb steeply to 25 at quality 1.
   package static func distance(quality: Int) -> Float {
     let q = Float(min(max(quality, 1), 100))
+    if q >= 100 { return 0 }
     if q >= 30 { return 0.1 + (100 - q) * 0.09 }
     return min(25, 6.4 + Float(pow(2.5, Double(30 - q) / 5)) / 6.25)
   }
@@ -163,6 +167,7 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
       JxlEncoderFrameSettingsSetOption(
         settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(max(1, effort))), "its effort")
     if lossless {
+      try check(JxlEncoderSetFrameDistance(settings, 0), "lossless")
       try check(JxlEncoderSetFrameLossless(settings, 1), "lossless")
     } else if case .lossy(let value) = quality {
       try check(JxlEncoderSetFrameDistance(settings, Self.distance(quality: value)), "quality")

@@ -6,7 +6,7 @@
 /// JPEG comment (`COM`) right after the JFIF header, a WebP chunk `HXMK` at the end (in
 /// the extended format, whose readers skip unknown chunks), an AVIF top-level `free` box at
 /// the end (ISO BMFF's box for bytes readers ignore), a JPEG XL container's `free` box
-/// before the codestream, and an SVG comment on the second line.
+/// right after its `ftyp` box, before the codestream, and an SVG comment on the second line.
 /// The same bytes on every run (at most 28), and nothing about who made the picture.
 ///
 /// The writers take the mark's parts from here, and ``isPresent(in:)`` below looks for
@@ -57,8 +57,13 @@ extension HexMaskMark {
         holds($0, [jpegComment], text)
       }
     case .webp: return file.riffChunks(from: 12).contains { holds($0, Array(webpChunk.utf8), text) }
-    case .avif, .heif, .jxl:
+    case .avif, .heif:
       return file.isoBoxes().contains { holds($0, Array(avifBox.utf8), text) }
+    case .jxl:
+      // Where the writer puts it: the box right after the signature and `ftyp`, so that a
+      // box appended to another tool's file is not taken for it.
+      let boxes = Array(file.isoBoxes().prefix(3))
+      return boxes.count == 3 && holds(boxes[2], Array(avifBox.utf8), text)
     case .gif, nil: return false
     }
   }

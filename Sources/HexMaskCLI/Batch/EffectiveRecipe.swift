@@ -105,7 +105,8 @@ func effectiveRecipe(
     add("encoder", AVIFWriter.encoderVersion ?? "none")
   case .jxl(let settings):
     add("quality", quality(settings.quality))
-    add("effort", String(settings.effort ?? JXLWriter.defaultEffort))
+    // libjxl's efforts start at 1: 0 makes 1's bytes.
+    add("effort", String(max(1, settings.effort ?? JXLWriter.defaultEffort)))
     // A new libjxl makes other bytes: it rebuilds the JPEG XLs.
     add("encoder", "libjxl \(jxlVersion)")
   }

@@ -46,7 +46,7 @@ let helpExamples: [(command: String, purpose: String)] = [
 /// What `hexmask` does, in one sentence, for the top of `--help`.
 let commandSummary =
   "Cuts a photo into a rounded polygon (a hexagon by default) with a smooth, anti-aliased "
-  + "edge and a border, and writes it as a PNG with transparency, a JPEG, a WebP or an AVIF."
+  + "edge and a border, and writes it as a PNG with transparency, a JPEG, a WebP, an AVIF or a JPEG XL."
 
 /// What INPUT and OUTPUT may be, after the summary in `--help` and the manual page.
 let filesSummary =

@@ -195,8 +195,8 @@ let optionTable: [OptionDescription] = [
     value: .wholeNumber(named: "N", in: HexMask.Input.maxFramesRange) {
       $0.options.input.maxFrames = $1
     },
-    help: "Refuse animations of more than N frames, before any is drawn: from the header "
-      + "(APNG, WebP) or by counting a GIF's blocks (a piped GIF's first 16 MiB are kept for "
+    help: "Refuse animations of more than N frames, before any is drawn: from the headers "
+      + "(APNG, WebP, JPEG XL) or by counting a GIF's blocks (a piped GIF's first 16 MiB are kept for "
       + "that). A still output counts the frames up to its own.",
     group: .input, defaultValue: String(HexMask.Input.defaultMaxFrames)),
   OptionDescription(

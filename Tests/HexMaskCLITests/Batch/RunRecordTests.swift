@@ -244,6 +244,22 @@ import Testing
     #expect(palette(.level(2)) == palette(nil) && palette(.level(6)) == palette(nil))
   }
 
+  /// A JPEG XL's recipe names libjxl, its quality and the effort libjxl runs at: 0 and 1
+  /// make the same bytes, so they are one recipe, and 7 is the default's.
+  @Test func aJPEGXLRecipeNamesLibjxlAndItsEffort() {
+    func recipe(_ effort: Int?, lossless: Bool = false) -> String {
+      var settings = RenderSettings()
+      settings.choices.effort = effort
+      settings.choices.lossless = lossless
+      return effectiveRecipe(of: settings, side: 64, format: .jxl)
+    }
+    #expect(recipe(nil).contains("\nencoder libjxl \(jxlVersion)\n"))
+    #expect(recipe(nil).contains("\neffort 7\n") && recipe(nil) == recipe(7))
+    #expect(recipe(0) == recipe(1) && recipe(1) != recipe(2))
+    #expect(recipe(nil).contains("\nquality 90\n"))
+    #expect(recipe(nil, lossless: true).contains("\nquality lossless\n"))
+  }
+
   @Test func anAVIFRecipeNamesTheEncoder() throws {
     let version = try #require(AVIFWriter.encoderVersion)
     let text = effectiveRecipe(of: RenderSettings(), side: 64, format: .avif)

@@ -17,7 +17,7 @@ import Testing
   /// Every still fixture, and what it is: cjxl's options over photos, PngSuite and JPEGs.
   static let stills = [
     "lossless", "lossy", "lossy-d4-e9", "progressive", "effort1", "alpha", "alpha-lossy",
-    "gray", "gray-lossy", "deep", "p3", "p3-lossy", "recompressed", "orientation-6",
+    "gray", "gray-lossy", "deep", "float", "p3", "p3-lossy", "recompressed", "orientation-6",
   ]
 
   /// libjxl's own test files (libjxl-testdata, made by libjxl's tests, not for hexmask):
@@ -68,7 +68,10 @@ import Testing
   func decodesToDjxlsPixels(_ name: String) throws {
     let decoder = try WebPDecodingTests.decoder("jxl/\(name).jxl")
     let reference = try decodeFixture("jxl/\(name).djxl.png")
-    #expect(decoder.width == reference.width && decoder.height == reference.height, "\(name)")
+    // Stored as they are; the render turns them (``orientationIsTheOneRule()``).
+    let turned = decoder.metadata.storedOrientation.swapsAxes
+    let (width, height) = turned ? (decoder.height, decoder.width) : (decoder.width, decoder.height)
+    #expect(width == reference.width && height == reference.height, "\(name)")
     #expect(decoder.isOpaque == !name.hasPrefix("alpha"), "\(name)")
     #expect(decoder.metadata.isGray == name.hasPrefix("gray"), "\(name)")
     #expect(decoder.metadata.isAnimated == false)
@@ -81,18 +84,63 @@ import Testing
     }
     // A lossy picture is delivered in sRGB, its own profile reported as converted from.
     #expect(decoder.metadata.convertedToSRGB == (name == "p3-lossy"), "\(name)")
+    guard !turned else { return }
     let image = try decodeFixture("jxl/\(name).jxl")
     #expect(Self.meanDifference(image, reference) <= 0.5, "\(name)")
   }
 
-  /// The header's orientation is applied as browsers apply it: the turned file reads as the
-  /// upright picture it was made from (within the JPEG's recompression: both are the same
-  /// DCT coefficients, turned losslessly by cjxl).
-  @Test func orientationIsApplied() throws {
-    let turned = try decodeFixture("jxl/orientation-6.jxl")
-    let upright = try decodeFixture("jxl/recompressed.jxl")
-    #expect(turned.width == 96 && turned.height == 64)
-    #expect(Self.meanDifference(turned, upright) < 3, "a quarter turn wrong would be far off")
+  /// The header's orientation is the one orientation rule's, as EXIF's is: the decoder
+  /// gives the stored pixels and says the turn; the render turns them upright as browsers
+  /// do (the picture it was made from, within the JPEG's recompression), and `--no-rotate`
+  /// (`autoOrient = false`) draws them as stored, as for every other format.
+  @Test func orientationIsTheOneRule() throws {
+    let stored = try decodeFixture("jxl/orientation-6.jxl")
+    #expect(stored.width == 64 && stored.height == 96)
+    let decoder = try WebPDecodingTests.decoder("jxl/orientation-6.jxl")
+    #expect(decoder.metadata.storedOrientation == Orientation(rawValue: 6))
+    let turnedBytes = try Fixtures.bytes("jxl/orientation-6.jxl")
+    let upright = try HexMask.render(Fixtures.bytes("jxl/recompressed.jxl")).bytes
+    let turned = try HexMask.render(turnedBytes).bytes
+    let (a, b) = try (WebPDecodingTests.decodeBytes(turned), WebPDecodingTests.decodeBytes(upright))
+    #expect(Self.meanDifference(a, b) < 3, "a quarter turn wrong would be far off")
+    var input = HexMask.Input()
+    input.autoOrient = false
+    let asStored = try WebPDecodingTests.decodeBytes(
+      HexMask.render(turnedBytes, input: input).bytes)
+    #expect(Self.meanDifference(asStored, b) > 6, "--no-rotate draws the stored pixels")
+  }
+
+  /// What follows the codestream is never read: a picture with a gigabyte's worth of
+  /// claimed trailing bytes under a small memory limit reads as the picture alone.
+  @Test func bytesAfterTheCodestreamAreNotRead() throws {
+    for name in ["lossless", "recompressed", "animation"] {
+      let bytes = try Fixtures.bytes("jxl/\(name).jxl")
+      let padded = bytes + [UInt8](repeating: 0, count: 3 << 20)
+      let budget = HexMask.MemoryBudget(limit: 2 << 20)
+      let read = try withBytesFile(padded) { file in
+        try decode(file: file)
+      }
+      let plain = try withBytesFile(bytes) { file in try decode(file: file) }
+      #expect(read.pixels == plain.pixels, "\(name)")
+      let error = try withBytesFile(padded) { file in
+        thrownError { () throws(ImageError) in
+          _ = try JXLFrames(
+            file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 24,
+            memory: budget)
+        }
+      }
+      #expect(error == nil, "\(name): \(error?.reason ?? "")")
+    }
+    // A file really larger than the memory limit is refused as its bytes come.
+    let big = try Fixtures.bytes("jxl/deep.jxl")
+    let small = HexMask.MemoryBudget(limit: big.count / 2)
+    let refused = try withBytesFile(big) { file in
+      thrownError { () throws(ImageError) in
+        _ = try JXLFrames(
+          file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 24, memory: small)
+      }
+    }
+    #expect(refused?.memory != nil)
   }
 
   /// A bare codestream and a container are both found by their first bytes.

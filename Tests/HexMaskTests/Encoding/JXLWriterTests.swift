@@ -104,8 +104,13 @@ import Testing
   /// Fewer bytes for a lower quality, and the distance libjxl gets is cjxl's for its -q.
   @Test func qualityIsCjxlsScale() throws {
     #expect(JXLWriter.distance(quality: 90) == 1)
-    #expect(abs(JXLWriter.distance(quality: 100) - 0.1) < 1e-6)
+    #expect(JXLWriter.distance(quality: 100) == 0)
+    #expect(abs(JXLWriter.distance(quality: 99) - 0.19) < 1e-6)
     #expect(abs(JXLWriter.distance(quality: 30) - 6.4) < 1e-5)
+    // Quality 100 is lossless, as cjxl's -q 100.
+    let pixels100 = Self.picture(side: 33, seed: 12)
+    let hundred = try Self.write([pixels100], side: 33, quality: .lossy(100))
+    #expect(Self.sameAsSeen(try WebPDecodingTests.decodeBytes(hundred).pixels, pixels100))
     // Strictly finer from 5 up; 1…4 are all libjxl's coarsest distance, 25.
     let distances = (5...100).map(JXLWriter.distance(quality:))
     #expect(zip(distances, distances.dropFirst()).allSatisfy { $0 > $1 })
@@ -157,6 +162,13 @@ import Testing
     let a = try WebPDecodingTests.decodeBytes(marked)
     let b = try WebPDecodingTests.decodeBytes(bare)
     #expect(a.pixels == b.pixels)
+    // The box appended to another tool's file (cjxl's container) is no mark: hexmask's is
+    // right after `ftyp`.
+    let text = HexMaskMark.text
+    let appended =
+      try Fixtures.bytes("jxl/recompressed.jxl") + [0, 0, 0, UInt8(8 + text.count)]
+      + Array("free".utf8) + text
+    #expect(!HexMaskMark.isPresent(in: appended))
     // The word elsewhere (a box of another type) is no mark.
     var other = marked
     if let at = other.firstRange(of: Array("free".utf8)) {
