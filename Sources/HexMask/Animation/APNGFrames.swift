@@ -121,15 +121,9 @@ package final class APNGFrames: FrameSource {
       throw ImageError(.unsupported, "not an animated PNG (no acTL chunk)")
     }
     // The frames the render reads: those declared, or fewer (``FrameChoice/readsAtMost``).
-    let counted = min(animation.frameCount, readsAtMost)
-    guard counted <= maxFrames else {
-      throw .tooManyFrames(limit: maxFrames)
-    }
-    let (total, overflow) = (canvasWidth * canvasHeight).multipliedReportingOverflow(by: counted)
-    guard !overflow, total <= maxTotalPixels else {
-      throw .tooManyPixelsInAll(
-        frames: counted, width: canvasWidth, height: canvasHeight, limit: maxTotalPixels)
-    }
+    try checkFrameLimits(
+      counted: min(animation.frameCount, readsAtMost), width: canvasWidth,
+      height: canvasHeight, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
     control = animation
     loopCount = animation.plays
     paletteChunks = palette

@@ -20,3 +20,17 @@ func reserveFrameReading(
     overflow ? Int.max : total,
     for: PictureSize(width: width, height: height, isAnimation: true))
 }
+
+/// Refuses `counted` frames of a `width`×`height` canvas (those a header declares, or as
+/// many as the render reads when fewer) over `maxFrames`, or over `maxTotalPixels` in all:
+/// the one rule every reader that knows its count before decoding (APNG, animated WebP,
+/// JPEG XL) checks it by, worded alike.
+func checkFrameLimits(
+  counted: Int, width: Int, height: Int, maxFrames: Int, maxTotalPixels: Int
+) throws(ImageError) {
+  guard counted <= maxFrames else { throw .tooManyFrames(limit: maxFrames) }
+  let (total, overflow) = wholeBytes(width, height, 1).multipliedReportingOverflow(by: counted)
+  guard !overflow, total <= maxTotalPixels else {
+    throw .tooManyPixelsInAll(frames: counted, width: width, height: height, limit: maxTotalPixels)
+  }
+}

@@ -85,13 +85,9 @@ package final class JXLFrames: FrameSource {
     let header = try JXLHeader(bytes, maxPixels: maxPixels, counting: min(maxFrames, readsAtMost))
     let input = bytes.read
     let (width, height) = (header.width, header.height)
-    let counted = min(header.durations.count, readsAtMost)
-    guard counted <= maxFrames else { throw .tooManyFrames(limit: maxFrames) }
-    let (total, tooMany) = (width * height).multipliedReportingOverflow(by: counted)
-    guard !tooMany, total <= maxTotalPixels else {
-      throw .tooManyPixelsInAll(
-        frames: counted, width: width, height: height, limit: maxTotalPixels)
-    }
+    try checkFrameLimits(
+      counted: min(header.durations.count, readsAtMost), width: width, height: height,
+      maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
     let reservation = try reserveFrameReading(
       width: width, height: height, canvases: Self.bytesPerCanvasPixel / 4, working: input.count,
       memory: memory)

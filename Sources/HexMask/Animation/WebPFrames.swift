@@ -95,15 +95,9 @@ package final class WebPFrames: FrameSource {
       throw ImageError(.corrupt, "corrupt WebP: an animation without frames")
     }
     // The frames the render reads: those the file holds, or fewer (`readsAtMost`).
-    let counted = min(frames, readsAtMost)
-    guard counted <= maxFrames else {
-      throw .tooManyFrames(limit: maxFrames)
-    }
-    let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: counted)
-    guard !totalOverflow, total <= maxTotalPixels else {
-      throw .tooManyPixelsInAll(
-        frames: counted, width: width, height: height, limit: maxTotalPixels)
-    }
+    try checkFrameLimits(
+      counted: min(frames, readsAtMost), width: width, height: height, maxFrames: maxFrames,
+      maxTotalPixels: maxTotalPixels)
     // One reservation for the file and the canvases: a second one, waiting for memory
     // while the first is held, could wait for ever.
     let reservation = try reserveFrameReading(
