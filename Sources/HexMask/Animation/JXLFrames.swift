@@ -29,11 +29,12 @@ import CJXL
 ///   is the header's `num_loops` (0 forever), which is already the number of plays.
 ///
 /// Limits before pixels: a first pass reads the header and each frame's header without
-/// decoding pixels (libjxl skips a frame nobody asked the pixels of), reading the file as
-/// far as libjxl asks and no further (what follows the codestream is never read), into
-/// memory refused past the budget's limit; so the canvas is checked against `maxPixels`,
-/// the frame count against `maxFrames` and `maxTotalPixels` (as many frames as the render
-/// reads), and libjxl's working memory is taken from `memory`, before a pixel is decoded.
+/// decoding pixels (libjxl skips a frame nobody asked the pixels of), reading the file only
+/// as far as libjxl asks, so the canvas is checked against `maxPixels` and the frame count
+/// against `maxFrames` and `maxTotalPixels` (as many frames as the render reads) before the
+/// rest is read; then the rest, into memory refused past the budget's whole limit (a
+/// picture followed by endless bytes is refused there), and the file's bytes and libjxl's
+/// working memory are taken from `memory` before a pixel is decoded.
 ///
 /// - Complexity: memory O(file + canvas): the file's bytes, libjxl's frame state
 ///   (``bytesPerCanvasPixel``) and the canvas handed out, whatever the number of frames.
@@ -80,9 +81,15 @@ package final class JXLFrames: FrameSource {
       file: file, prefix: prefix,
       limit: overflow || pixelBytes > Int.max - (64 << 20) ? .max : pixelBytes + (64 << 20),
       memoryLimit: memory?.limit)
-    // The header walk reads the file as far as the frames it counts reach, and no further:
-    // what follows the codestream is never read.
+    // The header walk reads the file only as far as the headers it counts reach, so that
+    // a picture over a limit is refused before the rest is read.
     let header = try JXLHeader(bytes, maxPixels: maxPixels, counting: min(maxFrames, readsAtMost))
+    // libjxl's walk does not read the last frame's data (it skips a frame it is not asked
+    // the pixels of without reading it), so the rest of the file is read now, within the
+    // same limits: the decode needs it, and its memory is priced with the file's.
+    if !header.stoppedEarly {
+      while try bytes.readMore() {}
+    }
     let input = bytes.read
     let (width, height) = (header.width, header.height)
     try checkFrameLimits(
@@ -185,6 +192,8 @@ private struct JXLHeader {
   var width = 0
   var height = 0
   var orientation = Orientation.up
+  /// True when the walk ended at a frame past those counted, before the file's end.
+  var stoppedEarly = false
   var isGray = false
   var isAnimation = false
   /// Lossy: the pixels are stored in XYB, not in the picture's own colour space.
@@ -245,7 +254,12 @@ private struct JXLHeader {
           ? (Int(frame.duration) * 1000 * ticks.denominator + ticks.numerator / 2)
             / ticks.numerator : 0
         durations.append(milliseconds)
-        if durations.count > counting || frame.is_last != 0 { return }
+        // Past the frames counted, the walk ends: that frame's bytes are never needed, and
+        // every frame before it was read through (its header follows their data).
+        if durations.count > counting {
+          stoppedEarly = true
+          return
+        }
       case JXL_DEC_SUCCESS:
         guard !durations.isEmpty else {
           throw ImageError(.corrupt, "corrupt JPEG XL: a file without a frame")

@@ -39,13 +39,14 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
   package static let maximumSide = 262_144
 
   /// What encoding a frame holds, per pixel: the frame given (4, RGBA8) and libjxl 0.7's
-  /// own, its float copies and per-block state. Measured peak RSS of a render from a
-  /// 2000² PNG, over the same render to a PNG (23–25 MiB): 1000² 127 MiB more, 2000²
-  /// 497 MiB more (124–130 a pixel), lossy and lossless alike, at effort 7; a tryout's
-  /// 3000² peaked at 1.24 GiB with its decode (about 145 a pixel), and at 2.45 GiB at
-  /// effort 9 (about twice): efforts 8 and 9 are priced at twice 7's.
+  /// own, its float copies and per-block state, which depend on the effort and the
+  /// picture. Measured peak RSS (whole renders): at effort 7, a 2000² plasma 520 MiB (130 a
+  /// pixel), a 1500² flat picture 509 MiB (226), a 3000² photo 1.91 GiB (228), lossless
+  /// alike; at effort 3 or 6, the flat picture 216 MiB (96); at effort 9, a 3000² photo
+  /// 2.45 GiB (292).
   static func cost(effort: Int?) -> EncodingCost {
-    EncodingCost(fixed: 16 << 20, perPixel: (effort ?? defaultEffort) >= 8 ? 320 : 160)
+    let effort = effort ?? defaultEffort
+    return EncodingCost(fixed: 32 << 20, perPixel: effort >= 8 ? 320 : effort == 7 ? 256 : 160)
   }
 
   private let file: CFile

