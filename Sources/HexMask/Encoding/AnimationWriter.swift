@@ -139,6 +139,10 @@ private final class SpooledAPNG: AnimationWriter {
   private let writer: APNGWriter
   private let destination: CFile
   private let spool: CFile?
+  /// The most plays an APNG holds besides forever (`num_plays` is a PNG four-byte number,
+  /// at most 2^31 − 1): a JPEG XL may ask for up to 2^32 − 1.
+  static let mostPlays = 0x7fff_ffff
+  private var clamped: [Warning] = []
 
   init(
     file: CFile, side: Int, compression: PNGCompression, profile: [UInt8]?, tagsSRGB: Bool,
@@ -156,8 +160,8 @@ private final class SpooledAPNG: AnimationWriter {
     do throws(ImageError) {
       writer = try APNGWriter(
         file: spool ?? file, width: side, height: side, frameCount: frameCount ?? 1,
-        loopCount: loopCount, compression: compression, iccProfile: profile, srgb: tagsSRGB,
-        mark: mark)
+        loopCount: min(loopCount, Self.mostPlays), compression: compression,
+        iccProfile: profile, srgb: tagsSRGB, mark: mark)
     } catch {
       if let spool { fclose(spool) }
       throw error
@@ -166,14 +170,27 @@ private final class SpooledAPNG: AnimationWriter {
 
   deinit { if let spool { fclose(spool) } }
 
-  var warnings: [Warning] { writer.warnings }
+  var warnings: [Warning] { writer.warnings + clamped }
 
   func addFrame(_ pixels: UnsafeBufferPointer<UInt8>, delayMilliseconds: Int) throws(ImageError) {
     try writer.addFrame(pixels, delayMilliseconds: delayMilliseconds)
   }
 
+  func plays(_ loopCount: Int) -> Int {
+    guard loopCount > Self.mostPlays else { return loopCount }
+    // Asked for the report, then again by finish: one warning.
+    if clamped.isEmpty {
+      clamped.append(
+        Warning(
+          .fewerPlays,
+          "\(loopCount) plays are written as \(Self.mostPlays), the most an APNG plays "
+            + "(besides forever)"))
+    }
+    return Self.mostPlays
+  }
+
   func finish(loopCount: Int) throws(ImageError) {
-    try writer.finish(loopCount: loopCount)
+    try writer.finish(loopCount: plays(loopCount))
     guard let spool else { return }
     rewind(spool)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

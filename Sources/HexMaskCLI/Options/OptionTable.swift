@@ -120,7 +120,7 @@ let optionTable: [OptionDescription] = [
     help: "JPEG, lossy WebP, AVIF and JPEG XL quality, from "
       + "\(HexMask.Output.qualityRange.lowerBound) (smallest file) to "
       + "\(HexMask.Output.qualityRange.upperBound) (best picture). JPEG XL takes it as cjxl's "
-      + "-q: 90 is distance 1, visually lossless.",
+      + "-q: 90 is distance 1, visually lossless; 100 is lossless.",
     group: .output, defaultValue: String(HexMask.Output.defaultQuality)),
   OptionDescription(
     long: "lossless",

@@ -147,6 +147,21 @@ import Testing
     #expect(read.loop == loop)
   }
 
+  /// A JPEG XL may play 2^32 − 1 times; an APNG holds at most 2^31 − 1 plays, a WebP 65535:
+  /// each writes its most, with a warning, instead of failing.
+  @Test func morePlaysThanTheOutputHoldsAreItsMost() throws {
+    let frames = [Self.picture(side: 16, seed: 20), Self.picture(side: 16, seed: 21)]
+    let bytes = try Self.write(frames, side: 16, loop: 0xFFFF_FFFF)
+    #expect(try JXLAnimationTests.frames(bytes).loop == 0xFFFF_FFFF)
+    for (format, most) in [(HexMask.OutputFormat.png, 0x7FFF_FFFF), (.webp, 0xFFFF)] {
+      var output = HexMask.Output()
+      output.kind = .init(format)
+      let rendered = try HexMask.render(bytes, output: output)
+      #expect(rendered.warnings.map(\.kind) == [.fewerPlays], "\(format)")
+      #expect(try JXLAnimationTests.frames(rendered.bytes).loop == most, "\(format)")
+    }
+  }
+
   @Test func theSameInputGivesTheSameBytes() throws {
     let pixels = Self.picture(side: 48, seed: 2)
     for quality in [HexMask.Output.Quality.lossless, .lossy(85)] {
