@@ -42,7 +42,7 @@ package final class JXLFrames: FrameSource {
   package let canvasWidth: Int
   package let canvasHeight: Int
   package let loopCount: Int
-  package var declaredFrameCount: Int? { frameCount }
+  package var declaredFrameCount: Int? { durations.count }
   package let metadata: ImageMetadata
   package let warnings: [Warning] = []
   /// True when the header says the file is an animation (it may still hold one frame).
@@ -55,9 +55,9 @@ package final class JXLFrames: FrameSource {
   /// file: the price is a ceiling, kept for animations that blend.
   static let bytesPerCanvasPixel = 36
 
-  /// The frames the header walk counted: all of them, or (for a still of an early frame,
-  /// which reads no further) one more than the render reads, enough to say it moves.
-  private let frameCount: Int
+  /// The stored duration of each frame the header walk counted: all of them, or (for a
+  /// still of an early frame, which reads no further) one more than the render reads,
+  /// enough to say it moves.
   private let durations: [Int]
   /// The file's bytes, which the decoder reads from (it does not copy them).
   private let bytes: JXLBytes
@@ -120,7 +120,6 @@ package final class JXLFrames: FrameSource {
     self.reservation = reservation
     canvasWidth = width
     canvasHeight = height
-    frameCount = header.durations.count
     durations = header.durations
     loopCount = header.loopCount
     isAnimation = header.isAnimation
@@ -137,7 +136,7 @@ package final class JXLFrames: FrameSource {
 
   package func nextFrame() throws(ImageError) -> ComposedFrame? {
     if let failure { throw failure }
-    guard index < frameCount else { return nil }
+    guard index < durations.count else { return nil }
     do throws(ImageError) {
       try decodeFrame()
     } catch {

@@ -61,7 +61,6 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
   /// ends: libjxl encodes a frame when its output is asked for, and marks it as the last
   /// only when the input was closed by then.
   private var held: (pixels: [UInt8], delay: Int)?
-  private var frames = 0
   /// The bytes libjxl handed out last, held back so that the box holding the file's last
   /// bytes can say it is the last.
   private var pending: [UInt8] = []
@@ -235,7 +234,6 @@ package final class JXLWriter: ImageWriter, AnimationWriter {
     var format = JxlPixelFormat(
       num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
     try check(JxlEncoderAddImageFrame(settings, &format, pixels, pixels.count), "a frame")
-    frames += 1
     guard last else { return try drain() }
     // Before libjxl encodes it (in `drain`), so that it marks it as the last.
     finished = true

@@ -66,15 +66,13 @@ extension HexMask.Output {
       case .webp:
         kind = .webp(WebP(quality: lossless ? .lossless : .lossy(lossy), background: background))
         used = lossless ? [.lossless, .background] : [.quality, .lossless, .background]
-      case .avif:
+      case .avif, .jxl:
+        // The two formats with an effort take the same choices.
         let quality: Quality = lossless ? .lossless : .lossy(lossy)
-        kind = .avif(AVIF(quality: quality, effort: effort, background: background))
-        used =
-          lossless
-          ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
-      case .jxl:
-        let quality: Quality = lossless ? .lossless : .lossy(lossy)
-        kind = .jxl(JXL(quality: quality, effort: effort, background: background))
+        kind =
+          format == .avif
+          ? .avif(AVIF(quality: quality, effort: effort, background: background))
+          : .jxl(JXL(quality: quality, effort: effort, background: background))
         used =
           lossless
           ? [.lossless, .effort, .background] : [.quality, .lossless, .effort, .background]
