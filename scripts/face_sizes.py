@@ -74,6 +74,12 @@ FIXTURE_LONG_SIDES = (900, 1000, 1200)
 MAX_ENLARGE = 3.0
 BACKGROUNDS = (["blur:coffee.png", "blur:rocket.jpg", "blur:hubble_deep_field.jpg", "blur:retina.jpg"]
                + ["coffee.png", "rocket.jpg", "retina.jpg", "gradient", "noise"])
+# --wide: a set wider than the one the crop was tuned on (issue 44): more sizes, one to
+# five people, every corpus photo without a face as a background (the ginger cat's fur and
+# the coffee's browns are skin-coloured everywhere), one scene in six black and white, one
+# in five with its group at the end of the long side and off the middle across.
+WIDE_BANDS = (0.02, 0.03, 0.04, 0.05, 0.07, 0.10, 0.14, 0.20)
+WIDE_BACKGROUNDS = BACKGROUNDS + ["chelsea.png", "blur:chelsea.png", "v.png", "blur:v.png"]
 SKIN_BGR = ((120, 160, 215), (95, 135, 190), (70, 105, 160), (140, 180, 230))
 IOU_DETECTED = 0.3
 KEPT_CENTRE = 0.3
@@ -147,31 +153,41 @@ def skin_patch(canvas, rng, centre, radius):
     return [x0, y0, x1 - x0, y1 - y0]
 
 
-def scene_spec(seed, index, long_sides, people):
+def scene_spec(seed, index, long_sides, people, wide=False):
     """Every choice of one scene, from (seed, index) alone."""
     rng = np.random.default_rng([seed, index])
-    band = BANDS[index % len(BANDS)]
-    aw, ah = ASPECTS[(index // len(BANDS)) % len(ASPECTS)]
+    bands = WIDE_BANDS if wide else BANDS
+    band = bands[index % len(bands)]
+    aw, ah = ASPECTS[(index // len(bands)) % len(ASPECTS)]
     names = list(people)
     count = 1
     roll = rng.random()
-    if band <= 0.10 and roll < 0.25:
+    if wide:
+        count = 1 + int(rng.integers(5))
+    elif band <= 0.10 and roll < 0.25:
         count = 2 if roll < 0.15 else 3
-    who = [names[int(i)] for i in rng.permutation(len(names))[:count]]
+    # Five people from four: the fifth is someone again (mirrored or not, another size).
+    order = list(rng.permutation(len(names))) + list(rng.permutation(len(names)))
+    who = [names[int(i)] for i in order[:count]]
     widths = [band * rng.uniform(0.92, 1.08) for _ in who]
     L = int(long_sides[int(rng.integers(len(long_sides)))])
     # never enlarge a cut-out more than MAX_ENLARGE times
     cap = min(people[n][2][2] * MAX_ENLARGE / f for n, f in zip(who, widths))
     L = int(max(min(L, cap), min(long_sides)))
     w, h = (L, round(L * ah / aw)) if aw >= ah else (round(L * aw / ah), L)
-    return rng, dict(band=band, aspect=f"{aw}:{ah}", who=who, widths=widths, width=w, height=h,
-                     background=BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))],
-                     saturated=bool(rng.random() < 0.4), skin=bool(rng.random() < 0.2),
-                     offCentre=bool(rng.random() < 0.75))
+    backgrounds = WIDE_BACKGROUNDS if wide else BACKGROUNDS
+    spec = dict(band=band, aspect=f"{aw}:{ah}", who=who, widths=widths, width=w, height=h,
+                background=backgrounds[int(rng.integers(len(backgrounds)))],
+                saturated=bool(rng.random() < 0.4), skin=bool(rng.random() < 0.2),
+                offCentre=bool(rng.random() < 0.75))
+    if wide:
+        spec["gray"] = bool(rng.random() < 1 / 6)
+        spec["edge"] = bool(rng.random() < 0.2)
+    return rng, spec
 
 
-def make_scene(corpus, people, seed, index, long_sides):
-    rng, spec = scene_spec(seed, index, long_sides, people)
+def make_scene(corpus, people, seed, index, long_sides, wide=False):
+    rng, spec = scene_spec(seed, index, long_sides, people, wide)
     w, h = spec["width"], spec["height"]
     L, S = max(w, h), min(w, h)
     landscape = w >= h
@@ -188,11 +204,18 @@ def make_scene(corpus, people, seed, index, long_sides):
     # off the middle along the long axis, at most as far as a full-side square centred
     # on the group (kept inside the picture) still has each face within 0.25 S of its centre
     mid = L / 2
-    if spec["offCentre"] and L > S:
+    edge = spec.get("edge", False)
+    if (spec["offCentre"] or edge) and L > S:
         sign = 1 if rng.random() < 0.5 else -1
-        mid = L / 2 + sign * rng.uniform(0.3, 1.0) * max(0.0, (L - S) / 2 + 0.25 * S - span / 2)
+        reach = rng.uniform(0.9, 1.0) if edge else rng.uniform(0.3, 1.0)
+        mid = L / 2 + sign * reach * max(0.0, (L - S) / 2 + 0.25 * S - span / 2)
     mid = min(max(mid, half + 2), L - half - 2)
     across0 = rng.uniform(0.38, 0.55) * S
+    if edge:  # off the middle across too, as far as a full-side square still keeps the faces
+        across0 = (rng.uniform(0.22, 0.27) if rng.random() < 0.5 else rng.uniform(0.73, 0.78)) * S
+        # a portrait's row of people runs across (along x): keep all of it inside
+        reach = 0.75 * max(fws) + (0 if landscape else span / 2)
+        across0 = min(max(across0, reach + 2), S - reach - 2)
     boxes = []
     for k, (name, fw) in enumerate(zip(spec["who"], fws)):
         # people stand side by side: the row runs along x whatever the aspect
@@ -224,7 +247,11 @@ def make_scene(corpus, people, seed, index, long_sides):
             distractors.append({"kind": kind, "shape": shape, "colour": colour, "box": dbox})
         else:
             distractors.append({"kind": kind, "box": skin_patch(canvas, rng, c, radius)})
-    info = {k: spec[k] for k in ("band", "aspect", "who", "width", "height", "background", "offCentre")}
+    if spec.get("gray"):
+        canvas = np.repeat(cv2.cvtColor(ff.to_u8(canvas), cv2.COLOR_BGR2GRAY)[..., None], 3, axis=2).astype(np.float64)
+    info = {k: spec[k] for k in ("band", "aspect", "who", "width", "height", "background", "offCentre")
+            if k in spec}
+    info.update({k: spec[k] for k in ("gray", "edge") if k in spec})
     info["faces"] = boxes
     info["distractors"] = distractors
     return ff.to_u8(canvas), info
@@ -240,7 +267,7 @@ def make_cmd(args):
     os.makedirs(out, exist_ok=True)
     scenes = {}
     for i in range(count):
-        img, info = make_scene(corpus, people, seed, i, sides)
+        img, info = make_scene(corpus, people, seed, i, sides, args.wide)
         name = f"s{seed}-{i:03d}-{int(info['band'] * 100):02d}pc-{info['aspect'].replace(':', 'x')}.jpg"
         ff.write_bytes(os.path.join(out, name), ff.encode_jpeg(img, quality))
         scenes[name] = info
@@ -374,11 +401,16 @@ BAND_NAMES = [f"{int(b * 100)} %" for b in BANDS]
 ASPECT_GROUPS = {"landscape": ("4:3", "3:2", "16:9", "2:1"), "portrait": ("3:4", "9:16"), "square": ("1:1",)}
 
 
+def band_names(scenes):
+    """The bands the scenes have, smallest first ("2 %", ...)."""
+    return [f"{b} %" for b in sorted({int(round(s["band"] * 100)) for s in scenes.values()})]
+
+
 def tally(scenes, per_face):
     """per_face(name, info, k) -> bool; counts by band and aspect group: {col: [hits, total]}."""
-    cols = {c: [0, 0] for c in BAND_NAMES + list(ASPECT_GROUPS) + ["all"]}
+    cols = {c: [0, 0] for c in band_names(scenes) + list(ASPECT_GROUPS) + ["all"]}
     for name, info in scenes.items():
-        band = f"{int(info['band'] * 100)} %"
+        band = f"{int(round(info['band'] * 100))} %"
         group = next(g for g, a in ASPECT_GROUPS.items() if info["aspect"] in a)
         for k in range(len(info["faces"])):
             hit = bool(per_face(name, info, k))
@@ -389,7 +421,7 @@ def tally(scenes, per_face):
 
 
 def markdown(title, rows):
-    cols = BAND_NAMES + list(ASPECT_GROUPS) + ["all"]
+    cols = list(next(iter(rows.values()))) if rows else []
     lines = [f"**{title}**", "", "| | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
     for label, counts in rows.items():
         lines.append(f"| {label} | " + " | ".join(f"{counts[c][0]}/{counts[c][1]}" for c in cols) + " |")
@@ -435,6 +467,8 @@ def measure_cmd(args):
         kept_rows["libvips attention"] = tally(scenes, lambda n, i, k: kept(i["faces"][k], py[n]["vips"]))
         kept_rows["OpenCV alt2 800 px, largest"] = tally(
             scenes, lambda n, i, k: kept(i["faces"][k], largest(py[n]["cv800"], i)))
+        kept_rows["OpenCV alt2 full size, largest"] = tally(
+            scenes, lambda n, i, k: kept(i["faces"][k], largest(py[n]["cvFull"], i)))
     for g, label in (("attention", "hexmask --gravity attention"), ("face", "hexmask --gravity face"),
                      ("attention (compare)", "--compare --gravity attention"),
                      ("face (compare)", "--compare --gravity face")):
@@ -450,7 +484,7 @@ def measure_cmd(args):
         if not faces:
             sys.exit("--write-floor needs --faces")
         row = detection["hexmask crop detector"]
-        truth["floor"] = {name.split()[0]: row[name][0] for name in BAND_NAMES}
+        truth["floor"] = {name.split()[0]: row[name][0] for name in band_names(scenes)}
         ff.write_json(os.path.join(folder, "truth.json"), truth)
         print(f"floor {truth['floor']} written to {folder}/truth.json")
     if args.results:
@@ -513,6 +547,8 @@ def main():
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--count", type=int, default=140)
     a.add_argument("--fixtures", action="store_true", help="the committed subset, Fixtures/faces/sizes")
+    a.add_argument("--wide", action="store_true",
+                   help="sizes 2-20 %% in eight bands, 1-5 people, more backgrounds, black and white, edges")
     a.add_argument("--corpus", default=os.path.join(ROOT, "..", "..", "shared", "corpus", "photos")
                    if not os.path.isdir("/work/shared/corpus/photos") else "/work/shared/corpus/photos")
     a = sub.add_parser("measure")

@@ -28,6 +28,12 @@ typedef enum hm_status {
   HM_ERR_USAGE,        // the caller broke the calling sequence (a bug, not the file)
 } hm_status;
 
+// MARK: Numbers
+
+// strtod in the C locale (a "." is the decimal point whatever the host's locale): the
+// number at `text` and, in `end`, where it stops (`text` itself when there is none).
+double hm_strtod_c(const char *text, char **end);
+
 // MARK: PNG reading
 
 typedef struct hm_png_reader hm_png_reader;

@@ -88,7 +88,7 @@ private func fnv1a(_ bytes: [UInt8]) -> String {
 
 extension HexMask.FaceModel {
   /// The long side faces are looked for at: the look's own (``Look/longSide``), where a
-  /// face of 2.5 % of the long side is still the cascade's 20 pixels. At 256, as before,
+  /// face of 2 % of the long side is still the cascade's 20 pixels. At 256, as before,
   /// nothing under 8 % was found: a person a few metres away, anyone in a group.
   static let detectionSide = Look.longSide
   /// The long side pets are looked for at: a pet's face fills its avatar (the fixtures'

@@ -9,15 +9,18 @@ package struct Look: Sendable {
 
 extension Look {
   /// The long side a look is made at: a face needs about 20 pixels for the cascades to
-  /// see it, so this finds faces down to 2.5 % of the long side (100 pixels of a 4032
-  /// pixel phone photo, 30 of a 1200 pixel one), on any aspect ratio, and a phone photo's
-  /// JPEG decodes close to it (1/4 of 4032 × 3024 is 1008 × 756).
-  package static let longSide = 800
-  /// The smallest long side a render's own decode may have to serve as the look: three
-  /// quarters of ``longSide``. The render's decode is asked for no less than the look's
+  /// see it, so this finds faces down to 2 % of the long side (80 pixels of a 4032 pixel
+  /// phone photo, 24 of a 1200 pixel one), on any aspect ratio. A phone photo's JPEG
+  /// decodes at 1/4 to just under it (1008 × 756; 4000 × 3000 to 1000 × 750), which the
+  /// look then takes as it is: no averaging. At 800, faces under 2.5 % were lost (6 of 56
+  /// at 2 % found on the wide scenes of `scripts/face_sizes.py make --wide`; 36 at 1024),
+  /// for 14 % more time on the phone photos of `make bench` (job h).
+  package static let longSide = 1024
+  /// The smallest long side a render's own decode may have to serve as the look. The
+  /// render's decode is asked for no less than the look's
   /// (``HexMask/lookAndChoose(_:need:crop:shape:input:)``), so only a format that cannot
   /// decode that size falls short of it.
-  package static let smallestDecode = longSide * 3 / 4
+  package static let smallestDecode = 600
 
   /// Decodes `file` as small as its format allows (JPEG's 1/2…1/8, libwebp's scaling,
   /// a HEIF thumbnail), turns it upright, and averages it down to at most ``longSide``
@@ -31,10 +34,12 @@ extension Look {
     try self.init(stored: stored, autoOrient: autoOrient)
   }
 
-  /// What a look asks of the decoder: a short side about twice that of the look's
-  /// (shrink-on-load's rule), the whole picture.
+  /// What a look asks of the decoder: a short side of at least 600 (twice the largest
+  /// side, shrink-on-load's rule), the whole picture. A phone photo's JPEG decodes at 1/4
+  /// for it (756 or 750), not at 1/2: a short side of 768 would have asked for four times
+  /// the pixels.
   static var need: PictureNeed {
-    PictureNeed(largestSide: longSide * 3 / 8, smallestSide: nil, scalesWhole: true)
+    PictureNeed(largestSide: 300, smallestSide: nil, scalesWhole: true)
   }
 
   /// The look at `stored`, a decoder opened for ``need``, read to its end.
