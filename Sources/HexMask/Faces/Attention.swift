@@ -62,6 +62,16 @@ enum Attention {
   static let saturationWeight = 1
   static let contrastWeight = 3
   static let skinWeight = 24
+  /// Skin counts in full only where the picture has detail within ``detailReach`` map
+  /// pixels: a face has eyes, brows, a mouth and a hairline, while a smooth gradient or
+  /// a plain wall in a skin colour has none. Below a Sobel magnitude (|gx| + |gy| of
+  /// 8-bit luma) of ``flatGradient`` there is none; from there skin counts in proportion
+  /// up to ``fullDetail`` more. On the wide scenes of `scripts/face_sizes.py make --wide`
+  /// (seed 6) this kept 34 faces on gradient backgrounds where 25 were kept without it and
+  /// libvips kept 32; between 96 and 288 the totals moved by one face.
+  static let flatGradient = 16
+  static let fullDetail = 192
+  static let detailReach = 3
 
   /// Sobel magnitudes (|gx| + |gy| of 8-bit luma, up to 2040) below this are texture
   /// (wood grain, noise, fabric) rather than the outline of a thing.
@@ -192,6 +202,7 @@ private struct InterestMap {
 
     var base = [Int](repeating: 0, count: count)
     var rawSkin = [Int](repeating: 0, count: count)
+    var gradient = [Int](repeating: 0, count: count)
     for y in 0..<height {
       let up = max(y - 1, 0) * width
       let row = y * width
@@ -208,6 +219,7 @@ private struct InterestMap {
         let edge = min(255, max(0, abs(gx) + abs(gy) - Attention.edgeFloor) >> 1)
 
         let index = row + x
+        gradient[index] = abs(gx) + abs(gy)
         let saturation = min(
           255,
           max(
@@ -226,9 +238,11 @@ private struct InterestMap {
     }
 
     // Skin counts where its 3×3 neighbourhood is skin too: a face is a patch, while
-    // skin-coloured specks (reflections, wood grain, noise) are thinned out.
+    // skin-coloured specks (reflections, wood grain, noise) are thinned out; and where
+    // there is detail near it (``Attention/fullDetail``).
     var skin = [Int](repeating: 0, count: count)
     var skinSum = 0
+    let reach = Attention.detailReach
     for y in 0..<height {
       for x in 0..<width {
         let centre = rawSkin[y * width + x]
@@ -238,7 +252,16 @@ private struct InterestMap {
           let row = min(max(y + dy, 0), height - 1) * width
           for dx in -1...1 { around += rawSkin[row + min(max(x + dx, 0), width - 1)] }
         }
-        let value = centre * (around / 9) / 255
+        var sharpest = 0
+        for dy in -reach...reach {
+          let row = min(max(y + dy, 0), height - 1) * width
+          for dx in -reach...reach {
+            sharpest = max(sharpest, gradient[row + min(max(x + dx, 0), width - 1)])
+          }
+        }
+        let detail = min(
+          255, max(0, sharpest - Attention.flatGradient) * 255 / Attention.fullDetail)
+        let value = centre * (around / 9) / 255 * detail / 255
         skin[y * width + x] = value
         skinSum += value
       }

@@ -152,6 +152,35 @@ struct AttentionTests {
     #expect(abs(squareCentre(square, width: both.width, height: both.height) - Double(skinAt)) <= 4)
   }
 
+  /// A smooth gradient backdrop, gray-blue at one end and a skin colour at the other, with
+  /// a small face (a skin ellipse with eyes and a mouth) at the gray end. Skin without
+  /// detail near it does not count, so the square holds the face, not the backdrop's
+  /// skin-coloured end. (Found on the wide scenes: five people on a gradient backdrop lost
+  /// to its empty end.)
+  @Test(
+    "a face beats the skin-coloured end of a smooth backdrop", arguments: [false, true],
+    [false, true])
+  func faceBeatsSmoothSkin(portrait: Bool, faceOnTheLeft: Bool) {
+    var canvas = Canvas(width: 600, height: 300)
+    let (grey, skin) = ((110, 118, 135), (226, 176, 150))
+    for y in 0..<300 {
+      for x in 0..<600 {
+        // Gray for the first two thirds from the face's end, then turning to skin.
+        let t = max(0, (faceOnTheLeft ? x : 599 - x) - 400)
+        func mix(_ a: Int, _ b: Int) -> UInt8 { UInt8(a + (b - a) * t / 199) }
+        canvas.set(x, y, (mix(grey.0, skin.0), mix(grey.1, skin.1), mix(grey.2, skin.2)))
+      }
+    }
+    let faceAt = faceOnTheLeft ? 90 : 510
+    canvas.ellipse(cx: faceAt, cy: 140, rx: 16, ry: 21, skinTone)
+    for eye in [-7, 7] { canvas.ellipse(cx: faceAt + eye, cy: 134, rx: 3, ry: 2, (40, 30, 30)) }
+    canvas.ellipse(cx: faceAt, cy: 152, rx: 6, ry: 2, (120, 40, 50))
+    let scene = portrait ? canvas.transposed : canvas
+    let square = scene.picture.attentionSquare()
+    let centre = squareCentre(square, width: scene.width, height: scene.height)
+    #expect(abs(centre - Double(faceAt)) <= 150 - 30, "square at \(square)")
+  }
+
   @Test("skin that covers much of the picture does not outweigh a thing on it")
   func skinEverywhere() {
     // A skin-toned wall with a dark frame off to the right.

@@ -100,7 +100,8 @@ struct CascadeTests {
   @Test(
     "an element's numbers are read as Double(_:) reads them, or not at all",
     arguments: [
-      ("1 2.5e-1", [1, 0.25]), (" \n\t-3.1511999666690826e-02\r\n4 ", [-3.1511999666690826e-02, 4]),
+      ("1 2.5e-1", [1, 0.25]),
+      (" \n\t-3.1511999666690826e-02\r\n4 ", [-3.1511999666690826e-02, 4]),
       ("", []), ("7", [7]), ("1e999 -1e999", [.infinity, -.infinity]), ("1x", nil),
       ("1,5", nil), ("1 2 three", nil), ("--1", nil), ("1\u{0}2", nil),
     ] as [(String, [Double]?)])
