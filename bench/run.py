@@ -463,7 +463,7 @@ def targets_h(jobs):
     if centre.error or face.error or not centre.median:
         return out
     ratio = face.median / centre.median
-    out.append(f"target --gravity face ≤ 1.5× the centre: {ratio:.2f}× — {verdict(ratio <= 1.5)}")
+    out.append(f"target --gravity face ≤ 1.3× the centre: {ratio:.2f}× — {verdict(ratio <= 1.3)}")
     if not attention.error and attention.median:
         out.append(f"--gravity attention: {attention.median / centre.median:.2f}× the centre")
     one_centre, one_face = jobs[3][0], jobs[4][0]

@@ -120,8 +120,8 @@ def boxes_apart(a, b, gap):
 
 # ----------------------------------------------------------------------------- scenes
 
-def make_scene(corpus, cut, index):
-    rng = np.random.default_rng([SEED, index])
+def make_scene(corpus, cut, index, seed=SEED):
+    rng = np.random.default_rng([seed, index])
     landscape = index % 2 == 0
     lw, lh = LANDSCAPES[int(rng.integers(len(LANDSCAPES)))]
     w, h = (lw, lh) if landscape else (lh, lw)
@@ -267,6 +267,8 @@ def main():
     ap.add_argument("--corpus", default=ff.DEFAULT_CORPUS)
     ap.add_argument("--out", default=os.path.join(ff.REPO, "Fixtures", "faces"))
     ap.add_argument("--measure-only", action="store_true", help="reuse the committed scenes and scenes.json")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help="another seed makes another set like it (write it with --out elsewhere)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     folder = os.path.join(args.out, "scenes")
@@ -279,7 +281,7 @@ def main():
         cut = ff.head_cutout(corpus)
         scenes = {}
         for i in range(COUNT):
-            data, info = make_scene(corpus, cut, i)
+            data, info = make_scene(corpus, cut, i, args.seed)
             name = f"scene-{i:02d}.jpg"
             ff.write_bytes(os.path.join(folder, name), data)
             scenes[name] = info
@@ -304,7 +306,7 @@ def main():
         },
         "versions": {"opencv": cv2.__version__, "libvips": pyvips.version(0) and
                      f"{pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"},
-        "seed": SEED,
+        "seed": args.seed,
         "jpegQuality": JPEG_QUALITY,
         "counts": {"scenes": len(scenes), **counts},
         "countsBy": split,
