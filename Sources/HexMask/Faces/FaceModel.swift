@@ -125,7 +125,7 @@ extension HexMask.FaceModel {
         // fixtures): they need OpenCV's own one-pixel steps.
         for box in cascade.detect(
           in: gray, scaleFactor: Self.scaleFactor, minNeighbors: 3, coarse: !isPet,
-          minDeviation: isPet ? 0 : Self.flatFace, gate: gate)
+          minDeviation: isPet ? 0 : Self.flatFace, gate: gate, everyOtherScale: !isPet)
         where !found.contains(where: { overlap($0, box) > 0.3 }) {
           found.append(box)
         }

@@ -277,6 +277,33 @@ struct VectorScanTests {
     // The comparison is not between two empty lists.
     #expect(accepted > 20)
   }
+
+  /// The crop judges every other scale, then the scales between only near what their
+  /// neighbours accepted: every window it accepts the full scan accepts too, and the
+  /// grouped faces are the full scan's (within a few pixels) on pictures of one to three
+  /// faces, cats and none.
+  @Test("every other scale first finds the full scan's faces", .enabled(if: CascadeTests.installed))
+  func everyOtherScale() throws {
+    let cascade = try Cascade(
+      xml: Array(
+        try Data(
+          contentsOf: URL(
+            fileURLWithPath: "\(CascadeTests.cascadeFolder)/haarcascade_frontalface_alt2.xml"))))
+    var faces = 0
+    for (picture, gray) in try Self.pictures() {
+      let full = cascade.windows(in: gray, scaleFactor: 1.1, coarse: true)
+      let half = cascade.windows(in: gray, scaleFactor: 1.1, coarse: true, everyOtherScale: true)
+      #expect(Set(half).isSubset(of: Set(full)), "\(picture)")
+      let fullFaces = groupRectangles(full, minNeighbors: 3, eps: 0.2)
+      let halfFaces = groupRectangles(half, minNeighbors: 3, eps: 0.2)
+      #expect(halfFaces.count == fullFaces.count, "\(picture): \(halfFaces) \(fullFaces)")
+      for face in fullFaces {
+        #expect(halfFaces.contains { overlap($0, face) > 0.8 }, "\(picture): \(face)")
+      }
+      faces += fullFaces.count
+    }
+    #expect(faces >= 5)  // not a comparison of empty lists
+  }
 }
 
 extension CascadeTests {
