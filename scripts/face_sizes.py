@@ -74,7 +74,7 @@ FIXTURE_LONG_SIDES = (900, 1000, 1200)
 MAX_ENLARGE = 3.0
 BACKGROUNDS = (["blur:coffee.png", "blur:rocket.jpg", "blur:hubble_deep_field.jpg", "blur:retina.jpg"]
                + ["coffee.png", "rocket.jpg", "retina.jpg", "gradient", "noise"])
-# --wide: a set wider than the one the crop was tuned on (issue 44): more sizes, one to
+# --wide: a set wider than the one the crop was first tuned on: more sizes, one to
 # five people, every corpus photo without a face as a background (the ginger cat's fur and
 # the coffee's browns are skin-coloured everywhere), one scene in six black and white, one
 # in five with its group at the end of the long side and off the middle across.
@@ -397,7 +397,6 @@ def run_faces(binary, folder, names, jobs):
     return result
 
 
-BAND_NAMES = [f"{int(b * 100)} %" for b in BANDS]
 ASPECT_GROUPS = {"landscape": ("4:3", "3:2", "16:9", "2:1"), "portrait": ("3:4", "9:16"), "square": ("1:1",)}
 
 
