@@ -66,7 +66,7 @@ enum Attention {
   /// pixels: a face has eyes, brows, a mouth and a hairline, while a smooth gradient or
   /// a plain wall in a skin colour has none. Below a Sobel magnitude (|gx| + |gy| of
   /// 8-bit luma) of ``flatGradient`` there is none; from there skin counts in proportion
-  /// up to ``fullDetail`` more. On the wide scenes of `scripts/face_sizes.py make --wide`
+  /// up to ``fullDetail`` more. On the wide scenes of scripts/face_sizes.py
   /// (seed 6) this kept 34 faces on gradient backgrounds where 25 were kept without it and
   /// libvips kept 32; between 96 and 288 the totals moved by one face.
   static let flatGradient = 16

@@ -13,7 +13,7 @@ extension Look {
   /// phone photo, 24 of a 1200 pixel one), on any aspect ratio. A phone photo's JPEG
   /// decodes at 1/4 to just under it (1008 × 756; 4000 × 3000 to 1000 × 750), which the
   /// look then takes as it is: no averaging. At 800, faces under 2.5 % were lost (6 of 56
-  /// at 2 % found on the wide scenes of `scripts/face_sizes.py make --wide`; 36 at 1024),
+  /// at 2 % found on the wide scenes of scripts/face_sizes.py; 36 at 1024),
   /// for 14 % more time on the phone photos of `make bench` (job h).
   package static let longSide = 1024
   /// The smallest long side a render's own decode may have to serve as the look. The

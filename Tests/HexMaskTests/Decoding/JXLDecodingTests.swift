@@ -47,7 +47,9 @@ import Testing
 
   /// hexmask's output of the `.jxl` and of the PNG djxl made of it: within half a level on
   /// average (the bar), exactly the same for files whose pixels are stored as they
-  /// are (lossless, recompressed JPEG: djxl and hexmask both have libjxl decode them).
+  /// are (lossless). Not for a recompressed JPEG: libjxl's DCT takes another code path on
+  /// another CPU, and on one with AVX-512 a pixel of `orientation-6` came out a level
+  /// from the djxl PNG made on the machine that made the fixtures.
   @Test(arguments: stills + libjxlFiles)
   func rendersAsDjxlDecodes(_ name: String) throws {
     let mine = try HexMask.render(Fixtures.bytes("jxl/\(name).jxl"))
@@ -57,7 +59,8 @@ import Testing
     #expect(a.width == b.width && a.height == b.height, "\(name)")
     let difference = Self.meanDifference(a, b)
     #expect(difference <= 0.5, "\(name): \(difference) levels from djxl")
-    if !name.contains("lossy") && name != "progressive" {
+    let fromJPEG = ["recompressed", "orientation-6", "libjxl-1x1-exif-xmp"].contains(name)
+    if !name.contains("lossy") && name != "progressive" && !fromJPEG {
       #expect(difference == 0, "\(name): \(difference) levels from djxl")
     }
   }
