@@ -68,7 +68,7 @@ enum Attention {
   /// 8-bit luma) of ``flatGradient`` there is none; from there skin counts in proportion
   /// up to ``fullDetail`` more. On the wide scenes of scripts/face_sizes.py
   /// (seed 6) this kept 34 faces on gradient backgrounds where 25 were kept without it and
-  /// libvips kept 32; between 96 and 288 the totals moved by one face.
+  /// libvips kept 32; from 96 to 288 the two sets' totals moved by at most four faces.
   static let flatGradient = 16
   static let fullDetail = 192
   static let detailReach = 3
