@@ -37,6 +37,15 @@ package struct Cascade: Sendable {
   /// opencv-data spends on a 256-pixel look at a crowd, and about half a second. A model
   /// whose stages accept every window stops there, with the windows found so far.
   package static let workPerPicture = 100_000_000
+  /// The most windows one cascade accepts in one picture before its look stops, with
+  /// those: grouping them compares neighbours, and a model whose one cheap stage accepts
+  /// everything would otherwise hand it every window of a 1024-pixel look (about 10⁶;
+  /// minutes). The default model accepts some 20 windows a face, so this is a crowd of a
+  /// thousand.
+  package static let mostAcceptedWindows = 20_000
+
+  /// True for a number the evaluator can hold: finite as a Float (1e39 is not).
+  static func isFloat(_ value: Double) -> Bool { Float(value).isFinite }
 
   package struct Stage: Sendable {
     /// Sum of the trees' leaves a window needs, less OpenCV's 1e-5.
@@ -109,7 +118,7 @@ package struct Cascade: Sendable {
       }
       var rects: [(x: Int, y: Int, width: Int, height: Int, weight: Float)] = []
       for rect in element.child("rects")?.children ?? [] {
-        guard let numbers = rect.numbers, numbers.count == 5, numbers.allSatisfy(\.isFinite),
+        guard let numbers = rect.numbers, numbers.count == 5, numbers.allSatisfy(Self.isFloat),
           let x = Int(exactly: numbers[0]), let y = Int(exactly: numbers[1]),
           let w = Int(exactly: numbers[2]), let h = Int(exactly: numbers[3]),
           x >= 0, y >= 0, w >= 0, h >= 0, x + w <= width, y + h <= height
@@ -132,15 +141,16 @@ package struct Cascade: Sendable {
     (stages, trees, nodes, leaves) = ([], [], [], [])
     var largestTree = 0
     for (stageIndex, stage) in stageList.enumerated() {
-      guard let threshold = stage.child("stageThreshold").flatMap({ Double($0.text) }),
-        threshold.isFinite, let weak = stage.child("weakClassifiers")?.children, !weak.isEmpty
+      guard let numbers = stage.child("stageThreshold")?.numbers, numbers.count == 1,
+        let threshold = numbers.first, Self.isFloat(threshold),
+        let weak = stage.child("weakClassifiers")?.children, !weak.isEmpty
       else { throw CascadeError("stage \(stageIndex) has no threshold or no trees") }
       let first = trees.count
       for tree in weak {
         guard let numbers = tree.child("internalNodes")?.numbers,
           let leafValues = tree.child("leafValues")?.numbers,
           !numbers.isEmpty, numbers.count % 4 == 0, leafValues.count == numbers.count / 4 + 1,
-          numbers.allSatisfy(\.isFinite), leafValues.allSatisfy(\.isFinite)
+          numbers.allSatisfy(Self.isFloat), leafValues.allSatisfy(Self.isFloat)
         else { throw CascadeError("stage \(stageIndex) has a malformed tree") }
         let count = numbers.count / 4
         try Self.check(nodes.count + count, "tree nodes", most: Self.mostNodes, atLeast: true)

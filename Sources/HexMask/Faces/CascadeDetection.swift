@@ -63,8 +63,9 @@ extension Cascade {
   /// between only near the windows its two neighbours accepted: a face is accepted at
   /// several scales in a row, so the scales between find its windows again, for about
   /// half the work.
-  /// At most `work` nodes are evaluated in all (``Cascade/workPerPicture``): the windows
-  /// found until then are the answer.
+  /// At most `work` nodes are evaluated in all (``Cascade/workPerPicture``), and at most
+  /// ``Cascade/mostAcceptedWindows`` windows accepted: the windows found until then are
+  /// the answer.
   package func windows(
     in picture: GrayPicture, scaleFactor: Double, coarse: Bool = false, vectorized: Bool = true,
     minDeviation: Double = 0, gate: SkinGate? = nil, everyOtherScale: Bool = false,
@@ -81,7 +82,7 @@ extension Cascade {
     func isBetween(_ index: Int) -> Bool { everyOtherScale && index % 2 == 1 }
     let order = all.indices.filter { !isBetween($0) } + all.indices.filter(isBetween)
     var acceptedAt = [[PixelBox]](repeating: [], count: all.count)
-    for index in order where budget > 0 {
+    for index in order where budget > 0 && found.count < Self.mostAcceptedWindows {
       let scale = all[index]
       let winWidth = roundEven(Float(windowWidth) * scale)
       let winHeight = roundEven(Float(windowHeight) * scale)
@@ -133,6 +134,7 @@ extension Cascade {
             x: roundEven(Float(x + region.x) * scale), y: roundEven(Float(y + region.y) * scale),
             width: winWidth, height: winHeight))
       }
+      acceptedAt[index] = Array(acceptedAt[index].prefix(Self.mostAcceptedWindows - found.count))
       found += acceptedAt[index]
     }
     return found
@@ -281,8 +283,16 @@ package func groupRectangles(_ boxes: [PixelBox], minNeighbors: Int, eps: Double
     }
     return index
   }
-  for i in boxes.indices {
-    for j in (i + 1)..<boxes.count where similar(boxes[i], boxes[j]) {
+  // Similar boxes lie within eps × their smaller size of each other across, so each box
+  // is compared only with the boxes after it in order of x, as far as its own size
+  // reaches: near-linear for a face's few dozen windows and for a crowd's thousands. The
+  // components are the same as comparing every pair, each named by its first box.
+  let byX = boxes.indices.sorted { boxes[$0].x < boxes[$1].x }
+  for (rank, i) in byX.enumerated() {
+    let reach = eps * Double(boxes[i].width + boxes[i].height) * 0.5
+    for j in byX[(rank + 1)...] {
+      if Double(boxes[j].x - boxes[i].x) > reach { break }
+      guard similar(boxes[i], boxes[j]) else { continue }
       let (a, b) = (root(i), root(j))
       if a != b { parent[max(a, b)] = min(a, b) }
     }

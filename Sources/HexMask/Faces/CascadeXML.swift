@@ -67,6 +67,11 @@ struct XMLReader {
   init(bytes: [UInt8]) { self.bytes = bytes }
 
   mutating func document() throws(XMLError) -> XMLElement {
+    // XML has no NUL character; C's number reading would stop at one ("3\0.5" as 3).
+    if let nul = bytes.firstIndex(of: 0) {
+      position = nul
+      throw failure("a NUL byte")
+    }
     try skipMisc()
     guard peek(of: "<") else { throw failure("no root element") }
     let root = try element(depth: 0)
