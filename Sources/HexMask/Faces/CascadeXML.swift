@@ -72,6 +72,8 @@ struct XMLReader {
       position = nul
       throw failure("a NUL byte")
     }
+    // A UTF-8 byte order mark, as some editors write one.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     try skipMisc()
     guard peek(of: "<") else { throw failure("no root element") }
     let root = try element(depth: 0)

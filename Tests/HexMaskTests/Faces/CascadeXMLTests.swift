@@ -30,4 +30,11 @@ struct CascadeXMLTests {
     let element = XMLElement(name: "n", text: text, children: [])
     #expect(element.numbers == text.split(separator: " ").map { Double(String($0)) ?? .nan })
   }
+
+  @Test("a byte order mark before the declaration is read past")
+  func byteOrderMark() throws {
+    let plain = try Cascade(xml: CascadeTests.tinyCascade())
+    let marked = try Cascade(xml: [0xEF, 0xBB, 0xBF] + CascadeTests.tinyCascade())
+    #expect(marked.stages.count == plain.stages.count && marked.windowWidth == plain.windowWidth)
+  }
 }
