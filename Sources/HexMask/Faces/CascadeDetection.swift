@@ -261,19 +261,17 @@ struct IntegralImage {
   }
 }
 
-/// OpenCV's `groupRectangles`: windows whose sides all lie within `eps` × their mean size
-/// of each other are one group (transitively); a group of at most `minNeighbors` windows
-/// is dropped, the others become their average; a group inside a larger, better-supported
-/// one is dropped too.
-package func groupRectangles(_ boxes: [PixelBox], minNeighbors: Int, eps: Double) -> [PixelBox] {
-  guard minNeighbors > 0, !boxes.isEmpty else { return boxes }
+/// OpenCV's `partition` of the boxes by similarity (their sides all within `eps` × their
+/// mean size of each other, taken transitively): for each box, the index of the first box
+/// of its group.
+func similarGroups(_ boxes: [PixelBox], eps: Double) -> [Int] {
   func similar(_ a: PixelBox, _ b: PixelBox) -> Bool {
     let delta = eps * Double(min(a.width, b.width) + min(a.height, b.height)) * 0.5
     return Double(abs(a.x - b.x)) <= delta && Double(abs(a.y - b.y)) <= delta
       && Double(abs(a.x + a.width - b.x - b.width)) <= delta
       && Double(abs(a.y + a.height - b.y - b.height)) <= delta
   }
-  // Connected components, numbered in the order of their first box (as cv::partition).
+  // A group is named by its smallest index: a union keeps the smaller root.
   var parent = Array(boxes.indices)
   func root(_ index: Int) -> Int {
     var index = index
@@ -286,7 +284,7 @@ package func groupRectangles(_ boxes: [PixelBox], minNeighbors: Int, eps: Double
   // Similar boxes lie within eps × their smaller size of each other across, so each box
   // is compared only with the boxes after it in order of x, as far as its own size
   // reaches: near-linear for a face's few dozen windows and for a crowd's thousands. The
-  // components are the same as comparing every pair, each named by its first box.
+  // groups are the same as comparing every pair.
   let byX = boxes.indices.sorted { boxes[$0].x < boxes[$1].x }
   for (rank, i) in byX.enumerated() {
     let reach = eps * Double(boxes[i].width + boxes[i].height) * 0.5
@@ -297,10 +295,20 @@ package func groupRectangles(_ boxes: [PixelBox], minNeighbors: Int, eps: Double
       if a != b { parent[max(a, b)] = min(a, b) }
     }
   }
+  return boxes.indices.map(root)
+}
+
+/// OpenCV's `groupRectangles`: windows whose sides all lie within `eps` × their mean size
+/// of each other are one group (transitively); a group of at most `minNeighbors` windows
+/// is dropped, the others become their average; a group inside a larger, better-supported
+/// one is dropped too.
+package func groupRectangles(_ boxes: [PixelBox], minNeighbors: Int, eps: Double) -> [PixelBox] {
+  guard minNeighbors > 0, !boxes.isEmpty else { return boxes }
+  let first = similarGroups(boxes, eps: eps)
   var label: [Int: Int] = [:]
   var sums: [(x: Int, y: Int, width: Int, height: Int, count: Int)] = []
   for index in boxes.indices {
-    let group = root(index)
+    let group = first[index]
     let number = label[group] ?? sums.count
     if number == sums.count {
       label[group] = number

@@ -9,7 +9,7 @@ import Testing
 @Suite("Grouping accepted windows")
 struct GroupingTests {
   /// Grouping compares each window only with those near it across; every pair compared,
-  /// as OpenCV's partition does, gives the same faces.
+  /// as OpenCV's partition does, gives the same groups.
   @Test("grouping near windows only is grouping every pair", arguments: 0..<20)
   func groupingIsEveryPair(seed: Int) {
     var random = SplitMix64(seed: UInt64(seed))
@@ -18,11 +18,10 @@ struct GroupingTests {
       return PixelBox(
         x: Int(random.next() % 300), y: Int(random.next() % 300), width: side, height: side)
     }
-    for minNeighbors in [1, 3] {
-      #expect(
-        groupRectangles(boxes, minNeighbors: minNeighbors, eps: 0.2)
-          == everyPair(boxes, minNeighbors: minNeighbors, eps: 0.2))
-    }
+    #expect(similarGroups(boxes, eps: 0.2) == everyPair(boxes, eps: 0.2))
+    // Not one group of everything nor all alone: the comparison says something.
+    #expect(Set(similarGroups(boxes, eps: 0.2)).count > 20)
+    #expect(Set(similarGroups(boxes, eps: 0.2)).count < 380)
   }
 
   /// A one-node model that accepts every window would hand grouping every window of the
@@ -40,67 +39,22 @@ struct GroupingTests {
   }
 }
 
-/// The grouping as it was, comparing every pair: the reference.
-private func everyPair(_ boxes: [PixelBox], minNeighbors: Int, eps: Double) -> [PixelBox] {
-  guard minNeighbors > 0, !boxes.isEmpty else { return boxes }
-  func similar(_ a: PixelBox, _ b: PixelBox) -> Bool {
-    let delta = eps * Double(min(a.width, b.width) + min(a.height, b.height)) * 0.5
-    return Double(abs(a.x - b.x)) <= delta && Double(abs(a.y - b.y)) <= delta
-      && Double(abs(a.x + a.width - b.x - b.width)) <= delta
-      && Double(abs(a.y + a.height - b.y - b.height)) <= delta
-  }
-  // Connected components, numbered in the order of their first box (as cv::partition).
-  var parent = Array(boxes.indices)
-  func root(_ index: Int) -> Int {
-    var index = index
-    while parent[index] != index {
-      parent[index] = parent[parent[index]]
-      index = parent[index]
-    }
-    return index
-  }
+/// The groups as OpenCV's partition finds them, every pair compared: for each box, the
+/// index of the first box of its group.
+private func everyPair(_ boxes: [PixelBox], eps: Double) -> [Int] {
+  var group = Array(boxes.indices)
+  func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
   for i in boxes.indices {
-    for j in (i + 1)..<boxes.count where similar(boxes[i], boxes[j]) {
-      let (a, b) = (root(i), root(j))
-      if a != b { parent[max(a, b)] = min(a, b) }
+    for j in (i + 1)..<boxes.count {
+      let (a, b) = (boxes[i], boxes[j])
+      let delta = eps * Double(min(a.width, b.width) + min(a.height, b.height)) * 0.5
+      let similar =
+        Double(abs(a.x - b.x)) <= delta && Double(abs(a.y - b.y)) <= delta
+        && Double(abs(a.x + a.width - b.x - b.width)) <= delta
+        && Double(abs(a.y + a.height - b.y - b.height)) <= delta
+      let (ra, rb) = (root(i), root(j))
+      if similar && ra != rb { group[max(ra, rb)] = min(ra, rb) }
     }
   }
-  var label: [Int: Int] = [:]
-  var sums: [(x: Int, y: Int, width: Int, height: Int, count: Int)] = []
-  for index in boxes.indices {
-    let group = root(index)
-    let number = label[group] ?? sums.count
-    if number == sums.count {
-      label[group] = number
-      sums.append((0, 0, 0, 0, 0))
-    }
-    let box = boxes[index]
-    sums[number].x += box.x
-    sums[number].y += box.y
-    sums[number].width += box.width
-    sums[number].height += box.height
-    sums[number].count += 1
-  }
-  let averaged = sums.map { sum -> (box: PixelBox, count: Int) in
-    let s = 1 / Float(sum.count)
-    return (
-      PixelBox(
-        x: roundEven(Float(sum.x) * s), y: roundEven(Float(sum.y) * s),
-        width: roundEven(Float(sum.width) * s), height: roundEven(Float(sum.height) * s)),
-      sum.count
-    )
-  }
-  var kept: [PixelBox] = []
-  for (i, (r1, n1)) in averaged.enumerated() where n1 > minNeighbors {
-    let inside = averaged.enumerated().contains { j, other in
-      let (r2, n2) = other
-      guard j != i, n2 > minNeighbors else { return false }
-      let dx = Int((Double(r2.width) * eps).rounded(.toNearestOrEven))
-      let dy = Int((Double(r2.height) * eps).rounded(.toNearestOrEven))
-      return r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.width <= r2.x + r2.width + dx
-        && r1.y + r1.height <= r2.y + r2.height + dy && (n2 > max(3, n1) || n1 < 3)
-    }
-    if !inside { kept.append(r1) }
-  }
-  return kept
+  return boxes.indices.map(root)
 }
